@@ -1,0 +1,1 @@
+//! Renderers for `check`: text, json, sarif, github.

@@ -1,0 +1,50 @@
+//! Reading Python: parsing with tree-sitter (incremental), embedded queries, and the semantic
+//! model every rule reads. Everything that reads Python goes through here.
+
+pub mod index;
+pub mod model;
+
+use std::cell::RefCell;
+
+use tree_sitter::{Parser, Tree};
+
+thread_local! {
+    static PARSER: RefCell<Option<Parser>> = const { RefCell::new(None) };
+}
+
+pub fn language() -> tree_sitter::Language {
+    tree_sitter_python::LANGUAGE.into()
+}
+
+/// Parses `source`, reusing `old` (already `Tree::edit`ed) for an incremental re-parse.
+/// tree-sitter recovers from any syntax error, so a tree always comes back for real input;
+/// `None` only if the parser could not be set up.
+pub fn parse(source: &str, old: Option<&Tree>) -> Option<Tree> {
+    PARSER.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            let mut parser = Parser::new();
+            parser.set_language(&language()).ok()?;
+            *slot = Some(parser);
+        }
+        slot.as_mut()?.parse(source, old)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grammar_loads_and_parses() {
+        let tree = parse("from torch.utils.data import DataLoader\n", None).expect("tree");
+        assert_eq!(tree.root_node().kind(), "module");
+        assert!(!tree.root_node().has_error());
+    }
+
+    #[test]
+    fn malformed_input_still_gives_a_tree() {
+        let tree = parse("def f(:\n  DataLoader(ds, num_workers=\n", None).expect("tree");
+        assert!(tree.root_node().has_error());
+    }
+}
