@@ -16,7 +16,30 @@ pub const RULE: Rule = Rule {
     ],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for DataLoaders with `num_workers > 0` whose start method is not chosen anywhere in the
+file (no `multiprocessing_context=` and no `set_start_method(...)`).
+
+## Why is this bad?
+The platform then decides: fork on Linux before Python 3.14, forkserver on Linux from 3.14,
+spawn on macOS and Windows. The same script behaves differently on a laptop, on a Linux server,
+and after a Python upgrade (lambdas stop pickling, module-level code runs again in every worker).
+
+This rule is opt-in (`extend-select = ["DL103"]`).
+
+## Example
+```python
+loader = DataLoader(dataset, num_workers=4)
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, num_workers=4, multiprocessing_context="spawn")
+```
+
+## Fix safety
+The fixes add `multiprocessing_context=` with `"spawn"`, `"forkserver"` or `"fork"`. Choosing a
+start method changes behaviour, so the fixes are unsafe.
+"#;
 
 pub fn check(_checker: &mut Checker) {}

@@ -13,7 +13,36 @@ pub const RULE: Rule = Rule {
     kb: &["pytorch/cannot-pin-cuda-tensor"],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for `pin_memory=True` on a loader whose worker-side code returns CUDA tensors.
+
+## Why is this bad?
+Only CPU tensors can be pinned. The pin-memory thread fails with
+`RuntimeError: cannot pin 'torch.cuda.FloatTensor' only dense CPU tensors can be pinned`.
+
+## Example
+```python
+class OnGpu(Dataset):
+    def __getitem__(self, i):
+        return self.x[i].cuda()
+
+loader = DataLoader(OnGpu(), pin_memory=True)
+```
+
+## Use instead
+Return CPU tensors and move the pinned batch in the training loop:
+```python
+class OnCpu(Dataset):
+    def __getitem__(self, i):
+        return self.x[i]
+
+for batch in DataLoader(OnCpu(), pin_memory=True):
+    batch = batch.cuda(non_blocking=True)
+```
+
+## Fix safety
+The fix sets `pin_memory=False`, which keeps the CUDA data and drops pinning; it is unsafe
+because moving the transfer out of the dataset is usually the better change.
+"#;
 
 pub fn check(_checker: &mut Checker) {}

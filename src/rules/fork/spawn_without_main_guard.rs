@@ -16,7 +16,35 @@ pub const RULE: Rule = Rule {
     ],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for loaders whose workers start by spawn or forkserver (explicitly) while the loader is
+iterated from module-level code that is not under `if __name__ == "__main__":`.
+
+## Why is this bad?
+Spawned workers import the main module again. Without the guard, each worker runs the
+module-level training code once more and tries to start its own workers, which fails with
+`RuntimeError: An attempt has been made to start a new process before the current process has
+finished its bootstrapping phase.` and leaves the loader waiting on workers that died.
+
+## Example
+```python
+loader = DataLoader(dataset, num_workers=2, multiprocessing_context="spawn")
+for batch in loader:
+    train(batch)
+```
+
+## Use instead
+```python
+if __name__ == "__main__":
+    loader = DataLoader(dataset, num_workers=2, multiprocessing_context="spawn")
+    for batch in loader:
+        train(batch)
+```
+
+## Fix safety
+The fix moves the module-level statements, from the first one that is not an import, a
+definition or a constant, into an `if __name__ == "__main__":` block, keeping comments and
+blank lines. Names defined there stop being importable from the module, so the fix is unsafe.
+"#;
 
 pub fn check(_checker: &mut Checker) {}
