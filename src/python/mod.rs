@@ -1,8 +1,12 @@
 //! Reading Python: parsing with tree-sitter (incremental), embedded queries, and the semantic
 //! model every rule reads. Everything that reads Python goes through here.
 
+pub mod cuda;
 pub mod index;
 pub mod model;
+pub mod start_method;
+pub mod syntax;
+pub mod workers;
 
 use std::cell::RefCell;
 
