@@ -189,6 +189,102 @@ fn call_uses_cuda_library(scope: &Scope, call: Node) -> Option<CudaUse> {
     })
 }
 
+/// How many calls deep a same-file function that initialises CUDA is followed, and how many
+/// callers of the function holding a loader are followed to find earlier code.
+const MAX_DEPTH: u8 = 3;
+
+/// CUDA initialised in the main process before `statement` runs: in earlier statements of its
+/// block and the enclosing blocks up to its function, then (through the first call of that
+/// function in the file) before that call, and so on to module level. Calls to same-file
+/// functions in those statements count when their bodies initialise CUDA.
+pub fn cuda_before(scope: &Scope, statement: Node) -> Vec<CudaUse> {
+    let mut found = Vec::new();
+    let mut visited = Vec::new();
+    let mut at = Some(statement);
+    for _ in 0..=MAX_DEPTH {
+        let Some(node) = at else {
+            break;
+        };
+        for earlier in syntax::preceding_statements(node) {
+            if matches!(
+                earlier.kind(),
+                "function_definition" | "class_definition" | "decorated_definition"
+            ) {
+                continue;
+            }
+            found.extend(cuda_inits_through_calls(scope, earlier, &mut visited, 0));
+        }
+        at = syntax::enclosing_function(node).and_then(|f| first_call_of(scope, f));
+    }
+    found.sort_by_key(|u| u.range.start);
+    found
+}
+
+/// The first call of the module-level function `function` outside its own body.
+fn first_call_of<'a>(scope: &Scope<'a>, function: Node<'a>) -> Option<Node<'a>> {
+    if syntax::enclosing_class(function).is_some() {
+        return None;
+    }
+    let name = scope.text(function.child_by_field_name("name")?);
+    let mut first = None;
+    syntax::walk_all(scope.root(), &mut |n| {
+        if first.is_none()
+            && n.kind() == "call"
+            && !(function.start_byte() <= n.start_byte() && n.end_byte() <= function.end_byte())
+            && n.child_by_field_name("function")
+                .is_some_and(|f| f.kind() == "identifier" && scope.text(f) == name)
+        {
+            first = Some(n);
+        }
+    });
+    first
+}
+
+/// CUDA initialisation in `node`, and in the bodies of the same-file functions it calls; a use
+/// found in a callee is reported at the call, naming both.
+fn cuda_inits_through_calls(
+    scope: &Scope,
+    node: Node,
+    visited: &mut Vec<usize>,
+    depth: u8,
+) -> Vec<CudaUse> {
+    let mut found = cuda_inits(scope, node);
+    if depth >= MAX_DEPTH {
+        return found;
+    }
+    let mut calls = Vec::new();
+    syntax::walk_executed(node, &mut |n| {
+        if n.kind() == "call"
+            && let Some(function) = n.child_by_field_name("function")
+            && function.kind() == "identifier"
+        {
+            calls.push((n, function));
+        }
+    });
+    for (call, function) in calls {
+        let name = scope.text(function);
+        let Some(definition) = scope.visible_definition(call, name) else {
+            continue;
+        };
+        if definition.kind() != "function_definition" || visited.contains(&definition.start_byte())
+        {
+            continue;
+        }
+        visited.push(definition.start_byte());
+        let Some(body) = definition.child_by_field_name("body") else {
+            continue;
+        };
+        if let Some(inner) = cuda_inits_through_calls(scope, body, visited, depth + 1).first() {
+            found.push(CudaUse {
+                range: syntax::range(call),
+                what: format!("`{name}()`, which calls {}", inner.what),
+                cudaness: inner.cudaness,
+            });
+        }
+    }
+    found
+}
+
 /// Whether a device expression is a CUDA device; `None` when it is not or cannot be known.
 pub fn device_cudaness(scope: &Scope, expr: Node) -> Option<Cudaness> {
     device_cudaness_at(scope, expr, 0)
@@ -326,6 +422,53 @@ mod tests {
         let uses = cuda_inits(&scope, tree.root_node());
         assert_eq!(uses.len(), 1);
         assert_eq!(uses[0].cudaness, Cudaness::WhenAvailable);
+    }
+
+    fn before(source: &str, marker: &str) -> Vec<String> {
+        let tree = crate::python::parse(source, None).expect("tree");
+        let scope = Scope::new(source, &tree);
+        let at = source.find(marker).expect("marker");
+        let node = tree
+            .root_node()
+            .descendant_for_byte_range(at, at)
+            .expect("node");
+        let statement = syntax::statement_of(node).expect("statement");
+        cuda_before(&scope, statement)
+            .into_iter()
+            .map(|u| u.what)
+            .collect()
+    }
+
+    #[test]
+    fn reachability_through_callers_and_helpers() {
+        let source = r#"import torch
+def build():
+    return torch.nn.Linear(1, 1).cuda()
+def main():
+    model = build()
+    for x in loader:
+        x.cuda()
+    LOADER
+    print(torch.ones(1).cuda())
+if __name__ == '__main__':
+    torch.cuda.init()
+    main()
+"#;
+        assert_eq!(
+            before(source, "LOADER"),
+            [
+                "`build()`, which calls `.cuda()`",
+                "`.cuda()`",
+                "`torch.cuda.init()`"
+            ]
+        );
+        let after_only = "import torch
+def main():
+    LOADER
+    torch.ones(1).cuda()
+main()
+";
+        assert!(before(after_only, "LOADER").is_empty());
     }
 
     #[test]

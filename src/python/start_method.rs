@@ -170,24 +170,26 @@ pub fn start_method(scope: &Scope, call: Node, platform: StartMethod) -> StartMe
     platform
 }
 
+/// DataLoader's positional parameters, in order.
+pub const DATALOADER_SIGNATURE: &[&str] = &[
+    "dataset",
+    "batch_size",
+    "shuffle",
+    "sampler",
+    "batch_sampler",
+    "num_workers",
+    "collate_fn",
+    "pin_memory",
+    "drop_last",
+    "timeout",
+    "worker_init_fn",
+    "multiprocessing_context",
+    "generator",
+];
+
 /// The positional argument that binds `name` in DataLoader's signature.
 fn loader_positional<'t>(call: Node<'t>, name: &str) -> Option<Node<'t>> {
-    const SIGNATURE: &[&str] = &[
-        "dataset",
-        "batch_size",
-        "shuffle",
-        "sampler",
-        "batch_sampler",
-        "num_workers",
-        "collate_fn",
-        "pin_memory",
-        "drop_last",
-        "timeout",
-        "worker_init_fn",
-        "multiprocessing_context",
-        "generator",
-    ];
-    let index = SIGNATURE.iter().position(|p| *p == name)?;
+    let index = DATALOADER_SIGNATURE.iter().position(|p| *p == name)?;
     syntax::positional_argument(call, index)
 }
 

@@ -150,7 +150,7 @@ fn dataset_facts(scope: &Scope, expr: Node, path: &Path, index: &ProjectIndex) -
 }
 
 /// The call that built the value of `expr`, followed through names and `self.x`.
-fn constructor_of<'t>(scope: &Scope<'t>, expr: Node<'t>, depth: u8) -> Option<Node<'t>> {
+pub(crate) fn constructor_of<'t>(scope: &Scope<'t>, expr: Node<'t>, depth: u8) -> Option<Node<'t>> {
     if depth > 4 {
         return None;
     }

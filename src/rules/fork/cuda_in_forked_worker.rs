@@ -1,6 +1,9 @@
 //! DL101 `cuda-in-forked-worker`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Related, Severity};
+use crate::python::cuda::Cudaness;
+use crate::python::syntax::{self, Scope};
+use crate::rules::fork::{loaders, with_start_method_fixes};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -53,4 +56,51 @@ workers re-import the main module, so module-level training code needs an
 The fix's title says when either applies.
 "#;
 
-pub fn check(_checker: &mut Checker) {}
+/// How many CUDA calls a diagnostic points at.
+const MAX_RELATED: usize = 3;
+
+pub fn check(checker: &mut Checker) {
+    let model = checker.model;
+    let scope = Scope::new(model.source, model.tree);
+    let mut diagnostics = Vec::new();
+    for loader in loaders(&scope, checker) {
+        if !loader.has_workers(&scope) || !loader.start.is_fork() {
+            continue;
+        }
+        let code = loader.worker_code(&scope, checker);
+        for (role, facts) in &code.parts {
+            let Some(first) = facts.cuda.first() else {
+                continue;
+            };
+            let when = match first.cudaness {
+                Cudaness::Cuda => "",
+                Cudaness::WhenAvailable => " when CUDA is available",
+            };
+            let message = format!(
+                "{} runs inside the DataLoader's worker processes (in {}){when}, but {}: a \
+                 forked process cannot use CUDA (\"Cannot re-initialize CUDA in forked \
+                 subprocess\"). Keep worker-side code on the CPU and move each batch to the GPU \
+                 in the training loop, or start the workers with spawn",
+                first.what,
+                first.within,
+                loader.start.describe()
+            );
+            let range = loader
+                .argument_range(&scope, role.argument())
+                .unwrap_or_else(|| syntax::range(loader.callee));
+            let mut diagnostic = Diagnostic::new(Code::DL101, range, message);
+            for finding in facts.cuda.iter().take(MAX_RELATED) {
+                diagnostic.related.push(Related {
+                    file: finding.file.clone(),
+                    range: finding.range,
+                    message: format!("{} runs in every worker ({})", finding.what, finding.within),
+                });
+            }
+            diagnostic = with_start_method_fixes(diagnostic, &scope, &loader);
+            diagnostics.push(diagnostic);
+        }
+    }
+    for d in diagnostics {
+        checker.report(d);
+    }
+}

@@ -1,6 +1,9 @@
 //! DL103 `implicit-start-method`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::Fix;
+use crate::python::syntax::{self, Scope};
+use crate::rules::fork::loaders;
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -42,4 +45,35 @@ The fixes add `multiprocessing_context=` with `"spawn"`, `"forkserver"` or `"for
 start method changes behaviour, so the fixes are unsafe.
 "#;
 
-pub fn check(_checker: &mut Checker) {}
+pub fn check(checker: &mut Checker) {
+    let model = checker.model;
+    let scope = Scope::new(model.source, model.tree);
+    let mut diagnostics = Vec::new();
+    for loader in loaders(&scope, checker) {
+        if loader.start.is_explicit()
+            || loader.start.method.is_none()
+            || !loader.has_workers(&scope)
+        {
+            continue;
+        }
+        let message = format!(
+            "No start method is chosen for this loader's workers: {}. The same script starts \
+             them differently on macOS and Windows (spawn) and on Linux from Python 3.14 \
+             (forkserver)",
+            loader.start.describe()
+        );
+        let mut diagnostic = Diagnostic::new(Code::DL103, syntax::range(loader.callee), message);
+        for (i, method) in ["spawn", "forkserver", "fork"].iter().enumerate() {
+            let edits = loader.set_context_edits(&scope, method);
+            if edits.is_empty() {
+                continue;
+            }
+            let fix = Fix::unsafe_(format!("Add multiprocessing_context=\"{method}\""), edits);
+            diagnostic = diagnostic.with_fix(if i == 0 { fix.preferred() } else { fix });
+        }
+        diagnostics.push(diagnostic);
+    }
+    for d in diagnostics {
+        checker.report(d);
+    }
+}
