@@ -1,0 +1,1 @@
+//! Tree-aware edits for fixes.
