@@ -167,7 +167,7 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
         match std::fs::metadata(root) {
             Ok(meta) if meta.is_file() => files.push(root.clone()),
             Ok(_) => {
-                for entry in ignore::WalkBuilder::new(root).build() {
+                for entry in ignore::WalkBuilder::new(root).require_git(false).build() {
                     match entry {
                         Ok(entry) => {
                             let is_file = entry.file_type().is_some_and(|t| t.is_file());
