@@ -1,6 +1,8 @@
 //! DL302 `persistent-workers-without-workers`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::python::loaders::Param;
+use crate::rules::args::{remove_fix, with_workers_related, workers_text};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -13,7 +15,59 @@ pub const RULE: Rule = Rule {
     kb: &["pytorch/persistent-workers-without-workers"],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for `DataLoader(..., persistent_workers=True)` where `num_workers` is 0.
 
-pub fn check(_checker: &mut Checker) {}
+## Why is this bad?
+`persistent_workers` keeps the worker processes alive between epochs. With no workers the
+constructor refuses it:
+
+```text
+ValueError: persistent_workers option needs num_workers > 0
+```
+
+## Example
+```python
+loader = DataLoader(dataset, persistent_workers=True)
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, num_workers=4, persistent_workers=True)
+# or, without workers:
+loader = DataLoader(dataset)
+```
+
+## Fix safety
+Removing the argument is safe: the call raised before, and without workers there is nothing to
+keep alive.
+"#;
+
+pub fn check(checker: &mut Checker) {
+    let m = checker.model;
+    for loader in m.loaders() {
+        if !loader.certainly_single_process() {
+            continue;
+        }
+        let Some(persistent) = loader.argument(Param::PersistentWorkers) else {
+            continue;
+        };
+        if persistent.conditional || persistent.value.value.truthy() != Some(true) {
+            continue;
+        }
+        let message = format!(
+            "persistent_workers={} with {}: DataLoader raises \"ValueError: persistent_workers \
+             option needs num_workers > 0\"",
+            persistent.value.value,
+            workers_text(loader)
+        );
+        let mut d = with_workers_related(
+            Diagnostic::new(Code::DL302, persistent.anchor, message),
+            loader,
+        );
+        if let Some(fix) = remove_fix(m, persistent) {
+            d = d.with_fix(fix);
+        }
+        checker.report(d);
+    }
+}
