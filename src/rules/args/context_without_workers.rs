@@ -1,8 +1,8 @@
 //! DL305 `context-without-workers`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::loaders::Param;
-use crate::rules::args::{remove_fix, short_text, with_workers_related, workers_text};
+use crate::rules::args::{check_without_workers, short_text};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -42,30 +42,18 @@ Removing the argument is safe: the call raised before, and without workers no pr
 "#;
 
 pub fn check(checker: &mut Checker) {
-    let m = checker.model;
-    for loader in m.loaders() {
-        if !loader.certainly_single_process() {
-            continue;
-        }
-        let Some(context) = loader.argument(Param::MultiprocessingContext) else {
-            continue;
-        };
-        if context.conditional || !m.is_not_none(context.value_node) {
-            continue;
-        }
-        let message = format!(
-            "{} with {}: DataLoader raises \"ValueError: multiprocessing_context can only be \
-             used with multi-process loading (num_workers > 0), but got num_workers=0\"",
-            short_text(m, context),
-            workers_text(loader)
-        );
-        let mut d = with_workers_related(
-            Diagnostic::new(Code::DL305, context.anchor, message),
-            loader,
-        );
-        if let Some(fix) = remove_fix(m, context) {
-            d = d.with_fix(fix);
-        }
-        checker.report(d);
-    }
+    check_without_workers(
+        checker,
+        Code::DL305,
+        Param::MultiprocessingContext,
+        |m, arg| m.is_not_none(arg.value_node),
+        |m, arg, workers| {
+            format!(
+                "{} with {workers}: DataLoader raises \"ValueError: multiprocessing_context can \
+                 only be used with multi-process loading (num_workers > 0), but got \
+                 num_workers=0\"",
+                short_text(m, arg)
+            )
+        },
+    );
 }

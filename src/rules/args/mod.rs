@@ -13,6 +13,7 @@ use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::{Argument, Loader, Param};
 use crate::python::model::Module;
+use crate::rules::{Checker, Code};
 
 /// An argument's text on one line, shortened for a fix title.
 pub(crate) fn short_text(m: &Module, arg: &Argument) -> String {
@@ -52,4 +53,35 @@ pub(crate) fn workers_text(loader: &Loader) -> String {
     loader
         .describe(Param::NumWorkers)
         .unwrap_or_else(|| "num_workers=0".to_owned())
+}
+
+/// The shape of the "option without workers" rules: for every loader that certainly has no
+/// workers and passes `param` unconditionally with a value `offends` accepts, report at the
+/// argument, point at `num_workers`, and offer to remove the argument. `message` gets the
+/// argument and the `num_workers` text.
+pub(crate) fn check_without_workers(
+    checker: &mut Checker,
+    code: Code,
+    param: Param,
+    offends: fn(&Module, &Argument) -> bool,
+    message: fn(&Module, &Argument, &str) -> String,
+) {
+    let m = checker.model;
+    for loader in m.loaders() {
+        if !loader.certainly_single_process() {
+            continue;
+        }
+        let Some(arg) = loader.argument(param) else {
+            continue;
+        };
+        if arg.conditional || !offends(m, arg) {
+            continue;
+        }
+        let text = message(m, arg, &workers_text(loader));
+        let mut d = with_workers_related(Diagnostic::new(code, arg.anchor, text), loader);
+        if let Some(fix) = remove_fix(m, arg) {
+            d = d.with_fix(fix);
+        }
+        checker.report(d);
+    }
 }

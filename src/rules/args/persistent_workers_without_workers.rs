@@ -1,8 +1,8 @@
 //! DL302 `persistent-workers-without-workers`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::loaders::Param;
-use crate::rules::args::{remove_fix, with_workers_related, workers_text};
+use crate::rules::args::check_without_workers;
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -44,30 +44,17 @@ keep alive.
 "#;
 
 pub fn check(checker: &mut Checker) {
-    let m = checker.model;
-    for loader in m.loaders() {
-        if !loader.certainly_single_process() {
-            continue;
-        }
-        let Some(persistent) = loader.argument(Param::PersistentWorkers) else {
-            continue;
-        };
-        if persistent.conditional || persistent.value.value.truthy() != Some(true) {
-            continue;
-        }
-        let message = format!(
-            "persistent_workers={} with {}: DataLoader raises \"ValueError: persistent_workers \
-             option needs num_workers > 0\"",
-            persistent.value.value,
-            workers_text(loader)
-        );
-        let mut d = with_workers_related(
-            Diagnostic::new(Code::DL302, persistent.anchor, message),
-            loader,
-        );
-        if let Some(fix) = remove_fix(m, persistent) {
-            d = d.with_fix(fix);
-        }
-        checker.report(d);
-    }
+    check_without_workers(
+        checker,
+        Code::DL302,
+        Param::PersistentWorkers,
+        |_, arg| arg.value.value.truthy() == Some(true),
+        |_, arg, workers| {
+            format!(
+                "persistent_workers={} with {workers}: DataLoader raises \"ValueError: \
+                 persistent_workers option needs num_workers > 0\"",
+                arg.value.value
+            )
+        },
+    );
 }

@@ -1,8 +1,8 @@
 //! DL301 `prefetch-factor-without-workers`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::loaders::Param;
-use crate::rules::args::{remove_fix, with_workers_related, workers_text};
+use crate::rules::args::check_without_workers;
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -49,31 +49,19 @@ workers.
 "#;
 
 pub fn check(checker: &mut Checker) {
-    let m = checker.model;
-    for loader in m.loaders() {
-        if !loader.certainly_single_process() {
-            continue;
-        }
-        let Some(prefetch) = loader.argument(Param::PrefetchFactor) else {
-            continue;
-        };
-        if prefetch.conditional || prefetch.value.value.is_none() != Some(false) {
-            continue;
-        }
-        let message = format!(
-            "prefetch_factor={} with {}: DataLoader raises \"ValueError: prefetch_factor option \
-             could only be specified in multiprocessing.let num_workers > 0 to enable \
-             multiprocessing, otherwise set prefetch_factor to None.\"",
-            prefetch.value.value,
-            workers_text(loader)
-        );
-        let mut d = with_workers_related(
-            Diagnostic::new(Code::DL301, prefetch.anchor, message),
-            loader,
-        );
-        if let Some(fix) = remove_fix(m, prefetch) {
-            d = d.with_fix(fix);
-        }
-        checker.report(d);
-    }
+    check_without_workers(
+        checker,
+        Code::DL301,
+        Param::PrefetchFactor,
+        |_, arg| arg.value.value.is_none() == Some(false),
+        |_, arg, workers| {
+            format!(
+                "prefetch_factor={} with {workers}: DataLoader raises \"ValueError: \
+                 prefetch_factor option could only be specified in multiprocessing.let \
+                 num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor to \
+                 None.\"",
+                arg.value.value
+            )
+        },
+    );
 }
