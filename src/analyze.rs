@@ -30,8 +30,12 @@ pub fn analyze(source: &str, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
 pub fn analyze_tree(source: &str, tree: &Tree, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
     let model = Module::build(source, tree, path, ctx.index);
     let mut diagnostics = rules::run(&model, ctx);
+    // A configured severity replaces the rule's; otherwise keep what the rule chose (DL202
+    // picks warning or info from this machine's facts).
     for d in &mut diagnostics {
-        d.severity = ctx.settings.severity_of(d.code);
+        if let Some(severity) = ctx.settings.severity.get(&d.code) {
+            d.severity = *severity;
+        }
     }
     diagnostics.sort_by_key(|d| (d.range.start, d.code));
     diagnostics
