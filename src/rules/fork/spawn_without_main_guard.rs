@@ -58,13 +58,13 @@ const MAX_CALLER_DEPTH: u8 = 3;
 
 pub fn check(checker: &mut Checker) {
     let model = checker.model;
-    let scope = Scope::new(model.source, model.tree);
+    let scope = Scope::new(model);
     let mut diagnostics = Vec::new();
     for loader in loaders(&scope, checker) {
         let Some(method) = loader.start.method else {
             continue;
         };
-        if !loader.start.is_explicit() || !method.pickles() || !loader.has_workers(&scope) {
+        if !loader.start.is_explicit() || !method.pickles() || !loader.has_workers() {
             continue;
         }
         let Some(site) = unguarded_start(&scope, &loader) else {
@@ -72,7 +72,7 @@ pub fn check(checker: &mut Checker) {
         };
         let range = match loader.start.origin {
             Origin::Argument(range) => range,
-            _ => syntax::range(loader.callee),
+            _ => loader.callee(),
         };
         let mut diagnostic = Diagnostic::new(
             Code::DL104,

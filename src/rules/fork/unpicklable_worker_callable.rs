@@ -93,10 +93,10 @@ pub(crate) fn unpicklable_arguments<'a>(
 ) -> Vec<LocalCallable<'a>> {
     let mut found = Vec::new();
     for argument in PICKLED_ARGUMENTS {
-        let Some(value) = loader.argument(scope, argument) else {
+        let Some(value) = loader.argument(argument) else {
             continue;
         };
-        let Some(argument_range) = loader.argument_range(scope, argument) else {
+        let Some(argument_range) = loader.argument_range(argument) else {
             continue;
         };
         let local = match *argument {
@@ -155,10 +155,10 @@ fn local_class_instance<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(Local
 
 pub fn check(checker: &mut Checker) {
     let model = checker.model;
-    let scope = Scope::new(model.source, model.tree);
+    let scope = Scope::new(model);
     let mut diagnostics = Vec::new();
     for loader in loaders(&scope, checker) {
-        if !loader.has_workers(&scope) {
+        if !loader.has_workers() {
             continue;
         }
         let Some(method) = loader.start.method else {
