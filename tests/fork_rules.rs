@@ -114,3 +114,25 @@ fn dataset_in_another_file() {
     // Without the other file the dataset is unknown: quiet, never a guess.
     assert!(run(&source, &train, Code::DL101, &ProjectIndex::new()).is_empty());
 }
+
+/// `dldoctor check` indexes every checked file, so the same finding comes from the CLI.
+#[test]
+fn check_sees_the_dataset_in_another_file() {
+    let root = fixtures_dir().join("DL101_cross_file");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_dldoctor"))
+        .args(["check", "--format", "json", "--select", "DL101"])
+        .arg(&root)
+        .output()
+        .expect("dldoctor runs");
+    let findings: serde_json::Value =
+        serde_json::from_slice(&output.stdout).expect("JSON on stdout");
+    let findings = findings.as_array().expect("an array");
+    assert_eq!(findings.len(), 1, "{findings:?}");
+    assert_eq!(findings[0]["code"], "DL101");
+    assert!(
+        findings[0]["filename"]
+            .as_str()
+            .is_some_and(|f| f.ends_with("train.py"))
+    );
+    assert_eq!(output.status.code(), Some(1));
+}
