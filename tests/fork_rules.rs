@@ -136,3 +136,20 @@ fn check_sees_the_dataset_in_another_file() {
     );
     assert_eq!(output.status.code(), Some(1));
 }
+
+/// Pathological input (deep nesting, a lambda nested in itself) is analysed without a crash.
+#[test]
+fn deep_nesting_does_not_crash() {
+    let depth = 3000;
+    let nested = format!("{}0{}", "(".repeat(depth), ")".repeat(depth));
+    let lambdas = format!("{}b", "lambda b: ".repeat(depth));
+    let source = format!(
+        "import torch\nfrom torch.utils.data import DataLoader\nX = {nested}\n\
+         DataLoader(torch.zeros(X), num_workers=2, multiprocessing_context='spawn', collate_fn={lambdas})\n"
+    );
+    let path = Path::new("deep.py");
+    let index = ProjectIndex::new();
+    for code in [Code::DL101, Code::DL104, Code::DL105] {
+        let _ = run(&source, path, code, &index);
+    }
+}

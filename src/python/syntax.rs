@@ -16,26 +16,32 @@ pub fn node_text<'s>(node: Node, source: &'s str) -> &'s str {
     source.get(node.start_byte()..node.end_byte()).unwrap_or("")
 }
 
-/// Visits `node` and every descendant that runs when `node` runs: the bodies of nested
-/// functions, classes and lambdas are skipped (their headers' default values are kept).
+/// Visits `node` and every descendant that runs when `node` runs, in source order: the
+/// bodies of nested functions, classes and lambdas are skipped (defining them runs nothing we
+/// look for). Iterative, so deeply nested input cannot exhaust the stack.
 pub fn walk_executed<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
-    visit(node);
-    let mut cursor = node.walk();
-    for child in node.named_children(&mut cursor) {
-        match child.kind() {
-            "function_definition" | "class_definition" | "lambda" => {}
-            "decorated_definition" => {}
-            _ => walk_executed(child, visit),
-        }
-    }
+    walk(node, visit, |child| {
+        !matches!(
+            child.kind(),
+            "function_definition" | "class_definition" | "lambda" | "decorated_definition"
+        )
+    });
 }
 
-/// Every descendant of `node`, including nested scopes.
+/// Every descendant of `node`, including nested scopes, in source order.
 pub fn walk_all<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
-    visit(node);
-    let mut cursor = node.walk();
-    for child in node.named_children(&mut cursor) {
-        walk_all(child, visit);
+    walk(node, visit, |_| true);
+}
+
+fn walk<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>), enter: impl Fn(Node<'t>) -> bool) {
+    let mut stack = vec![node];
+    let mut children = Vec::new();
+    while let Some(current) = stack.pop() {
+        visit(current);
+        let mut cursor = current.walk();
+        children.clear();
+        children.extend(current.named_children(&mut cursor).filter(|c| enter(*c)));
+        stack.extend(children.iter().rev());
     }
 }
 
