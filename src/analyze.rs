@@ -33,6 +33,8 @@ pub fn analyze_tree(source: &str, tree: &Tree, path: &Path, ctx: &Context) -> Ve
     for d in &mut diagnostics {
         d.severity = ctx.settings.severity_of(d.code);
     }
+    ctx.settings
+        .filter_suppressed(source, path, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.range.start, d.code));
     diagnostics
 }
