@@ -1,8 +1,12 @@
 //! Reading Python: parsing with tree-sitter (incremental), embedded queries, and the semantic
 //! model every rule reads. Everything that reads Python goes through here.
 
+pub mod argparse;
+pub mod edit;
 pub mod index;
+pub mod loaders;
 pub mod model;
+pub mod values;
 
 use std::cell::RefCell;
 
