@@ -1,28 +1,37 @@
-//! Hover: DataLoader keyword arguments (what, default, workers/shm/fork, the value here and
-//! this machine's facts), `DataLoader` itself (the loader's effective setup and its findings),
-//! DL codes inside `# noqa` comments (the rule's docs), `set_start_method` and
-//! `set_sharing_strategy`.
+//! Hover: DataLoader keyword arguments (what, default, workers/shm/fork, the value here with
+//! where it comes from, and this machine's facts), `DataLoader` itself (the loader's effective
+//! setup and its findings), DL codes inside `# noqa` comments (the rule's docs),
+//! `set_start_method` and `set_sharing_strategy`. What the code means comes from the semantic
+//! model, the same one the rules read.
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
-use tree_sitter::Node;
 
 use crate::host::{HostFacts, format_bytes};
+use crate::python::loaders::{ArgState, Loader, Param};
+use crate::python::model::Module;
 use crate::rules::Code;
 use crate::server::hover_docs::{self, Labels};
 use crate::server::noqa;
-use crate::server::session::{Session, Snapshot, guarded};
-use crate::server::settings::Locale;
+use crate::server::session::{Config, Session, Snapshot, guarded};
 use crate::text::TextRange;
+
+const START_METHOD_CALLS: &[&str] = &[
+    "multiprocessing.set_start_method",
+    "torch.multiprocessing.set_start_method",
+];
+const SHARING_STRATEGY_CALLS: &[&str] = &["torch.multiprocessing.set_sharing_strategy"];
 
 pub fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
     if session.fault.as_deref() == Some("hover") {
         return guarded("hover", || panic!("injected fault in hover"));
     }
     let position = params.text_document_position_params;
-    let Some(snapshot) = session.snapshot(&position.text_document.uri) else {
+    let uri = position.text_document.uri;
+    let Some(snapshot) = session.snapshot(&uri) else {
         return Ok(None);
     };
     let encoding = session.encoding();
@@ -30,7 +39,7 @@ pub fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
     let hovered = guarded("hover", || {
         let findings = || {
             session
-                .diagnostics(&position.text_document.uri)
+                .diagnostics(&uri)
                 .map(|(_, d)| d)
                 .unwrap_or_default()
         };
@@ -45,62 +54,177 @@ pub fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
     }))
 }
 
-/// What is under the cursor, as far as hover cares.
-enum Target<'t> {
-    Keyword { call: Node<'t>, name: Node<'t> },
-    Callee { call: Node<'t>, name: Node<'t> },
-}
-
 fn content(
     session: &Session,
     snapshot: &Snapshot,
     offset: usize,
-    findings: impl FnOnce() -> std::sync::Arc<Vec<Diagnostic>>,
+    findings: impl FnOnce() -> Arc<Vec<Diagnostic>>,
 ) -> Option<(TextRange, String)> {
     let tree = snapshot.tree.as_ref()?;
-    let config = session.config();
-    let locale = config.locale;
     if let Some((range, code)) = noqa::code_in_comment(&snapshot.text, tree, offset) {
         let code: Code = code.parse().ok()?;
         return Some((range, rule_docs(code)));
     }
-    let target = target_at(tree.root_node(), offset)?;
-    let text = snapshot.text.as_str();
-    match target {
-        Target::Keyword { call, name } => {
-            if callee_name(call, text)? != "DataLoader" {
-                return None;
+    let config = session.config();
+    let locale = config.locale;
+    enum Found {
+        Keyword(TextRange, String),
+        Loader(TextRange, String, usize, usize),
+        Doc(TextRange, &'static str),
+    }
+    let found = session.with_index(|index| {
+        let model = Module::build(&snapshot.text, tree, &snapshot.path, index);
+        // The innermost loader around the cursor (a loader may sit inside another's arguments).
+        let loader = model
+            .loaders()
+            .iter()
+            .filter(|l| l.range.contains(offset))
+            .min_by_key(|l| l.range.len());
+        if let Some(loader) = loader {
+            if let Some(arg) = loader
+                .arguments
+                .iter()
+                .find(|a| a.keyword.is_some_and(|k| k.contains(offset)))
+            {
+                let range = arg.keyword.unwrap_or(arg.anchor);
+                return Some(Found::Keyword(range, keyword(&model, loader, arg.param, &config)?));
             }
-            let keyword = node_text(name, text)?;
-            let doc = hover_docs::argument(keyword)?;
-            let labels = hover_docs::labels(locale);
-            let mut md = format!("**DataLoader** `{keyword}`\n\n{}\n\n", doc.text(locale));
-            let _ = writeln!(md, "- {}: `{}`", labels.default, doc.default);
-            if let Some(value) = name.parent().and_then(|kw| kw.child_by_field_name("value")) {
-                let _ = writeln!(md, "- {}: `{}`", labels.here, node_text(value, text)?);
+            if loader.callee.contains(offset) {
+                let first = model.line(loader.range.start) - 1;
+                let last = model.line(loader.range.end) - 1;
+                return Some(Found::Loader(
+                    last_name(&snapshot.text, loader.callee),
+                    setup(&model, loader, &config),
+                    first as usize,
+                    last as usize,
+                ));
             }
-            let _ = writeln!(
-                md,
-                "- {}: {}",
-                labels.machine,
-                machine(&config.host, labels)
-            );
-            Some((range(name), md))
         }
-        Target::Callee { call, name } => match node_text(name, text)? {
-            "DataLoader" => Some((
-                range(name),
-                loader(call, text, &config.host, locale, findings()),
-            )),
-            "set_start_method" => {
-                Some((range(name), hover_docs::set_start_method(locale).to_owned()))
-            }
-            "set_sharing_strategy" => Some((
-                range(name),
-                hover_docs::set_sharing_strategy(locale).to_owned(),
-            )),
+        let call = model
+            .calls()
+            .iter()
+            .filter(|c| Module::range(c.callee).contains(offset))
+            .min_by_key(|c| Module::range(c.callee).len())?;
+        let qualified = call.qualified.as_deref()?;
+        let range = last_name(&snapshot.text, Module::range(call.callee));
+        if START_METHOD_CALLS.contains(&qualified) {
+            Some(Found::Doc(range, hover_docs::set_start_method(locale)))
+        } else if SHARING_STRATEGY_CALLS.contains(&qualified) {
+            Some(Found::Doc(range, hover_docs::set_sharing_strategy(locale)))
+        } else {
+            None
+        }
+    })?;
+    match found {
+        Found::Keyword(range, md) => Some((range, md)),
+        Found::Doc(range, text) => Some((range, text.to_owned())),
+        Found::Loader(range, mut md, first, last) => {
+            append_findings(&mut md, &findings(), first, last, hover_docs::labels(locale));
+            Some((range, md))
+        }
+    }
+}
+
+/// The last dotted name of a callee (`DataLoader` of `torch.utils.data.DataLoader`).
+fn last_name(text: &str, callee: TextRange) -> TextRange {
+    let written = text.get(callee.start..callee.end).unwrap_or_default();
+    match written.rfind('.') {
+        Some(dot) => TextRange::new(callee.start + dot + 1, callee.end),
+        None => callee,
+    }
+}
+
+fn keyword(model: &Module, loader: &Loader, param: Param, config: &Config) -> Option<String> {
+    let locale = config.locale;
+    let name = param.name();
+    let doc = hover_docs::argument(name)?;
+    let labels = hover_docs::labels(locale);
+    let mut md = format!("**DataLoader** `{name}`\n\n{}\n\n", doc.text(locale));
+    let _ = writeln!(md, "- {}: `{}`", labels.default, doc.default);
+    if let ArgState::Passed(arg) = loader.state(param) {
+        let here = if arg.value.value.is_known() {
+            arg.value.describe()
+        } else {
+            format!("`{}` ({})", model.text(arg.value_node), labels.unknown)
+        };
+        let conditional = if arg.conditional { labels.conditional } else { "" };
+        let _ = writeln!(md, "- {}: {here}{conditional}", labels.here);
+    }
+    let _ = writeln!(md, "- {}: {}", labels.machine, machine(&config.host, labels));
+    Some(md)
+}
+
+/// The loader's effective setup: workers, start method and where it comes from, pinning.
+fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
+    let locale = config.locale;
+    let labels = hover_docs::labels(locale);
+    let value = |param: Param| match loader.state(param) {
+        ArgState::Passed(arg) if arg.value.value.is_known() => {
+            let conditional = if arg.conditional { labels.conditional } else { "" };
+            format!("{}{conditional}", arg.value.describe())
+        }
+        ArgState::Passed(arg) => format!("`{}` ({})", model.text(arg.value_node), labels.unknown),
+        ArgState::Default => param.default_value().to_string(),
+        ArgState::Unknown => labels.unknown.to_owned(),
+    };
+    let mut md = format!("**DataLoader**: {}\n\n", labels.effective);
+    let _ = writeln!(md, "- {}: {}", labels.workers, value(Param::NumWorkers));
+    let _ = writeln!(md, "- {}: {}", labels.start_method, start_method(model, loader, config));
+    let _ = writeln!(md, "- {}: {}", labels.pinning, value(Param::PinMemory));
+    let _ = writeln!(md, "- {}: {}", labels.machine, machine(&config.host, labels));
+    md
+}
+
+/// Where this loader's start method comes from: its own `multiprocessing_context`, else a
+/// process-wide `set_start_method`, else the platform's default.
+fn start_method(model: &Module, loader: &Loader, config: &Config) -> String {
+    let labels = hover_docs::labels(config.locale);
+    match loader.state(Param::MultiprocessingContext) {
+        ArgState::Passed(arg) if arg.value.value.is_known() => {
+            return format!("{} (`multiprocessing_context`)", arg.value.describe());
+        }
+        ArgState::Passed(arg) => {
+            return format!("`{}` ({})", model.text(arg.value_node), labels.unknown);
+        }
+        ArgState::Unknown => return labels.unknown.to_owned(),
+        ArgState::Default => {}
+    }
+    if let Some(call) = model.calls_to(START_METHOD_CALLS).next() {
+        return format!(
+            "`{}` ({} {})",
+            model.text(call.node),
+            labels.line,
+            model.line(call.node.start_byte())
+        );
+    }
+    let os = config.host.os.as_str();
+    let linux_method = match config.settings_for(model.path).target_version {
+        Some(version) if version >= (3, 14) => "forkserver",
+        Some(_) => "fork",
+        None => labels.fork_or_forkserver,
+    };
+    match os {
+        "linux" => format!("{linux_method} ({})", labels.implicit_linux),
+        _ => format!("spawn ({} {os})", labels.implicit),
+    }
+}
+
+fn append_findings(md: &mut String, findings: &[Diagnostic], first: usize, last: usize, labels: &Labels) {
+    let lines: Vec<String> = findings
+        .iter()
+        .filter(|d| (first..=last).contains(&(d.range.start.line as usize)))
+        .filter_map(|d| match &d.code {
+            Some(NumberOrString::String(code)) => Some(format!("`{code}` {}", d.message)),
             _ => None,
-        },
+        })
+        .collect();
+    if lines.is_empty() {
+        let _ = writeln!(md, "- {}: {}", labels.rules_firing, labels.none);
+    } else {
+        let _ = writeln!(md, "- {}:", labels.rules_firing);
+        for line in lines {
+            let _ = writeln!(md, "  - {line}");
+        }
     }
 }
 
@@ -133,104 +257,14 @@ fn machine(host: &HostFacts, labels: &Labels) -> String {
     format!("{cpus} {}, {} {shm}", labels.usable_cpus, labels.shm)
 }
 
-/// The loader's effective setup as written, and what the rules say about it.
-fn loader(
-    call: Node,
-    text: &str,
-    host: &HostFacts,
-    locale: Locale,
-    findings: std::sync::Arc<Vec<Diagnostic>>,
-) -> String {
-    let labels = hover_docs::labels(locale);
-    let keyword = |name: &str| keyword_value(call, name, text);
-    let mut md = format!("**DataLoader**: {}\n\n", labels.effective);
-    let workers = keyword("num_workers").unwrap_or("0");
-    let _ = writeln!(md, "- {}: `{workers}`", labels.workers);
-    let start = keyword("multiprocessing_context").unwrap_or("None");
-    let _ = writeln!(md, "- {}: `{start}`", labels.start_method);
-    let _ = writeln!(
-        md,
-        "- {}: `{}`",
-        labels.pinning,
-        keyword("pin_memory").unwrap_or("False")
-    );
-    let _ = writeln!(md, "- {}: {}", labels.machine, machine(host, labels));
-    let call_range = range(call);
-    let codes: Vec<String> = findings
-        .iter()
-        .filter(|d| d.source.as_deref() == Some(crate::server::convert::SOURCE))
-        .filter_map(|d| match &d.code {
-            Some(NumberOrString::String(code)) => Some((code.clone(), d)),
-            _ => None,
-        })
-        .filter(|(_, d)| {
-            let line = d.range.start.line as usize;
-            (call.start_position().row..=call.end_position().row).contains(&line)
-        })
-        .map(|(code, d)| format!("`{code}` {}", d.message))
-        .collect();
-    let _ = call_range;
-    if codes.is_empty() {
-        let _ = writeln!(md, "- {}: {}", labels.rules_firing, labels.none);
-    } else {
-        let _ = writeln!(md, "- {}:", labels.rules_firing);
-        for code in codes {
-            let _ = writeln!(md, "  - {code}");
-        }
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_name_of_a_dotted_callee() {
+        let text = "torch.utils.data.DataLoader(ds)";
+        assert_eq!(last_name(text, TextRange::new(0, 27)), TextRange::new(17, 27));
+        assert_eq!(last_name("DL(ds)", TextRange::new(0, 2)), TextRange::new(0, 2));
     }
-    md
-}
-
-fn target_at(root: Node<'_>, offset: usize) -> Option<Target<'_>> {
-    let node = root.descendant_for_byte_range(offset, offset)?;
-    if node.kind() != "identifier" {
-        return None;
-    }
-    let parent = node.parent()?;
-    match parent.kind() {
-        "keyword_argument" if parent.child_by_field_name("name") == Some(node) => {
-            let call = parent.parent()?.parent()?;
-            (call.kind() == "call").then_some(Target::Keyword { call, name: node })
-        }
-        "call" if parent.child_by_field_name("function") == Some(node) => Some(Target::Callee {
-            call: parent,
-            name: node,
-        }),
-        "attribute" if parent.child_by_field_name("attribute") == Some(node) => {
-            let call = parent.parent()?;
-            (call.kind() == "call" && call.child_by_field_name("function") == Some(parent))
-                .then_some(Target::Callee { call, name: node })
-        }
-        _ => None,
-    }
-}
-
-fn callee_name<'a>(call: Node, text: &'a str) -> Option<&'a str> {
-    let function = call.child_by_field_name("function")?;
-    let name = match function.kind() {
-        "attribute" => function.child_by_field_name("attribute")?,
-        _ => function,
-    };
-    node_text(name, text)
-}
-
-fn keyword_value<'a>(call: Node, name: &str, text: &'a str) -> Option<&'a str> {
-    let args = call.child_by_field_name("arguments")?;
-    let mut cursor = args.walk();
-    let found = args.named_children(&mut cursor).find(|arg| {
-        arg.kind() == "keyword_argument"
-            && arg
-                .child_by_field_name("name")
-                .and_then(|n| node_text(n, text))
-                == Some(name)
-    })?;
-    node_text(found.child_by_field_name("value")?, text)
-}
-
-fn node_text<'a>(node: Node, text: &'a str) -> Option<&'a str> {
-    text.get(node.start_byte()..node.end_byte())
-}
-
-fn range(node: Node) -> TextRange {
-    TextRange::new(node.start_byte(), node.end_byte())
 }
