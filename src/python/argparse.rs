@@ -12,6 +12,7 @@ use tree_sitter::Node;
 
 use crate::python::model::{BindingId, BindingKind, Module, ScopeId};
 use crate::python::values::{Provenance, Resolved, Value};
+use crate::text::TextRange;
 
 const MAX_DEPTH: u32 = 8;
 
@@ -35,6 +36,7 @@ struct ParserOptions {
 struct OptionDefault {
     flag: String,
     line: u32,
+    at: TextRange,
     value: Value,
     implicit: bool,
 }
@@ -111,6 +113,7 @@ impl ArgparseDefaults {
                 provenance: Provenance::ArgparseDefault {
                     flag: only.flag.clone(),
                     line: only.line,
+                    at: only.at,
                     implicit: only.implicit,
                 },
             }),
@@ -270,6 +273,7 @@ fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
         .push(OptionDefault {
             flag: long.unwrap_or(first).clone(),
             line: m.line(call.start_byte()),
+            at: Module::range(call),
             value,
             implicit,
         });

@@ -248,6 +248,34 @@ impl<'a> Loader<'a> {
         self.num_workers().is_some_and(|n| n > 0)
     }
 
+    /// The parameter as a message names it: `num_workers=4`, `num_workers=64 (the default of
+    /// --num_workers (line 12))`, `num_workers=1 (set under a condition)`, or
+    /// `num_workers=0 (DataLoader's default)`. `None` when nothing is known.
+    pub fn describe(&self, param: Param) -> Option<String> {
+        let name = param.name();
+        match self.state(param) {
+            ArgState::Passed(a) if a.value.value.is_known() => {
+                let mut notes: Vec<String> = a.value.provenance.note().into_iter().collect();
+                if let Passing::Unpacked { .. } = a.passing {
+                    notes.push("passed through a `**` dict".to_owned());
+                }
+                if a.conditional {
+                    notes.push("set under a condition".to_owned());
+                }
+                Some(if notes.is_empty() {
+                    format!("{name}={}", a.value.value)
+                } else {
+                    format!("{name}={} ({})", a.value.value, notes.join(", "))
+                })
+            }
+            ArgState::Default if param.default_value().is_known() => Some(format!(
+                "{name}={} (DataLoader's default)",
+                param.default_value()
+            )),
+            _ => None,
+        }
+    }
+
     /// Where a diagnostic about `param` goes: its keyword if passed, else the callee.
     pub fn anchor(&self, param: Param) -> TextRange {
         self.argument(param)

@@ -512,6 +512,59 @@ impl<'a> Module<'a> {
         }
     }
 
+    /// Whether an expression is certainly not `None`: a known non-None value, a class
+    /// construction (`DistributedSampler(ds)`), a lambda, a container literal, or a name
+    /// bound once to one of those.
+    pub fn is_not_none(&self, expr: Node) -> bool {
+        self.not_none_in(expr, self.scope_at(expr), 0)
+    }
+
+    fn not_none_in(&self, expr: Node, scope: ScopeId, depth: u32) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        if self.value_in(expr, scope, depth).value.is_none() == Some(false) {
+            return true;
+        }
+        match expr.kind() {
+            "lambda"
+            | "list"
+            | "tuple"
+            | "dictionary"
+            | "set"
+            | "list_comprehension"
+            | "dictionary_comprehension"
+            | "set_comprehension"
+            | "generator_expression" => true,
+            "call" => {
+                let Some(callee) = expr.child_by_field_name("function") else {
+                    return false;
+                };
+                let last = match callee.kind() {
+                    "attribute" => callee.child_by_field_name("attribute"),
+                    "identifier" => Some(callee),
+                    _ => None,
+                };
+                // Calling a class makes an instance; by convention classes are CapWords.
+                last.is_some_and(|n| self.text(n).starts_with(|c: char| c.is_ascii_uppercase()))
+            }
+            "identifier" => match self.single_binding(self.text(expr), scope) {
+                Some(Binding {
+                    kind: BindingKind::Assign,
+                    value: Some(value),
+                    scope: bound_in,
+                    ..
+                }) => self.not_none_in(*value, *bound_in, depth + 1),
+                Some(Binding {
+                    kind: BindingKind::Function(_) | BindingKind::Class(_),
+                    ..
+                }) => true,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     /// The text of a plain string literal (no f-string interpolation, no bytes).
     pub fn string_value(&self, node: Node) -> Option<String> {
         match node.kind() {
@@ -635,6 +688,7 @@ impl<'a> Module<'a> {
                 provenance: Provenance::Constant {
                     name: name.to_owned(),
                     line: self.line(binding.name_range.start),
+                    at: binding.name_range,
                 },
             },
             _ => inner,

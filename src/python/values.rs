@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::text::TextRange;
+
 /// Which function counted the CPUs. Only `len(os.sched_getaffinity(0))` honours the affinity
 /// mask; none of them honours a cgroup CPU quota.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -137,13 +139,19 @@ impl fmt::Display for Value {
 pub enum Provenance {
     /// Written in place.
     Literal,
-    /// A name bound once to the value; `line` is 1-based.
-    Constant { name: String, line: u32 },
+    /// A name bound once to the value; `line` is 1-based, `at` is the bound name.
+    Constant {
+        name: String,
+        line: u32,
+        at: TextRange,
+    },
     /// The `default=` of an argparse option (or argparse's own default when there is none).
     ArgparseDefault {
         /// The option as written, e.g. `--num_workers` or `--num-workers`.
         flag: String,
         line: u32,
+        /// The `add_argument(...)` call.
+        at: TextRange,
         /// No `default=` was written: argparse's own (`None`, or `False` for `store_true`).
         implicit: bool,
     },
@@ -159,18 +167,20 @@ impl Provenance {
     pub fn note(&self) -> Option<String> {
         match self {
             Provenance::Literal | Provenance::Computed => None,
-            Provenance::Constant { name, line } => {
+            Provenance::Constant { name, line, .. } => {
                 Some(format!("the value of {name} (line {line})"))
             }
             Provenance::ArgparseDefault {
                 flag,
                 line,
                 implicit: false,
+                ..
             } => Some(format!("the default of {flag} (line {line})")),
             Provenance::ArgparseDefault {
                 flag,
                 line,
                 implicit: true,
+                ..
             } => Some(format!("argparse's default for {flag} (line {line})")),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
         }
@@ -196,6 +206,15 @@ impl Resolved {
         Self {
             value,
             provenance: Provenance::Literal,
+        }
+    }
+
+    /// Where the value is written when that is not where it is used (a constant's
+    /// assignment, an argparse option).
+    pub fn defined_at(&self) -> Option<TextRange> {
+        match &self.provenance {
+            Provenance::Constant { at, .. } | Provenance::ArgparseDefault { at, .. } => Some(*at),
+            _ => None,
         }
     }
 
@@ -261,6 +280,7 @@ mod tests {
             provenance: Provenance::ArgparseDefault {
                 flag: "--num_workers".into(),
                 line: 12,
+                at: TextRange::default(),
                 implicit: false,
             },
         };
