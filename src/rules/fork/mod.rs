@@ -131,7 +131,9 @@ impl<'a> Loader<'a> {
     pub fn set_context_edits(&self, scope: &Scope<'a>, method: &str) -> Vec<Edit> {
         let value = format!("\"{method}\"");
         match self.inner.state(Param::MultiprocessingContext) {
-            ArgState::Passed(a) if a.passing == Passing::Keyword => {
+            ArgState::Passed(a)
+                if matches!(a.passing, Passing::Keyword | Passing::Positional(_)) =>
+            {
                 vec![edit::replace(a.value_node, value)]
             }
             ArgState::Default => {
@@ -199,13 +201,18 @@ pub(crate) fn with_start_method_fixes(
         let notes: Vec<&str> = consequences.iter().map(|(_, note)| note.as_str()).collect();
         format!(" ({})", notes.join("; "))
     };
+    let verb = if loader.argument("multiprocessing_context").is_some() {
+        "Set"
+    } else {
+        "Add"
+    };
     for (i, method) in ["spawn", "forkserver"].iter().enumerate() {
         let edits = loader.set_context_edits(scope, method);
         if edits.is_empty() {
             continue;
         }
         let fix = Fix::unsafe_(
-            format!("Add multiprocessing_context=\"{method}\"{suffix}"),
+            format!("{verb} multiprocessing_context=\"{method}\"{suffix}"),
             edits,
         );
         diagnostic = diagnostic.with_fix(if i == 0 { fix.preferred() } else { fix });
