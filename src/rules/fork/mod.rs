@@ -52,9 +52,14 @@ impl<'a> Loader<'a> {
         self.inner.argument(param).map(|a| a.anchor)
     }
 
-    /// Whether worker processes certainly start (`num_workers` known and above 0).
+    /// Whether worker processes certainly start: `num_workers` known and above 0, or a CPU
+    /// count (at least 1) used as it is.
     pub fn has_workers(&self) -> bool {
         self.inner.certainly_multi_process()
+            || self
+                .inner
+                .certain(Param::NumWorkers)
+                .is_some_and(|r| matches!(r.value, Value::CpuCount { exact: true, .. }))
     }
 
     /// `pin_memory` is certainly true.
