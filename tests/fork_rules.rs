@@ -28,10 +28,9 @@ fn host() -> HostFacts {
 }
 
 fn settings_for(code: Code) -> Settings {
-    Settings {
-        select: vec![code.as_str().to_owned()],
-        ..Settings::default()
-    }
+    let mut settings = Settings::default();
+    settings.select = vec![code.as_str().to_owned()];
+    settings
 }
 
 fn run(source: &str, path: &Path, code: Code, index: &ProjectIndex) -> Vec<Diagnostic> {
