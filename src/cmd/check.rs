@@ -221,8 +221,14 @@ fn read_source(path: &Path) -> Result<String, String> {
 
 /// The cross-file index: dataset classes and functions of every checked file, so a loader in
 /// one file sees the Dataset defined in another.
-fn build_index(_files: &[Loaded]) -> ProjectIndex {
-    ProjectIndex::default()
+fn build_index(files: &[Loaded]) -> ProjectIndex {
+    let mut index = ProjectIndex::default();
+    for file in files {
+        if let Ok(source) = &file.source {
+            index.add_file(&file.path, source);
+        }
+    }
+    index
 }
 
 /// What checking one file gave.
