@@ -40,8 +40,12 @@ pub fn analyze(source: &str, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
 pub fn analyze_tree(source: &str, tree: &Tree, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
     let model = Module::build(source, tree, path, ctx.index);
     let mut diagnostics = rules::run(&model, ctx);
+    // A configured severity replaces the one the rule chose; otherwise the rule's stands (a
+    // rule may raise or lower its default, as DL102 and DL105 do).
     for d in &mut diagnostics {
-        d.severity = ctx.settings.severity_of(d.code);
+        if let Some(severity) = ctx.settings.severity.get(&d.code) {
+            d.severity = *severity;
+        }
     }
     ctx.settings
         .filter_suppressed(source, path, &mut diagnostics);
