@@ -87,7 +87,10 @@ fn content(
                 .find(|a| a.keyword.is_some_and(|k| k.contains(offset)))
             {
                 let range = arg.keyword.unwrap_or(arg.anchor);
-                return Some(Found::Keyword(range, keyword(&model, loader, arg.param, &config)?));
+                return Some(Found::Keyword(
+                    range,
+                    keyword(&model, loader, arg.param, &config)?,
+                ));
             }
             if loader.callee.contains(offset) {
                 let first = model.line(loader.range.start) - 1;
@@ -119,7 +122,13 @@ fn content(
         Found::Keyword(range, md) => Some((range, md)),
         Found::Doc(range, text) => Some((range, text.to_owned())),
         Found::Loader(range, mut md, first, last) => {
-            append_findings(&mut md, &findings(), first, last, hover_docs::labels(locale));
+            append_findings(
+                &mut md,
+                &findings(),
+                first,
+                last,
+                hover_docs::labels(locale),
+            );
             Some((range, md))
         }
     }
@@ -147,10 +156,19 @@ fn keyword(model: &Module, loader: &Loader, param: Param, config: &Config) -> Op
         } else {
             format!("`{}` ({})", model.text(arg.value_node), labels.unknown)
         };
-        let conditional = if arg.conditional { labels.conditional } else { "" };
+        let conditional = if arg.conditional {
+            labels.conditional
+        } else {
+            ""
+        };
         let _ = writeln!(md, "- {}: {here}{conditional}", labels.here);
     }
-    let _ = writeln!(md, "- {}: {}", labels.machine, machine(&config.host, labels));
+    let _ = writeln!(
+        md,
+        "- {}: {}",
+        labels.machine,
+        machine(&config.host, labels)
+    );
     Some(md)
 }
 
@@ -160,7 +178,11 @@ fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
     let labels = hover_docs::labels(locale);
     let value = |param: Param| match loader.state(param) {
         ArgState::Passed(arg) if arg.value.value.is_known() => {
-            let conditional = if arg.conditional { labels.conditional } else { "" };
+            let conditional = if arg.conditional {
+                labels.conditional
+            } else {
+                ""
+            };
             format!("{}{conditional}", arg.value.describe())
         }
         ArgState::Passed(arg) => format!("`{}` ({})", model.text(arg.value_node), labels.unknown),
@@ -169,9 +191,19 @@ fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
     };
     let mut md = format!("**DataLoader**: {}\n\n", labels.effective);
     let _ = writeln!(md, "- {}: {}", labels.workers, value(Param::NumWorkers));
-    let _ = writeln!(md, "- {}: {}", labels.start_method, start_method(model, loader, config));
+    let _ = writeln!(
+        md,
+        "- {}: {}",
+        labels.start_method,
+        start_method(model, loader, config)
+    );
     let _ = writeln!(md, "- {}: {}", labels.pinning, value(Param::PinMemory));
-    let _ = writeln!(md, "- {}: {}", labels.machine, machine(&config.host, labels));
+    let _ = writeln!(
+        md,
+        "- {}: {}",
+        labels.machine,
+        machine(&config.host, labels)
+    );
     md
 }
 
@@ -209,7 +241,13 @@ fn start_method(model: &Module, loader: &Loader, config: &Config) -> String {
     }
 }
 
-fn append_findings(md: &mut String, findings: &[Diagnostic], first: usize, last: usize, labels: &Labels) {
+fn append_findings(
+    md: &mut String,
+    findings: &[Diagnostic],
+    first: usize,
+    last: usize,
+    labels: &Labels,
+) {
     let lines: Vec<String> = findings
         .iter()
         .filter(|d| (first..=last).contains(&(d.range.start.line as usize)))
@@ -264,7 +302,13 @@ mod tests {
     #[test]
     fn last_name_of_a_dotted_callee() {
         let text = "torch.utils.data.DataLoader(ds)";
-        assert_eq!(last_name(text, TextRange::new(0, 27)), TextRange::new(17, 27));
-        assert_eq!(last_name("DL(ds)", TextRange::new(0, 2)), TextRange::new(0, 2));
+        assert_eq!(
+            last_name(text, TextRange::new(0, 27)),
+            TextRange::new(17, 27)
+        );
+        assert_eq!(
+            last_name("DL(ds)", TextRange::new(0, 2)),
+            TextRange::new(0, 2)
+        );
     }
 }
