@@ -142,8 +142,12 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 /// "Found 3 issues (1 fixable with --fix).", "All checks passed!", ...
 pub fn summary_line(s: &Summary) -> String {
     let total = s.remaining + s.fixed;
-    if total == 0 {
+    if total == 0 && s.errors == 0 {
         return "All checks passed!".to_owned();
+    }
+    let errors = plural(s.errors, "file", "files");
+    if total == 0 {
+        return format!("No issues found; {errors} could not be checked.");
     }
     let mut line = format!("Found {}", plural(total, "issue", "issues"));
     if s.fix_mode {
@@ -162,6 +166,9 @@ pub fn summary_line(s: &Summary) -> String {
         if !notes.is_empty() {
             let _ = write!(line, " ({})", notes.join("; "));
         }
+    }
+    if s.errors > 0 {
+        let _ = write!(line, "; {errors} could not be checked");
     }
     line.push('.');
     line
@@ -209,5 +216,13 @@ mod tests {
             ..Summary::default()
         };
         assert_eq!(summary_line(&s), "Found 1 issue.");
+        let s = Summary {
+            errors: 2,
+            ..Summary::default()
+        };
+        assert_eq!(
+            summary_line(&s),
+            "No issues found; 2 files could not be checked."
+        );
     }
 }
