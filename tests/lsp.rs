@@ -320,7 +320,10 @@ fn hover_explains_arguments_loader_rules_and_process_wide_calls() {
     );
     let loader = hover_at("DataLoader(ds, batch", 0);
     assert!(loader.contains("`DL301`"), "{loader}");
-    assert!(loader.contains("set_start_method(\"spawn\")"), "{loader}");
+    assert!(
+        loader.contains("start by spawn (`set_start_method`) (line 16)"),
+        "{loader}"
+    );
     let noqa = hover_at("DL205", 0);
     assert!(noqa.contains("cpu-count-workers"), "{noqa}");
     let start_method = hover_at("set_start_method", 0);
@@ -502,4 +505,36 @@ fn logs_never_reach_stdout() {
     lsp.initialize(capabilities(&[], false), options(), Some(dir.path()));
     let (status, _) = lsp.shutdown_and_exit();
     assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn a_dataset_in_another_workspace_file_is_seen() {
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = dir.path().join("pkg");
+    std::fs::create_dir(&pkg).unwrap();
+    let fixtures =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules/DL101_cross_file/pkg");
+    for name in ["__init__.py", "data.py", "train.py"] {
+        std::fs::copy(fixtures.join(name), pkg.join(name)).unwrap();
+    }
+    let train = std::fs::read_to_string(pkg.join("train.py")).unwrap();
+    let uri = file_uri(&pkg.join("train.py"));
+    let mut lsp = Lsp::start();
+    lsp.initialize(capabilities(&[], false), options(), Some(dir.path()));
+    // The index is built in the background; once it is, the open file is analysed again.
+    let progress = lsp.wait_notification("index progress end", |m| {
+        m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
+    });
+    assert_eq!(progress["params"]["value"]["message"], "3 Python files");
+    lsp.open(&uri, &train);
+    let diagnostics = lsp.diagnostics_where(&uri, |d| d.iter().any(|x| x["code"] == "DL101"));
+    let dl101 = find(&diagnostics, "DL101");
+    let related = &dl101["relatedInformation"][0]["location"];
+    assert_eq!(related["uri"], file_uri(&pkg.join("data.py")).as_str());
+    let data = std::fs::read_to_string(pkg.join("data.py")).unwrap();
+    let at = data.find(".to(\"cuda\"").unwrap();
+    assert_eq!(
+        related["range"]["start"]["line"],
+        position_of(&data, at, Enc::Utf16).0
+    );
 }
