@@ -121,7 +121,7 @@ step_nvim() {
 step_vscode() {
   log "VS Code (code-server $CODE_SERVER_VERSION) in headless Chromium, end-to-end"
   DLDOCTOR_ROOT="$ROOT" DLDOCTOR_VSIX="$ARTIFACTS/dldoctor-linux-x64.vsix" \
-    NODE_PATH="$E2E_DEPS/node_modules" bounded 900 node "$EDITORS_TESTS/vscode_e2e.mjs"
+    bounded 900 node "$E2E_DEPS/vscode_e2e.mjs"
 }
 
 main() {

@@ -21,6 +21,8 @@ const TERMINAL_OUTPUT_LIMIT = 512 * 1024;
 const LOG_FILE_LIMIT = 4 * 1024 * 1024;
 /** How long to wait for the server's diagnostics on a file opened to find a fix. */
 const DIAGNOSTICS_WAIT_MS = 4000;
+/** The source of the diagnostics the server places on the user's frames after a diagnosis. */
+const EXPLAIN_SOURCE = "dldoctor-explain";
 
 let extension: DldoctorExtension | undefined;
 
@@ -360,13 +362,14 @@ class DldoctorExtension implements vscode.Disposable {
   }
 
   /**
-   * The quick fix of a static rule that prevents this failure, in the file of the user's frame:
-   * the same code action the rule's squiggle offers. None when no such rule fires there.
+   * The fix for this failure in the file of the user's frame: the code action the server offers
+   * on the diagnosis it placed there (the fix of the rule that prevents the failure), else the
+   * same quick fix on the rule's own squiggle. None when no such rule fires there.
    */
   private async findFix(finding: Finding, cwd: string | undefined): Promise<AvailableFix | undefined> {
     const frame = userFrame(finding);
     const rules = new Set(finding.rules ?? []);
-    if (frame === undefined || rules.size === 0) {
+    if (frame === undefined) {
       return undefined;
     }
     const uri = resolveFile(frame.file, cwd);
@@ -375,13 +378,15 @@ class DldoctorExtension implements vscode.Disposable {
     } catch {
       return undefined;
     }
+    const isDiagnosis = (d: vscode.Diagnostic) => d.source === EXPLAIN_SOURCE && diagnosticCode(d) === finding.id;
     const diagnostics = await waitForDiagnostics(
       uri,
-      (d) => d.source === "dldoctor" && rules.has(diagnosticCode(d) ?? ""),
+      (d) => isDiagnosis(d) || (d.source === "dldoctor" && rules.has(diagnosticCode(d) ?? "")),
       DIAGNOSTICS_WAIT_MS,
     );
-    // The rule closest to the line the traceback points at first.
-    diagnostics.sort((a, b) => Math.abs(a.range.start.line + 1 - frame.line) - Math.abs(b.range.start.line + 1 - frame.line));
+    // The diagnosis first, then the rules closest to the line the traceback points at.
+    const rank = (d: vscode.Diagnostic) => (isDiagnosis(d) ? -1 : Math.abs(d.range.start.line + 1 - frame.line));
+    diagnostics.sort((a, b) => rank(a) - rank(b));
     for (const diagnostic of diagnostics) {
       const code = diagnosticCode(diagnostic);
       const actions =
