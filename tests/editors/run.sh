@@ -103,7 +103,7 @@ step_build() {
   mkdir -p "$VSCODE_EXT/server"
   cp "$ROOT/target/release/dldoctor" "$VSCODE_EXT/server/dldoctor"
   mkdir -p "$ARTIFACTS"
-  (cd "$VSCODE_EXT" && bounded 300 npx vsce package --no-dependencies --target linux-x64 \
+  (cd "$VSCODE_EXT" && bounded 300 npx vsce package --no-dependencies --allow-missing-repository --skip-license --target linux-x64 \
     --out "$ARTIFACTS/dldoctor-linux-x64.vsix")
 }
 

@@ -20,6 +20,18 @@ function isExecutableFile(file: string): boolean {
   }
 }
 
+/** An archive that lost the file mode leaves the bundled binary non-executable: put it back. */
+function restoreExecutableBit(file: string): void {
+  try {
+    const stat = fs.statSync(file);
+    if (stat.isFile() && (stat.mode & 0o111) === 0) {
+      fs.chmodSync(file, stat.mode | 0o755);
+    }
+  } catch {
+    // Missing or read-only: the lookup goes on to PATH.
+  }
+}
+
 function binaryName(platform: NodeJS.Platform): string {
   return platform === "win32" ? "dldoctor.exe" : "dldoctor";
 }
@@ -59,6 +71,7 @@ export function findServer(options: {
     };
   }
   const bundled = path.join(options.extensionPath, "server", name);
+  restoreExecutableBit(bundled);
   if (isExecutableFile(bundled)) {
     return { found: true, path: bundled, source: "bundled" };
   }

@@ -59,3 +59,15 @@ describe("findServer", () => {
     assert.match(!found.found ? found.message : "", /cargo install dldoctor.*dldoctor\.path/);
   });
 });
+
+describe("findServer with a bundled binary that lost its mode", () => {
+  it("makes it executable again", () => {
+    const extension = path.join(root, "ext-no-mode");
+    const bundled = path.join(extension, "server", "dldoctor");
+    fs.mkdirSync(path.dirname(bundled), { recursive: true });
+    fs.writeFileSync(bundled, "#!/bin/sh\n");
+    fs.chmodSync(bundled, 0o644);
+    const found = findServer({ setting: undefined, extensionPath: extension, pathEnv: "", platform: "linux" });
+    assert.deepEqual(found, { found: true, path: bundled, source: "bundled" });
+  });
+});

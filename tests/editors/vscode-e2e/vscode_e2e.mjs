@@ -37,12 +37,20 @@ function check(ok, what, detail) {
   return ok;
 }
 
-/** Runs a step; a step that throws (a selector that never showed) fails and the test goes on. */
+let page;
+let failureShots = 0;
+
+/**
+ * Runs a step; a step that throws (a selector that never showed) fails, leaves a screenshot in
+ * the temporary folder, and the test goes on.
+ */
 async function step(what, body) {
   try {
     return await body();
   } catch (error) {
     check(false, what, error instanceof Error ? error.message.split("\n")[0] : String(error));
+    failureShots += 1;
+    await page?.screenshot({ path: path.join(tmp, `failure-${failureShots}.png`) }).catch(() => undefined);
     return undefined;
   }
 }
@@ -136,6 +144,8 @@ const project = path.join(tmp, "project");
 const userData = path.join(tmp, "user-data");
 const extensions = path.join(tmp, "extensions");
 const testOut = path.join(tmp, "last-diagnosis.json");
+const config = path.join(tmp, "code-server.yaml");
+fs.writeFileSync(config, "auth: none\ncert: false\n");
 const fixtures = path.join(ROOT, "tests/editors/fixtures");
 fs.mkdirSync(path.join(project, "recorded"), { recursive: true });
 for (const name of ["train.py", "risky.py"]) {
@@ -173,7 +183,7 @@ fs.writeFileSync(
 
 execFileSync(
   CODE_SERVER,
-  ["--user-data-dir", userData, "--extensions-dir", extensions, "--install-extension", VSIX],
+  ["--config", config, "--user-data-dir", userData, "--extensions-dir", extensions, "--install-extension", VSIX],
   { stdio: "inherit", timeout: 120_000 },
 );
 const installed = fs.readdirSync(extensions).find((name) => name.startsWith("dldoctor.dldoctor-"));
@@ -188,6 +198,7 @@ const serverLog = fs.openSync(path.join(tmp, "code-server.log"), "w");
 const codeServer = spawn(
   CODE_SERVER,
   [
+    "--config", config,
     "--auth", "none",
     "--bind-addr", `127.0.0.1:${port}`,
     "--disable-telemetry",
@@ -236,26 +247,21 @@ try {
       "--no-first-run",
     ],
   });
-  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(project)}`);
   await page.waitForSelector(".monaco-workbench", { timeout: STEP_MS });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
 
-  const runCommand = async (title) => {
-    await page.keyboard.press("F1");
-    await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { timeout: 10_000 });
-    await page.keyboard.type(`>${title}`.replace(/^>>/, ">"));
-    await sleep(500);
-    await page.keyboard.press("Enter");
-  };
   const openFile = async (name) => {
-    await page.keyboard.press("Control+P");
-    await page.waitForSelector(".quick-input-widget:not([style*='display: none']) input", { timeout: 10_000 });
-    await page.keyboard.type(name);
-    await sleep(700);
-    await page.keyboard.press("Enter");
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: name }).first().dblclick();
     await page.waitForSelector(`.tab.active[aria-label*="${name}"]`, { timeout: 10_000 });
   };
+  const runInTerminal = async (commandLine) => {
+    await page.locator(".terminal-wrapper .xterm").first().click();
+    await page.keyboard.type(commandLine);
+    await page.keyboard.press("Enter");
+  };
+  const CRASH = "python3 replay_crash.py recorded/persistent_workers.txt";
   const editorText = () => page.locator(".editor-instance .view-lines").first().innerText();
   const problemsText = () => page.locator(".markers-panel").first().innerText().catch(() => "");
 
@@ -303,9 +309,7 @@ try {
     await page.waitForSelector(".terminal-wrapper .xterm", { timeout: STEP_MS });
     // Shell integration is injected into bash at start; give the prompt a moment.
     await sleep(3000);
-    await page.locator(".terminal-wrapper .xterm").first().click();
-    await page.keyboard.type("python3 replay_crash.py recorded/persistent_workers.txt");
-    await page.keyboard.press("Enter");
+    await runInTerminal(CRASH);
     const diagnosis = await waitFor("the extension's diagnosis", () => {
       const record = readJson(testOut);
       return record?.origin?.source === "terminal" ? record : undefined;
@@ -349,9 +353,7 @@ try {
   });
   await step("Explain opens the diagnosis", async () => {
     fs.rmSync(testOut, { force: true });
-    await page.locator(".terminal-wrapper .xterm").first().click();
-    await page.keyboard.type("python3 replay_crash.py recorded/persistent_workers.txt");
-    await page.keyboard.press("Enter");
+    await runInTerminal(CRASH);
     await toast.waitFor({ timeout: STEP_MS });
     await toast.getByRole("button", { name: "Explain" }).click();
     await page.waitForSelector('.tab[aria-label*="diagnosis-"]', { timeout: 15_000 });

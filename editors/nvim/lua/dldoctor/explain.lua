@@ -144,6 +144,22 @@ local function advice_text(advice, dead_end)
   return text ~= '' and text or nil
 end
 
+--- A markdown section listing advice (workarounds, or dead ends); nothing when the list is empty.
+local function add_advice(add, heading, bullet, list, dead_end)
+  local texts = {}
+  for _, advice in ipairs(list or {}) do
+    table.insert(texts, advice_text(advice, dead_end))
+  end
+  if #texts == 0 then
+    return
+  end
+  add(heading, '')
+  for _, text in ipairs(texts) do
+    add(bullet .. text)
+  end
+  add('')
+end
+
 local function split_lines(text)
   return vim.split(vim.trim(text), '\n', { plain = true })
 end
@@ -178,28 +194,8 @@ function M.markdown(result)
       add(unpack(split_lines(finding.root_cause)))
       add('')
     end
-    local fixes = {}
-    for _, w in ipairs(finding.workarounds or {}) do
-      table.insert(fixes, advice_text(w, false))
-    end
-    if #fixes > 0 then
-      add('## What fixes it', '')
-      for _, f in ipairs(fixes) do
-        add('- ' .. f)
-      end
-      add('')
-    end
-    local dead = {}
-    for _, d in ipairs(finding.dead_ends or {}) do
-      table.insert(dead, advice_text(d, true))
-    end
-    if #dead > 0 then
-      add('## What does not', '')
-      for _, d in ipairs(dead) do
-        add("- Don't: " .. d)
-      end
-      add('')
-    end
+    add_advice(add, '## What fixes it', '- ', finding.workarounds, false)
+    add_advice(add, '## What does not', "- Don't: ", finding.dead_ends, true)
     if type(finding.rules) == 'table' and #finding.rules > 0 then
       add('Rules that catch this before it runs: `' .. table.concat(finding.rules, '`, `') .. '`')
     end
