@@ -1,0 +1,533 @@
+//! Finds known failures in crash output.
+//!
+//! Lines are read one at a time (memory stays flat on a multi-gigabyte log), cleaned, and fed to
+//! a small traceback parser per output stream (per `[rankN]:` prefix). Every line is run against
+//! all patterns of the knowledge base at once ([`RegexSet`]); a line that a narrow terminal
+//! wrapped is also tried joined with the line before. Candidates are ranked:
+//!
+//! 1. a fatal error over a warning;
+//! 2. a specific cause over a generic wrapper (`stack expects each tensor to be equal size` over
+//!    `Caught RuntimeError in DataLoader worker process 0`); a generic entry is dropped when a
+//!    specific one explains the same traceback;
+//! 3. the final exception of a chain over its context ("During handling of the above
+//!    exception..."), and both over loose lines printed outside any traceback;
+//! 4. the later over the earlier.
+//!
+//! Only a bounded amount of state is kept: per stream the frames of the current traceback, and
+//! per entry its best match.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{self, BufRead};
+use std::path::PathBuf;
+
+use regex::{RegexSet, RegexSetBuilder};
+use serde::Serialize;
+
+use super::KnowledgeBase;
+use super::clean::{LineReader, clean_line};
+use super::schema::{Entry, EntrySeverity, FixRef, Lang};
+use super::traceback::{Frame, parse_frame};
+use super::validate::{PATTERN_SIZE_LIMIT, compile_pattern};
+
+/// Frames kept per traceback (the innermost ones: where the error happened).
+const MAX_FRAMES: usize = 128;
+/// Output streams (`[rankN]:` prefixes) tracked separately.
+const MAX_STREAMS: usize = 64;
+/// Matches waiting for their traceback to end, per stream.
+const MAX_PENDING: usize = 256;
+/// Characters of a matched line kept in a finding.
+const MAX_MATCHED_CHARS: usize = 1000;
+/// A line this long may have been wrapped by the terminal: try it joined with the next.
+const WRAP_MIN_CHARS: usize = 40;
+
+/// Options of [`explain`].
+#[derive(Debug, Clone, Default)]
+pub struct ExplainOptions {
+    /// The project root: frames under it are the user's.
+    pub root: Option<PathBuf>,
+    pub lang: Lang,
+}
+
+/// A known failure found in the output, in the JSON shape of `explain --format json`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Finding {
+    pub id: String,
+    pub title: String,
+    /// 1-based line of the input where the failure's message is.
+    pub line: u64,
+    /// That line, cleaned of terminal codes.
+    pub matched: String,
+    pub root_cause: String,
+    pub workarounds: Vec<FindingWorkaround>,
+    pub dead_ends: Vec<FindingDeadEnd>,
+    pub rules: Vec<String>,
+    /// The frames of the traceback the message ends, outermost first.
+    pub frames: Vec<Frame>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FindingWorkaround {
+    pub action: String,
+    pub how: String,
+    /// The code action that applies it, if one does.
+    pub fix: Option<FixRef>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FindingDeadEnd {
+    pub action: String,
+    pub why_fails: String,
+}
+
+impl Finding {
+    /// The innermost frame in the user's own files: the line to change.
+    pub fn user_frame(&self) -> Option<&Frame> {
+        self.frames.iter().rev().find(|f| f.user)
+    }
+}
+
+/// All patterns of a knowledge base, compiled into one set.
+#[derive(Debug, Clone)]
+pub struct Matcher {
+    set: Option<RegexSet>,
+    /// Pattern index -> entry index.
+    owners: Vec<usize>,
+}
+
+impl Matcher {
+    pub fn new(entries: &[Entry]) -> Self {
+        let mut patterns = Vec::new();
+        let mut owners = Vec::new();
+        for (index, entry) in entries.iter().enumerate() {
+            for pattern in entry.patterns() {
+                // A pattern that does not compile alone is skipped rather than breaking the set;
+                // `kb validate` reports it.
+                if compile_pattern(pattern).is_ok() {
+                    patterns.push(pattern.to_string());
+                    owners.push(index);
+                } else {
+                    tracing::warn!("{}: pattern does not compile: {pattern}", entry.id);
+                }
+            }
+        }
+        let set = if patterns.is_empty() {
+            None
+        } else {
+            RegexSetBuilder::new(&patterns)
+                .size_limit(PATTERN_SIZE_LIMIT * 64)
+                .dfa_size_limit(PATTERN_SIZE_LIMIT * 16)
+                .build()
+                .map_err(|err| tracing::error!("knowledge-base patterns: {err}"))
+                .ok()
+        };
+        Matcher { set, owners }
+    }
+
+    /// The entries (indices, sorted, unique) with a pattern matching `text`.
+    pub fn entries_matching(&self, text: &str) -> Vec<usize> {
+        let Some(set) = &self.set else {
+            return Vec::new();
+        };
+        if !set.is_match(text) {
+            return Vec::new();
+        }
+        let mut entries: Vec<usize> = set
+            .matches(text)
+            .iter()
+            .filter_map(|i| self.owners.get(i).copied())
+            .collect();
+        entries.dedup();
+        entries
+    }
+}
+
+/// Diagnoses `text` (terminal output or a log); findings best first.
+pub fn explain(text: &str, kb: &KnowledgeBase, options: &ExplainOptions) -> Vec<Finding> {
+    let mut explainer = Explainer::new(kb, options.clone());
+    let mut reader = LineReader::new(text.as_bytes());
+    // Reading from memory cannot fail.
+    while let Ok(Some(line)) = reader.next_line() {
+        explainer.feed_line(line);
+    }
+    explainer.finish()
+}
+
+/// Diagnoses a stream line by line with bounded memory; findings best first.
+pub fn explain_reader<R: BufRead>(
+    reader: R,
+    kb: &KnowledgeBase,
+    options: &ExplainOptions,
+) -> io::Result<Vec<Finding>> {
+    let mut explainer = Explainer::new(kb, options.clone());
+    let mut reader = LineReader::new(reader);
+    while let Some(line) = reader.next_line()? {
+        explainer.feed_line(line);
+    }
+    Ok(explainer.finish())
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Position {
+    /// An exception that another one was raised while handling.
+    Context,
+    /// A line outside any traceback (a worker's `ERROR: ...`, a warning).
+    Loose,
+    /// The last exception of a traceback.
+    Final,
+}
+
+#[derive(Debug, Clone)]
+struct Candidate {
+    entry: usize,
+    line: u64,
+    matched: String,
+    position: Position,
+    frames: Vec<Frame>,
+    section: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Idle,
+    /// After `Traceback (most recent call last):`, reading frames.
+    Frames,
+    /// Reading the exception's message.
+    Message,
+    /// A blank line after the message: the chain may go on.
+    AfterMessage,
+    /// After "During handling of the above exception...": the next traceback continues it.
+    Chained,
+}
+
+#[derive(Debug)]
+struct PrevLine {
+    text: String,
+    line: u64,
+    entries: Vec<usize>,
+}
+
+#[derive(Debug)]
+struct StreamState {
+    phase: Phase,
+    in_group: bool,
+    section: u32,
+    frames: VecDeque<Frame>,
+    pending: Vec<Candidate>,
+    prev: Option<PrevLine>,
+}
+
+impl StreamState {
+    fn new() -> Self {
+        StreamState {
+            phase: Phase::Idle,
+            in_group: false,
+            section: 0,
+            frames: VecDeque::new(),
+            pending: Vec::new(),
+            prev: None,
+        }
+    }
+
+    fn mark_section_context(&mut self) {
+        let section = self.section;
+        for c in self.pending.iter_mut().filter(|c| c.section == section) {
+            c.position = Position::Context;
+        }
+    }
+}
+
+/// The streaming matcher: feed lines, then [`Explainer::finish`].
+pub struct Explainer<'kb> {
+    kb: &'kb KnowledgeBase,
+    options: ExplainOptions,
+    line_no: u64,
+    streams: Vec<(String, StreamState)>,
+    best: HashMap<usize, Candidate>,
+}
+
+impl<'kb> Explainer<'kb> {
+    pub fn new(kb: &'kb KnowledgeBase, options: ExplainOptions) -> Self {
+        Explainer {
+            kb,
+            options,
+            line_no: 0,
+            streams: Vec::new(),
+            best: HashMap::new(),
+        }
+    }
+
+    /// Feeds one raw line (without its terminator).
+    pub fn feed_line(&mut self, raw: &[u8]) {
+        self.line_no += 1;
+        let Some(clean) = clean_line(raw) else {
+            return;
+        };
+        let index = match self.streams.iter().position(|(s, _)| *s == clean.stream) {
+            Some(i) => i,
+            None if self.streams.len() < MAX_STREAMS => {
+                self.streams.push((clean.stream, StreamState::new()));
+                self.streams.len() - 1
+            }
+            // Past the limit, further streams share the first one.
+            None => 0,
+        };
+        let Explainer {
+            kb,
+            options,
+            line_no,
+            streams,
+            best,
+        } = self;
+        if let Some((_, state)) = streams.get_mut(index) {
+            let ctx = LineContext {
+                kb,
+                options,
+                line_no: *line_no,
+            };
+            ctx.process(state, best, &clean.text);
+        }
+    }
+
+    /// Ends the input and returns the findings, best first.
+    pub fn finish(mut self) -> Vec<Finding> {
+        for (_, state) in &mut self.streams {
+            close_group(self.kb, state, &mut self.best);
+        }
+        let entries = self.kb.entries();
+        let mut candidates: Vec<Candidate> = self.best.into_values().collect();
+        candidates.sort_by_key(|c| {
+            let entry = &entries[c.entry];
+            std::cmp::Reverse((entry.severity, !entry.generic, c.position, c.line))
+        });
+        candidates
+            .into_iter()
+            .map(|c| finding(&entries[c.entry], c, self.options.lang))
+            .collect()
+    }
+}
+
+struct LineContext<'a> {
+    kb: &'a KnowledgeBase,
+    options: &'a ExplainOptions,
+    line_no: u64,
+}
+
+impl LineContext<'_> {
+    fn process(&self, state: &mut StreamState, best: &mut HashMap<usize, Candidate>, text: &str) {
+        let trimmed = text.trim_start();
+        let indented = trimmed.len() < text.len();
+
+        if trimmed.starts_with("Traceback (most recent call last):")
+            || trimmed.starts_with("Original Traceback (most recent call last):")
+        {
+            let wrapper = trimmed.starts_with("Original");
+            if state.in_group && (state.phase == Phase::Chained || wrapper) {
+                state.mark_section_context();
+                state.section += 1;
+            } else {
+                close_group(self.kb, state, best);
+                state.in_group = true;
+                state.section = 0;
+                state.frames.clear();
+            }
+            state.phase = Phase::Frames;
+            state.prev = None;
+            return;
+        }
+        if state.in_group
+            && (trimmed.starts_with("During handling of the above exception")
+                || trimmed.starts_with("The above exception was the direct cause"))
+        {
+            state.mark_section_context();
+            state.phase = Phase::Chained;
+            state.prev = None;
+            return;
+        }
+        match state.phase {
+            Phase::Frames => {
+                if let Some(frame) = parse_frame(text, self.options.root.as_deref()) {
+                    if state.frames.len() == MAX_FRAMES {
+                        state.frames.pop_front();
+                    }
+                    state.frames.push_back(frame);
+                    state.prev = None;
+                    return;
+                }
+                // Source lines, `^^^^` markers and "[Previous line repeated N more times]".
+                if indented || trimmed.is_empty() || trimmed.starts_with("[Previous line") {
+                    return;
+                }
+                state.phase = Phase::Message;
+            }
+            Phase::Message => {
+                if trimmed.is_empty() {
+                    state.phase = Phase::AfterMessage;
+                    state.prev = None;
+                    return;
+                }
+            }
+            Phase::AfterMessage | Phase::Chained => {
+                if trimmed.is_empty() {
+                    return;
+                }
+                // An indented paragraph still belongs to the message (the spawn bootstrap
+                // error); anything else is new output.
+                if !(indented && state.phase == Phase::AfterMessage) {
+                    close_group(self.kb, state, best);
+                    state.phase = Phase::Idle;
+                }
+            }
+            Phase::Idle => {}
+        }
+        if trimmed.is_empty() {
+            state.prev = None;
+            return;
+        }
+
+        let matcher = self.kb.matcher();
+        let entries = matcher.entries_matching(text);
+        for &entry in &entries {
+            self.add(state, best, entry, self.line_no, trimmed.to_string());
+        }
+        // A message split over two lines by a narrow terminal.
+        if let Some(prev) = state.prev.take() {
+            for joined in wrapped_joins(&prev.text, trimmed) {
+                for entry in matcher.entries_matching(&joined) {
+                    if !entries.contains(&entry) && !prev.entries.contains(&entry) {
+                        self.add(state, best, entry, prev.line, joined.clone());
+                    }
+                }
+            }
+        }
+        state.prev = Some(PrevLine {
+            text: truncate_chars(trimmed, super::clean::MAX_LINE),
+            line: self.line_no,
+            entries,
+        });
+    }
+
+    fn add(
+        &self,
+        state: &mut StreamState,
+        best: &mut HashMap<usize, Candidate>,
+        entry: usize,
+        line: u64,
+        matched: String,
+    ) {
+        let candidate = Candidate {
+            entry,
+            line,
+            matched: truncate_chars(&matched, MAX_MATCHED_CHARS),
+            position: if state.in_group {
+                Position::Final
+            } else {
+                Position::Loose
+            },
+            frames: if state.in_group {
+                state.frames.iter().cloned().collect()
+            } else {
+                Vec::new()
+            },
+            section: state.section,
+        };
+        if state.in_group && state.pending.len() < MAX_PENDING {
+            state.pending.push(candidate);
+        } else {
+            merge(best, candidate);
+        }
+    }
+}
+
+/// The ways two lines can be one message that a terminal wrapped: at a space (the space lost
+/// to the newline), or mid-word at the terminal's width.
+fn wrapped_joins(prev: &str, next: &str) -> Vec<String> {
+    if prev.chars().count() < WRAP_MIN_CHARS {
+        return Vec::new();
+    }
+    vec![format!("{prev} {next}"), format!("{prev}{next}")]
+}
+
+/// Ends the current traceback of a stream: its pending matches become final (or stay context),
+/// generic ones are dropped when a specific one explains the same traceback.
+fn close_group(kb: &KnowledgeBase, state: &mut StreamState, best: &mut HashMap<usize, Candidate>) {
+    let entries = kb.entries();
+    let any_specific = state.pending.iter().any(|c| !entries[c.entry].generic);
+    for candidate in state.pending.drain(..) {
+        if any_specific && entries[candidate.entry].generic {
+            continue;
+        }
+        merge(best, candidate);
+    }
+    state.in_group = false;
+    state.section = 0;
+}
+
+fn merge(best: &mut HashMap<usize, Candidate>, candidate: Candidate) {
+    match best.get(&candidate.entry) {
+        Some(old) if (old.position, old.line) > (candidate.position, candidate.line) => {}
+        _ => {
+            best.insert(candidate.entry, candidate);
+        }
+    }
+}
+
+/// The finding an entry's own signature would give: for `kb show` and hover texts.
+pub fn finding_of(entry: &Entry, lang: Lang) -> Finding {
+    finding(
+        entry,
+        Candidate {
+            entry: 0,
+            line: 0,
+            matched: entry.signature_in(lang).to_string(),
+            position: Position::Final,
+            frames: Vec::new(),
+            section: 0,
+        },
+        lang,
+    )
+}
+
+fn finding(entry: &Entry, c: Candidate, lang: Lang) -> Finding {
+    Finding {
+        id: entry.id.clone(),
+        title: entry.title_in(lang).to_string(),
+        line: c.line,
+        matched: c.matched,
+        root_cause: entry.root_cause_in(lang).to_string(),
+        workarounds: entry
+            .workarounds_in(lang)
+            .into_iter()
+            .map(|(action, how, fix)| FindingWorkaround {
+                action: action.to_string(),
+                how: how.to_string(),
+                fix: fix.cloned(),
+            })
+            .collect(),
+        dead_ends: entry
+            .dead_ends_in(lang)
+            .into_iter()
+            .map(|(action, why)| FindingDeadEnd {
+                action: action.to_string(),
+                why_fails: why.to_string(),
+            })
+            .collect(),
+        rules: entry.rules.clone(),
+        frames: c.frames,
+    }
+}
+
+impl EntrySeverity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EntrySeverity::Fatal => "fatal",
+            EntrySeverity::Warning => "warning",
+        }
+    }
+}
+
+fn truncate_chars(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((end, _)) => s[..end].to_string(),
+        None => s.to_string(),
+    }
+}
