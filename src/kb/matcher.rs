@@ -20,7 +20,7 @@ use std::collections::{HashMap, VecDeque};
 use std::io::{self, BufRead};
 use std::path::PathBuf;
 
-use regex::{RegexSet, RegexSetBuilder};
+use regex::{Regex, RegexSet, RegexSetBuilder};
 use serde::Serialize;
 
 use super::KnowledgeBase;
@@ -92,6 +92,8 @@ pub struct Matcher {
     set: Option<RegexSet>,
     /// Pattern index -> entry index.
     owners: Vec<usize>,
+    /// Per entry: the frame a match needs (`requires_frame`).
+    required_frames: Vec<Option<Regex>>,
 }
 
 impl Matcher {
@@ -120,7 +122,31 @@ impl Matcher {
                 .map_err(|err| tracing::error!("knowledge-base patterns: {err}"))
                 .ok()
         };
-        Matcher { set, owners }
+        let required_frames = entries
+            .iter()
+            .map(|e| {
+                e.requires_frame
+                    .as_deref()
+                    .and_then(|p| compile_pattern(p).ok())
+            })
+            .collect();
+        Matcher {
+            set,
+            owners,
+            required_frames,
+        }
+    }
+
+    fn requires_frame(&self, entry: usize) -> bool {
+        self.required_frames.get(entry).is_some_and(Option::is_some)
+    }
+
+    /// Whether a match of `entry` may stand with these frames.
+    fn frames_allow<'f>(&self, entry: usize, mut frames: impl Iterator<Item = &'f Frame>) -> bool {
+        match self.required_frames.get(entry) {
+            Some(Some(re)) => frames.any(|f| re.is_match(&f.file.replace('\\', "/"))),
+            _ => true,
+        }
     }
 
     /// The entries (indices, sorted, unique) with a pattern matching `text`.
@@ -414,6 +440,12 @@ impl LineContext<'_> {
         line: u64,
         matched: String,
     ) {
+        let matcher = self.kb.matcher();
+        if matcher.requires_frame(entry)
+            && !(state.in_group && matcher.frames_allow(entry, state.frames.iter()))
+        {
+            return;
+        }
         let candidate = Candidate {
             entry,
             line,
