@@ -40,8 +40,8 @@ pub fn analyze(source: &str, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
 pub fn analyze_tree(source: &str, tree: &Tree, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
     let model = Module::build(source, tree, path, ctx.index);
     let mut diagnostics = rules::run(&model, ctx);
-    // A configured severity replaces the rule's; otherwise keep what the rule chose (DL202
-    // picks warning or info from this machine's facts).
+    // A configured severity replaces the one the rule chose; otherwise the rule's stands (a
+    // rule may raise or lower its default, as DL102, DL105 and DL202 do).
     for d in &mut diagnostics {
         if let Some(severity) = ctx.settings.severity.get(&d.code) {
             d.severity = *severity;
