@@ -264,6 +264,19 @@ fn captured_names(scope: &Scope, lambda: Node) -> Vec<String> {
         return Vec::new();
     };
     let mut read = Vec::new();
+    // Default values (`lambda b, s=scale: ...`) are evaluated where the lambda is defined.
+    if let Some(parameters) = lambda.child_by_field_name("parameters") {
+        let mut cursor = parameters.walk();
+        for parameter in parameters.named_children(&mut cursor) {
+            if let Some(value) = parameter.child_by_field_name("value") {
+                syntax::walk_all(value, &mut |n| {
+                    if n.kind() == "identifier" {
+                        read.push(scope.text(n).to_owned());
+                    }
+                });
+            }
+        }
+    }
     // Attribute names and keyword names are not variables. Collected on the way down (the
     // parent is always visited first), because asking a node for its parent costs a walk
     // from the root.
