@@ -399,7 +399,15 @@ fn extract_lambda_fix(scope: &Scope, local: &LocalCallable) -> Option<Fix> {
     } else {
         body_text.to_owned()
     };
-    let definition = format!("def {name}({parameters}):\n    return {returned}\n\n\n");
+    // Two blank lines around a top-level function, as the file's formatter would leave them.
+    let before = &scope.source[..insert_at];
+    let blank_lines = before.len() - before.trim_end_matches('\n').len();
+    let padding = if insert_at == 0 {
+        ""
+    } else {
+        &"\n\n"[..2usize.saturating_sub(blank_lines.saturating_sub(1))]
+    };
+    let definition = format!("{padding}def {name}({parameters}):\n    return {returned}\n\n\n");
     Some(Fix::safe(
         format!("Move the lambda to a module-level function `{name}`"),
         vec![
