@@ -106,8 +106,10 @@ pub fn check(checker: &mut Checker) {
 /// (followed up to [`MAX_CALLER_DEPTH`] callers). `None` when every path is guarded or the
 /// code is never called from module level (a library function).
 pub(crate) fn unguarded_start<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Option<Node<'a>> {
-    let start = loader.start_statement(scope)?;
-    unguarded_from(scope, start, 0)
+    loader
+        .start_points(scope)
+        .into_iter()
+        .find_map(|start| unguarded_from(scope, start, 0))
 }
 
 fn unguarded_from<'a>(scope: &Scope<'a>, node: Node<'a>, depth: u8) -> Option<Node<'a>> {
