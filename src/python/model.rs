@@ -1068,13 +1068,21 @@ impl<'a> Walker<'a> {
 
     /// Pushes the named children of `node` so they are visited in source order.
     fn push_children(&mut self, node: Node<'a>, scope: ScopeId, in_except: bool) {
+        // Pushed in order, then the new frames reversed in place: no list per node.
+        let first = self.stack.len();
         let mut cursor = node.walk();
-        let children: Vec<Node<'a>> = node.named_children(&mut cursor).collect();
-        for child in children.into_iter().rev() {
-            if child.kind() != "comment" {
-                self.push(child, scope, in_except);
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                if child.is_named() && child.kind() != "comment" {
+                    self.push(child, scope, in_except);
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
             }
         }
+        self.stack[first..].reverse();
     }
 
     fn function_of(&self, scope: ScopeId) -> Option<FunctionId> {
