@@ -10,7 +10,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::{Node, Tree, TreeCursor};
 
 use crate::python::argparse::ArgparseDefaults;
 use crate::python::index::ProjectIndex;
@@ -1010,6 +1010,8 @@ struct Walker<'a> {
     source: &'a str,
     out: Walked<'a>,
     stack: Vec<Frame<'a>>,
+    /// One cursor reused for every node's children (a new cursor allocates).
+    cursor: TreeCursor<'a>,
 }
 
 impl<'a> Walker<'a> {
@@ -1041,6 +1043,7 @@ impl<'a> Walker<'a> {
                 scope: MODULE_SCOPE,
                 in_except: false,
             }],
+            cursor: root.walk(),
         };
         while let Some(frame) = walker.stack.pop() {
             walker.visit(frame);
@@ -1070,12 +1073,17 @@ impl<'a> Walker<'a> {
     fn push_children(&mut self, node: Node<'a>, scope: ScopeId, in_except: bool) {
         // Pushed in order, then the new frames reversed in place: no list per node.
         let first = self.stack.len();
-        let mut cursor = node.walk();
+        let cursor = &mut self.cursor;
+        cursor.reset(node);
         if cursor.goto_first_child() {
             loop {
                 let child = cursor.node();
                 if child.is_named() && child.kind() != "comment" {
-                    self.push(child, scope, in_except);
+                    self.stack.push(Frame {
+                        node: child,
+                        scope,
+                        in_except,
+                    });
                 }
                 if !cursor.goto_next_sibling() {
                     break;
