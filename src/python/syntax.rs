@@ -39,13 +39,25 @@ pub fn walk_all<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
 
 fn walk<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>), enter: impl Fn(Node<'t>) -> bool) {
     let mut stack = vec![node];
-    let mut children = Vec::new();
+    // One cursor for every node's children; each node's children are pushed in order and
+    // then reversed in place, so nothing is allocated per node.
+    let mut cursor = node.walk();
     while let Some(current) = stack.pop() {
         visit(current);
-        let mut cursor = current.walk();
-        children.clear();
-        children.extend(current.named_children(&mut cursor).filter(|c| enter(*c)));
-        stack.extend(children.iter().rev());
+        let first = stack.len();
+        cursor.reset(current);
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                if child.is_named() && enter(child) {
+                    stack.push(child);
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+        }
+        stack[first..].reverse();
     }
 }
 

@@ -123,16 +123,19 @@ fn unguarded_from<'a>(scope: &Scope<'a>, node: Node<'a>, depth: u8) -> Option<No
         return None;
     }
     let name = scope.text(function.child_by_field_name("name")?);
-    let mut calls = Vec::new();
-    syntax::walk_all(scope.root(), &mut |n| {
-        if n.kind() == "call"
-            && !(function.start_byte() <= n.start_byte() && n.end_byte() <= function.end_byte())
-            && n.child_by_field_name("function")
-                .is_some_and(|f| f.kind() == "identifier" && scope.text(f) == name)
-        {
-            calls.push(n);
-        }
-    });
+    // The model's calls are in source order, as a walk of the tree would find them.
+    let calls: Vec<Node<'a>> = scope
+        .m
+        .calls()
+        .iter()
+        .map(|c| (c.node, c.callee))
+        .filter(|(n, callee)| {
+            !(function.start_byte() <= n.start_byte() && n.end_byte() <= function.end_byte())
+                && callee.kind() == "identifier"
+                && scope.text(*callee) == name
+        })
+        .map(|(n, _)| n)
+        .collect();
     calls
         .into_iter()
         .find_map(|call| unguarded_from(scope, call, depth + 1))
