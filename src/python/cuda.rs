@@ -226,19 +226,7 @@ fn first_call_of<'a>(scope: &Scope<'a>, function: Node<'a>) -> Option<Node<'a>> 
     if syntax::enclosing_class(function).is_some() {
         return None;
     }
-    let name = scope.text(function.child_by_field_name("name")?);
-    let mut first = None;
-    syntax::walk_all(scope.root(), &mut |n| {
-        if first.is_none()
-            && n.kind() == "call"
-            && !(function.start_byte() <= n.start_byte() && n.end_byte() <= function.end_byte())
-            && n.child_by_field_name("function")
-                .is_some_and(|f| f.kind() == "identifier" && scope.text(f) == name)
-        {
-            first = Some(n);
-        }
-    });
-    first
+    scope.calls_from_outside(function).next()
 }
 
 /// CUDA initialisation in `node`, and in the bodies of the same-file functions it calls; a use

@@ -292,6 +292,22 @@ impl<'a> Scope<'a> {
         self.top_level_definition(name)
     }
 
+    /// The calls of `function` by its plain name from outside its own body, in source order
+    /// (from the model's calls, not a walk of the tree).
+    pub fn calls_from_outside(&self, function: Node<'a>) -> impl Iterator<Item = Node<'a>> {
+        let name = function.child_by_field_name("name").map(|n| self.text(n));
+        self.m
+            .calls()
+            .iter()
+            .filter(move |c| {
+                let n = c.node;
+                !(function.start_byte() <= n.start_byte() && n.end_byte() <= function.end_byte())
+                    && c.callee.kind() == "identifier"
+                    && name.is_some_and(|name| self.text(c.callee) == name)
+            })
+            .map(|c| c.node)
+    }
+
     /// Whether `node` lies in the body of `if __name__ == "__main__":`.
     pub fn is_under_main_guard(&self, node: Node) -> bool {
         self.m.is_under_main_guard(node)

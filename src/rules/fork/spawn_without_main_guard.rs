@@ -122,22 +122,8 @@ fn unguarded_from<'a>(scope: &Scope<'a>, node: Node<'a>, depth: u8) -> Option<No
     if depth >= MAX_CALLER_DEPTH || syntax::enclosing_class(function).is_some() {
         return None;
     }
-    let name = scope.text(function.child_by_field_name("name")?);
-    // The model's calls are in source order, as a walk of the tree would find them.
-    let calls: Vec<Node<'a>> = scope
-        .m
-        .calls()
-        .iter()
-        .map(|c| (c.node, c.callee))
-        .filter(|(n, callee)| {
-            !(function.start_byte() <= n.start_byte() && n.end_byte() <= function.end_byte())
-                && callee.kind() == "identifier"
-                && scope.text(*callee) == name
-        })
-        .map(|(n, _)| n)
-        .collect();
-    calls
-        .into_iter()
+    scope
+        .calls_from_outside(function)
         .find_map(|call| unguarded_from(scope, call, depth + 1))
 }
 
