@@ -99,6 +99,26 @@ fn middle_edit_point(text: &str) -> LineCol {
     }
 }
 
+/// Types a digit at `at` on even versions and deletes it on odd ones: the text stays 10,000
+/// lines and the diagnostics stay the same.
+fn keystroke(at: LineCol, version: i32) -> Change<'static> {
+    if version % 2 == 0 {
+        Change {
+            range: Some((at, at)),
+            text: "2",
+        }
+    } else {
+        let end = LineCol {
+            line: at.line,
+            col: at.col + 1,
+        };
+        Change {
+            range: Some((at, end)),
+            text: "",
+        }
+    }
+}
+
 /// One keystroke in the middle of the file: text, `Tree::edit` and the incremental re-parse.
 fn reparse(c: &mut Criterion) {
     let text = big_file();
@@ -109,21 +129,7 @@ fn reparse(c: &mut Criterion) {
     group.bench_function("reparse", |b| {
         b.iter(|| {
             version += 1;
-            let change = if version % 2 == 0 {
-                Change {
-                    range: Some((at, at)),
-                    text: "2",
-                }
-            } else {
-                let end = LineCol {
-                    line: at.line,
-                    col: at.col + 1,
-                };
-                Change {
-                    range: Some((at, end)),
-                    text: "",
-                }
-            };
+            let change = keystroke(at, version);
             doc.apply_changes(&[change], version, Encoding::Utf16);
             black_box(doc.tree.as_ref().map(|t| t.root_node().end_byte()))
         })
@@ -152,24 +158,8 @@ fn in_process(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(10));
     group.bench_function("in_process", |b| {
         b.iter(|| {
-            // Type a digit, then delete it again on the next iteration: the text stays 10,000
-            // lines and the diagnostics stay the same size.
             version += 1;
-            let change = if version % 2 == 0 {
-                Change {
-                    range: Some((at, at)),
-                    text: "2",
-                }
-            } else {
-                let end = LineCol {
-                    line: at.line,
-                    col: at.col + 1,
-                };
-                Change {
-                    range: Some((at, end)),
-                    text: "",
-                }
-            };
+            let change = keystroke(at, version);
             doc.apply_changes(&[change], version, Encoding::Utf16);
             let tree = doc.tree.as_ref().unwrap();
             let found = analyze::analyze_tree(&doc.text, tree, path, &ctx);
