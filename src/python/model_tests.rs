@@ -386,3 +386,67 @@ fn deep_nesting_and_garbage_do_not_crash() {
     let src = format!("from torch.utils.data import DataLoader\n{big}");
     with_module(&src, |m| assert_eq!(m.loaders().len(), 10_000));
 }
+
+#[test]
+fn not_none_and_conditions() {
+    let src = "\
+from torch.utils.data import DataLoader, DistributedSampler
+s = DistributedSampler(ds)
+maybe = DistributedSampler(ds) if dist else None
+def collate(b):
+    return b
+if flag:
+    extra = 1
+DataLoader(ds, sampler=s, collate_fn=collate, worker_init_fn=lambda i: None)
+DataLoader(ds, sampler=maybe, collate_fn=None)
+";
+    with_module(src, |m| {
+        let not_none = |i: usize, p: Param| {
+            m.is_not_none(m.loaders()[i].argument(p).expect("bound").value_node)
+        };
+        assert!(not_none(0, Param::Sampler));
+        assert!(not_none(0, Param::CollateFn));
+        assert!(not_none(0, Param::WorkerInitFn));
+        assert!(!not_none(1, Param::Sampler));
+        assert!(!not_none(1, Param::CollateFn));
+        let extra = m
+            .bindings()
+            .iter()
+            .find(|b| b.name == "extra")
+            .expect("extra is bound");
+        assert!(m.is_conditional_relative_to(extra.node, m.loaders()[0].call));
+        let s = m.bindings().iter().find(|b| b.name == "s").expect("s");
+        assert!(!m.is_conditional_relative_to(s.node, m.loaders()[0].call));
+    });
+}
+
+#[test]
+fn context_values_and_globals() {
+    let src = "\
+import multiprocessing as mp
+import torch.multiprocessing as tmp
+from torch.utils.data import DataLoader
+WORKERS = 2
+def setup():
+    global WORKERS
+    WORKERS = 4
+DataLoader(ds, num_workers=WORKERS, multiprocessing_context=mp.get_context('spawn'))
+DataLoader(ds, multiprocessing_context=tmp.get_context())
+";
+    with_module(src, |m| {
+        let l = &m.loaders()[0];
+        assert_eq!(l.num_workers(), None, "reassigned through `global`");
+        assert_eq!(
+            l.certain(Param::MultiprocessingContext).map(|r| r.value),
+            Some(Value::Context {
+                method: Some("spawn".into())
+            })
+        );
+        assert_eq!(
+            m.loaders()[1]
+                .certain(Param::MultiprocessingContext)
+                .map(|r| r.value),
+            Some(Value::Context { method: None })
+        );
+    });
+}
