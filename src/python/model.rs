@@ -455,6 +455,33 @@ impl<'a> Module<'a> {
         }
     }
 
+    /// Every identifier in the file spelled `name`, in source order (references and
+    /// definitions alike; [`Module::lookup`] tells which binding each one sees).
+    pub fn references(&self, name: &str) -> Vec<Node<'a>> {
+        let mut out = Vec::new();
+        if !self.source.contains(name) {
+            return out;
+        }
+        let mut cursor = self.tree.root_node().walk();
+        loop {
+            let node = cursor.node();
+            if node.kind() == "identifier" && self.text(node) == name {
+                out.push(node);
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return out;
+                }
+            }
+        }
+    }
+
     /// The one binding of a name, when it is bound exactly once where it is looked up.
     pub fn single_binding(&self, name: &str, scope: ScopeId) -> Option<&Binding<'a>> {
         match self.lookup(name, scope)? {

@@ -450,3 +450,40 @@ DataLoader(ds, multiprocessing_context=tmp.get_context())
         );
     });
 }
+
+#[test]
+fn argparse_namespace_passed_to_functions() {
+    let src = "\
+import argparse
+import torch
+import torch.multiprocessing as mp
+parser = argparse.ArgumentParser()
+parser.add_argument('-j', '--workers', default=4, type=int)
+def main():
+    args = parser.parse_args()
+    if args.multiprocessing_distributed:
+        mp.spawn(main_worker, nprocs=2, args=(2, args))
+    else:
+        main_worker(0, 2, args)
+def main_worker(gpu, ngpus_per_node, args):
+    torch.utils.data.DataLoader(ds, num_workers=args.workers)
+def other(args):
+    torch.utils.data.DataLoader(ds, num_workers=args.workers)
+other(make_args())
+def unused(args):
+    torch.utils.data.DataLoader(ds, num_workers=args.workers)
+";
+    with_module(src, |m| {
+        let nw = |i: usize| {
+            m.loaders()[i]
+                .argument(Param::NumWorkers)
+                .map(|a| a.value.clone())
+        };
+        assert_eq!(
+            nw(0).map(|r| r.describe()).as_deref(),
+            Some("4, the default of --workers (line 5)")
+        );
+        assert_eq!(nw(1).map(|r| r.value), Some(Value::Unknown));
+        assert_eq!(nw(2).map(|r| r.value), Some(Value::Unknown));
+    });
+}
