@@ -328,15 +328,21 @@ impl<'a> Module<'a> {
             let Some(scope) = self.scopes.get(current) else {
                 return MODULE_SCOPE;
             };
-            for &child in &scope.children {
-                if self
+            // Children are recorded in source order and do not overlap: the only candidate
+            // is the last one starting at or before the target.
+            let after = scope.children.partition_point(|&child| {
+                self.scopes
+                    .get(child)
+                    .is_some_and(|c| c.inner.start <= target.start)
+            });
+            if let Some(&child) = after.checked_sub(1).and_then(|i| scope.children.get(i))
+                && self
                     .scopes
                     .get(child)
                     .is_some_and(|c| c.inner.contains_range(target))
-                {
-                    current = child;
-                    continue 'descend;
-                }
+            {
+                current = child;
+                continue 'descend;
             }
             return current;
         }
@@ -1072,8 +1078,15 @@ impl<'a> Walker<'a> {
         while let Some(frame) = walker.stack.pop() {
             walker.visit(frame);
         }
-        // Nested scopes and calls are discovered in source order already, except that a
-        // frame's children are pushed in reverse; sort calls for binary search.
+        // A function's defaults are visited after its body's scope is created: order every
+        // scope's children by where their bodies start, for the binary search of `scope_at`.
+        let starts: Vec<usize> = walker.out.scopes.iter().map(|s| s.inner.start).collect();
+        for scope in &mut walker.out.scopes {
+            scope
+                .children
+                .sort_by_key(|c| starts.get(*c).copied().unwrap_or(0));
+        }
+        // Calls are sorted for the binary search of `call_site`.
         walker
             .out
             .calls

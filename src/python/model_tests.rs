@@ -487,3 +487,26 @@ def unused(args):
         assert_eq!(nw(2).map(|r| r.value), Some(Value::Unknown));
     });
 }
+
+#[test]
+fn scopes_are_found_for_every_call() {
+    let src = "\
+import torch
+def outer(x=lambda: torch.cuda.init()):
+    def inner():
+        return [torch.cuda.init() for _ in range(2)]
+    class K:
+        y = torch.cuda.init()
+        def m(self):
+            return torch.cuda.init()
+    return inner
+@decorate(torch.cuda.init())
+def after():
+    torch.cuda.init()
+";
+    with_module(src, |m| {
+        for call in m.calls() {
+            assert_eq!(m.scope_at(call.node), call.scope, "{}", m.text(call.node));
+        }
+    });
+}
