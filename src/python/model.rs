@@ -6,6 +6,20 @@
 //! Built once per analysis in a single walk over the tree (iterative, so deep nesting cannot
 //! overflow the stack), then resolved on top of the recorded bindings. Rules read this instead
 //! of the raw syntax tree. Anything the model cannot resolve is unknown, never guessed.
+//!
+//! The questions it answers:
+//! - names: [`Module::qualified_name`] (`tud.DataLoader` -> `torch.utils.data.DataLoader`;
+//!   `None` for a local shadowing definition), [`Module::lookup`], [`Module::single_binding`],
+//!   [`Module::scope_at`], [`Module::function_at`], [`Module::references`];
+//! - calls: [`Module::calls`] (each a [`CallSite`] with `qualified` and `method`),
+//!   [`Module::calls_to`], [`Module::call_site`], [`Module::keyword_arg`];
+//! - definitions: [`Module::functions`], [`Module::classes`], [`Module::method`],
+//!   [`Module::class_bases`], [`Module::attribute_assignments`] (`self.x = ...`);
+//! - values: [`Module::value_of`] (a [`Resolved`] value with its [`Provenance`]),
+//!   [`Module::string_value`], [`Module::is_not_none`];
+//! - order and guards: [`Module::statement_of`], [`Module::is_under_main_guard`],
+//!   [`Module::is_conditional_relative_to`], [`Module::top_level_statements`];
+//! - loaders: [`Module::loaders`] (see [`crate::python::loaders`]).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
