@@ -1576,6 +1576,8 @@ impl<'a> Walker<'a> {
         let Some(dotted) = dotted else { return };
         let dotted_text = self.text(dotted);
         let full = match from_module {
+            // `from . import x` is `.x`, not `..x` (which is `from .. import x`).
+            Some(module) if module.ends_with('.') => format!("{module}{dotted_text}"),
             Some(module) => format!("{module}.{dotted_text}"),
             None => dotted_text.to_owned(),
         };

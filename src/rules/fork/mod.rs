@@ -100,12 +100,11 @@ impl<'a> Loader<'a> {
             return Vec::new();
         };
         let Some(name) = assigned_name(scope, self.call()) else {
-            let stored = matches!(statement.kind(), "return_statement")
-                || self
-                    .call()
-                    .parent()
-                    .is_some_and(|p| p.kind() == "assignment");
-            return if stored { Vec::new() } else { vec![statement] };
+            return if is_stored(self.call(), statement) {
+                Vec::new()
+            } else {
+                vec![statement]
+            };
         };
         let mut sibling = statement.next_named_sibling();
         while let Some(s) = sibling {
@@ -163,6 +162,25 @@ pub(crate) fn loaders<'a>(scope: &Scope<'a>, checker: &Checker<'a>) -> Vec<Loade
             start: start_method::start_method(scope, inner, platform),
         })
         .collect()
+}
+
+/// A loader returned, or kept in an attribute, a dict or a list by an assignment: its
+/// workers start wherever it is taken out again.
+fn is_stored(call: Node, statement: Node) -> bool {
+    if statement.kind() == "return_statement" {
+        return true;
+    }
+    let mut current = call;
+    while let Some(parent) = current.parent() {
+        if parent.id() == statement.id() {
+            return false;
+        }
+        if matches!(parent.kind(), "assignment" | "augmented_assignment") {
+            return true;
+        }
+        current = parent;
+    }
+    false
 }
 
 /// `loader` in `loader = DataLoader(...)`.

@@ -297,3 +297,70 @@ fn guarded(scope: &Scope, start: usize, end: usize) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fix::apply_edits;
+
+    #[test]
+    fn guard_keeps_definitions_strings_and_comments() {
+        let source = r#"import torch
+"""Docstring."""
+X = 1
+setup()  # comment
+
+text = dedent("""
+line
+""")
+
+
+def f():
+    return X
+
+
+if __name__ == "__main__":
+    run()
+try:
+    import cupy
+except ImportError:
+    cupy = None
+go()
+"#;
+        let expected = r#"import torch
+"""Docstring."""
+X = 1
+if __name__ == "__main__":
+    setup()  # comment
+
+    text = dedent("""
+line
+""")
+
+
+def f():
+    return X
+
+
+if __name__ == "__main__":
+    run()
+try:
+    import cupy
+except ImportError:
+    cupy = None
+if __name__ == "__main__":
+    go()
+"#;
+        let fixed = syntax::with_scope(source, |scope| {
+            let fix = main_guard_fix(scope).expect("a fix");
+            apply_edits(source, &fix.edits).expect("applies")
+        });
+        assert_eq!(fixed, expected);
+    }
+
+    #[test]
+    fn nothing_to_wrap() {
+        let source = "import os\nX = (1, -2, {'a': None})\ndef f():\n    pass\n";
+        assert!(syntax::with_scope(source, |scope| main_guard_fix(scope).is_none()));
+    }
+}
