@@ -191,6 +191,18 @@ pub enum ConfigError {
     },
 }
 
+impl ConfigError {
+    /// The same error naming the file as `shown`.
+    fn relabel(mut self, shown: &Path) -> Self {
+        match &mut self {
+            ConfigError::Io { path, .. }
+            | ConfigError::Invalid { path, .. }
+            | ConfigError::BadValue { path, .. } => *path = shown.to_owned(),
+        }
+        self
+    }
+}
+
 /// The parts of pyproject.toml dldoctor reads; everything else in the file is left alone.
 #[derive(Debug, Default, Deserialize)]
 struct PyProject {
@@ -470,7 +482,15 @@ impl ConfigResolver {
         if let Some(hit) = lock(&self.files).get(path) {
             return hit.clone();
         }
-        let result = ProjectConfig::load(path).map(Arc::new).map_err(Arc::new);
+        // Errors name the file as the user would type it: relative to the working folder.
+        let cwd = std::env::current_dir().ok();
+        let shown = cwd
+            .as_deref()
+            .and_then(|cwd| path.strip_prefix(cwd).ok())
+            .unwrap_or(path);
+        let result = ProjectConfig::load(path)
+            .map(Arc::new)
+            .map_err(|e| Arc::new(e.relabel(shown)));
         lock(&self.files).insert(path.to_owned(), result.clone());
         result
     }
