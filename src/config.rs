@@ -145,7 +145,13 @@ impl PerFileIgnores {
     }
 
     fn matching(&self, root: Option<&Path>, path: &Path) -> Vec<String> {
-        let relative = root.and_then(|r| path.strip_prefix(r).ok()).unwrap_or(path);
+        // Compare like with like: a relative file against an absolute root, or the reverse.
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let (root_abs, path_abs) = (root.map(absolute), absolute(path));
+        let relative = root_abs
+            .as_deref()
+            .and_then(|r| path_abs.strip_prefix(r).ok())
+            .unwrap_or(path);
         let relative = relative.strip_prefix("./").unwrap_or(relative);
         let mut hits = self.set.matches(relative);
         if let Some(name) = path.file_name() {
