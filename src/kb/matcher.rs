@@ -394,6 +394,12 @@ impl LineContext<'_> {
                     state.prev = None;
                     return;
                 }
+                // An exception's message continues on indented lines; anything else is new
+                // output that only happens to follow it (a log line, another process).
+                if !indented {
+                    close_group(self.kb, state, best);
+                    state.phase = Phase::Idle;
+                }
             }
             Phase::AfterMessage | Phase::Chained => {
                 if trimmed.is_empty() {
