@@ -9,13 +9,14 @@
 //! 2. a specific cause over a generic wrapper (`stack expects each tensor to be equal size` over
 //!    `Caught RuntimeError in DataLoader worker process 0`); a generic entry is dropped when a
 //!    specific one explains the same traceback;
-//! 3. the final exception of a chain over its context ("During handling of the above
-//!    exception..."), and both over loose lines printed outside any traceback;
-//! 4. the later over the earlier.
+//! 3. the later failure over an earlier one (a traceback, or a loose line printed outside any
+//!    traceback), and within one traceback the final exception of a chain over its context
+//!    ("During handling of the above exception...").
 //!
 //! Only a bounded amount of state is kept: per stream the frames of the current traceback, and
 //! per entry its best match.
 
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
 use std::io::{self, BufRead};
 use std::path::PathBuf;
@@ -205,6 +206,9 @@ enum Position {
 #[derive(Debug, Clone)]
 struct Candidate {
     entry: usize,
+    /// Order of the traceback (or loose line) in the output: a later failure outranks an
+    /// earlier one of the same kind.
+    seq: u64,
     line: u64,
     matched: String,
     position: Position,
@@ -240,6 +244,7 @@ struct StreamState {
     frames: VecDeque<Frame>,
     pending: Vec<Candidate>,
     prev: Option<PrevLine>,
+    group_seq: u64,
 }
 
 impl StreamState {
@@ -251,6 +256,7 @@ impl StreamState {
             frames: VecDeque::new(),
             pending: Vec::new(),
             prev: None,
+            group_seq: 0,
         }
     }
 
@@ -269,6 +275,7 @@ pub struct Explainer<'kb> {
     line_no: u64,
     streams: Vec<(String, StreamState)>,
     best: HashMap<usize, Candidate>,
+    seq: Cell<u64>,
 }
 
 impl<'kb> Explainer<'kb> {
@@ -279,6 +286,7 @@ impl<'kb> Explainer<'kb> {
             line_no: 0,
             streams: Vec::new(),
             best: HashMap::new(),
+            seq: Cell::new(0),
         }
     }
 
@@ -303,12 +311,14 @@ impl<'kb> Explainer<'kb> {
             line_no,
             streams,
             best,
+            seq,
         } = self;
         if let Some((_, state)) = streams.get_mut(index) {
             let ctx = LineContext {
                 kb,
                 options,
                 line_no: *line_no,
+                seq,
             };
             ctx.process(state, best, &clean.text);
         }
@@ -323,7 +333,7 @@ impl<'kb> Explainer<'kb> {
         let mut candidates: Vec<Candidate> = self.best.into_values().collect();
         candidates.sort_by_key(|c| {
             let entry = &entries[c.entry];
-            std::cmp::Reverse((entry.severity, !entry.generic, c.position, c.line))
+            std::cmp::Reverse((entry.severity, !entry.generic, c.seq, c.position, c.line))
         });
         candidates
             .into_iter()
@@ -336,6 +346,14 @@ struct LineContext<'a> {
     kb: &'a KnowledgeBase,
     options: &'a ExplainOptions,
     line_no: u64,
+    seq: &'a Cell<u64>,
+}
+
+impl LineContext<'_> {
+    fn next_seq(&self) -> u64 {
+        self.seq.set(self.seq.get() + 1);
+        self.seq.get()
+    }
 }
 
 impl LineContext<'_> {
@@ -356,6 +374,7 @@ impl LineContext<'_> {
             } else {
                 close_group(self.kb, state, best);
                 state.in_group = true;
+                state.group_seq = self.next_seq();
                 state.section = 0;
                 state.frames.clear();
             }
@@ -468,6 +487,11 @@ impl LineContext<'_> {
         }
         let candidate = Candidate {
             entry,
+            seq: if state.in_group {
+                state.group_seq
+            } else {
+                self.next_seq()
+            },
             line,
             matched: truncate_chars(&matched, MAX_MATCHED_CHARS),
             position: if state.in_group {
@@ -532,6 +556,7 @@ pub fn finding_of(entry: &Entry, lang: Lang) -> Finding {
         entry,
         Candidate {
             entry: 0,
+            seq: 0,
             line: 0,
             matched: entry.signature_in(lang).to_string(),
             position: Position::Final,
