@@ -18,6 +18,16 @@ pub struct Context<'a> {
     pub index: &'a ProjectIndex,
 }
 
+/// A cheap byte test run before parsing: `false` means no rule can fire in this file. Every
+/// DataLoader rule needs the name `DataLoader` in the file (however it is imported or aliased,
+/// the import names it); DL204 needs `set_sharing_strategy`; dataset rules need a `Dataset`.
+pub fn may_have_findings(source: &[u8]) -> bool {
+    use memchr::memmem;
+    ["DataLoader".as_bytes(), b"set_sharing_strategy", b"Dataset"]
+        .iter()
+        .any(|needle| memmem::find(source, needle).is_some())
+}
+
 /// Parses and analyses one file.
 pub fn analyze(source: &str, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
     match python::parse(source, None) {
@@ -30,9 +40,15 @@ pub fn analyze(source: &str, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
 pub fn analyze_tree(source: &str, tree: &Tree, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
     let model = Module::build(source, tree, path, ctx.index);
     let mut diagnostics = rules::run(&model, ctx);
+    // A configured severity replaces the one the rule chose; otherwise the rule's stands (a
+    // rule may raise or lower its default, as DL102, DL105 and DL202 do).
     for d in &mut diagnostics {
-        d.severity = ctx.settings.severity_of(d.code);
+        if let Some(severity) = ctx.settings.severity.get(&d.code) {
+            d.severity = *severity;
+        }
     }
+    ctx.settings
+        .filter_suppressed(source, path, &mut diagnostics);
     diagnostics.sort_by_key(|d| (d.range.start, d.code));
     diagnostics
 }

@@ -126,9 +126,18 @@ pub fn apply_edits(source: &str, edits: &[Edit]) -> Result<String, FixError> {
 /// Applies whole fixes in order, skipping any fix whose edits overlap one already taken (the
 /// next `check --fix` pass picks it up). Returns the new text and how many fixes were applied.
 pub fn apply_fixes<'a>(source: &str, fixes: impl IntoIterator<Item = &'a Fix>) -> (String, usize) {
+    let (text, applied) = apply_fixes_reporting(source, fixes);
+    (text, applied.len())
+}
+
+/// [`apply_fixes`], returning the positions (in `fixes`) of the fixes that were applied.
+pub fn apply_fixes_reporting<'a>(
+    source: &str,
+    fixes: impl IntoIterator<Item = &'a Fix>,
+) -> (String, Vec<usize>) {
     let mut taken: Vec<Edit> = Vec::new();
-    let mut applied = 0;
-    for fix in fixes {
+    let mut applied = Vec::new();
+    for (i, fix) in fixes.into_iter().enumerate() {
         let clashes = fix.edits.iter().any(|e| {
             taken.iter().any(|t| {
                 e.range.start < t.range.end && t.range.start < e.range.end
@@ -142,12 +151,12 @@ pub fn apply_fixes<'a>(source: &str, fixes: impl IntoIterator<Item = &'a Fix>) -
         candidate.extend(fix.edits.iter().cloned());
         if apply_edits(source, &candidate).is_ok() {
             taken = candidate;
-            applied += 1;
+            applied.push(i);
         }
     }
     match apply_edits(source, &taken) {
         Ok(text) => (text, applied),
-        Err(_) => (source.to_owned(), 0),
+        Err(_) => (source.to_owned(), Vec::new()),
     }
 }
 

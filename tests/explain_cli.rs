@@ -161,14 +161,18 @@ fn root_marks_only_frames_under_it() {
     );
 }
 
+/// An embedded entry as the starting point of an extra one, renamed to `team/slow-nfs`.
+fn extra_entry() -> serde_json::Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("kb/dataloader-timeout.json");
+    let mut json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    json["id"] = "team/slow-nfs".into();
+    json
+}
+
 fn broken_kb_dir() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
-    let entry = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("kb/dataloader-timeout.json"),
-    )
-    .unwrap();
-    let mut json: serde_json::Value = serde_json::from_str(&entry).unwrap();
-    json["id"] = "team/slow-nfs".into();
+    let mut json = extra_entry();
     json["workarounds"][0]["success_rate"] = "high".into();
     std::fs::write(
         dir.path().join("slow-nfs.json"),
@@ -197,12 +201,7 @@ fn a_broken_extra_entry_is_reported_with_file_and_field() {
 #[test]
 fn an_extra_entry_joins_the_embedded_ones() {
     let dir = tempfile::tempdir().unwrap();
-    let entry = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("kb/dataloader-timeout.json"),
-    )
-    .unwrap();
-    let mut json: serde_json::Value = serde_json::from_str(&entry).unwrap();
-    json["id"] = "team/slow-nfs".into();
+    let mut json = extra_entry();
     json["title"] = "Our NFS mount stalls the loader".into();
     json["regex"] = "nfs: server \\S+ not responding".into();
     json["regexes"] = serde_json::json!([]);

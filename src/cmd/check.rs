@@ -1,7 +1,475 @@
-//! `dldoctor check`.
+//! `dldoctor check`: find the Python files, analyse them in parallel, print the results in path
+//! order as they complete (text, github) or as one document at the end (json, sarif), and
+//! optionally apply fixes.
 
+use std::collections::{BTreeMap, HashSet};
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
-pub fn run(_args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`dldoctor check` is not built yet")
+use anyhow::Context as _;
+use rayon::prelude::*;
+
+use dldoctor::analyze::{self, Context};
+use dldoctor::config::{ConfigResolver, Overrides};
+use dldoctor::diagnostic::Diagnostic;
+use dldoctor::fix::{self, Applicability, Fix};
+use dldoctor::host::{self, HostFacts};
+use dldoctor::output::{self, Emitter, FileReport, Summary};
+use dldoctor::python::{self, index::ProjectIndex};
+use dldoctor::text::LineIndex;
+
+use crate::CheckFormat;
+
+/// Files larger than this are skipped with a message: no training script is this big, and a
+/// generated file of this size would stall the run.
+const MAX_FILE_BYTES: u64 = 16 << 20;
+/// `--fix` re-analyses after each round; fixes that clash wait for the next round.
+const MAX_FIX_ROUNDS: usize = 10;
+
+pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
+    let overrides = Overrides {
+        select: (!args.select.is_empty()).then(|| args.select.clone()),
+        extend_select: args.extend_select.clone(),
+        ignore: args.ignore.clone(),
+        max_workers: None,
+    };
+    overrides
+        .validate()
+        .map_err(|e| anyhow::anyhow!("--select/--extend-select/--ignore: {e}"))?;
+    let resolver = match &args.config {
+        Some(path) => ConfigResolver::with_config_file(path, overrides)?,
+        None => ConfigResolver::new(overrides),
+    };
+    let mut host = HostFacts::detect();
+    if let Some(cpus) = args.assume_cpus {
+        host = host.assume_cpus(cpus);
+    }
+    if let Some(size) = &args.assume_shm {
+        let bytes = host::parse_size(size).with_context(|| format!("--assume-shm {size}"))?;
+        host = host.assume_shm(bytes);
+    }
+
+    let mut errors = Errors::default();
+    let roots = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
+    let files = discover(&roots, &mut errors);
+    let loaded: Vec<Loaded> = files.par_iter().map(|p| load(p)).collect();
+    let index = build_index(&loaded);
+
+    let mode = FixMode {
+        enabled: args.fix,
+        unsafe_fixes: args.unsafe_fixes,
+    };
+    let mut emitter: Box<dyn Emitter> = match args.format {
+        CheckFormat::Text => Box::new(output::text::Text::new(use_color())),
+        CheckFormat::Json => Box::new(output::json::Json::default()),
+        CheckFormat::Sarif => Box::new(output::sarif::Sarif::default()),
+        CheckFormat::Github => Box::new(output::github::Github),
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut summary = Summary {
+        fix_mode: mode.enabled,
+        ..Summary::default()
+    };
+    let mut progress = Progress::new(loaded.len());
+
+    let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let write_result = std::thread::scope(|scope| -> io::Result<()> {
+        let (loaded, resolver, host, index) = (&loaded, &resolver, &host, &index);
+        scope.spawn(move || {
+            loaded
+                .par_iter()
+                .enumerate()
+                .for_each_with(tx, |tx, (i, file)| {
+                    let _ = tx.send((i, check_file(file, resolver, host, index, mode)));
+                });
+        });
+        // Ordered reassembly: results arrive in any order, files are printed in path order.
+        let mut pending = BTreeMap::new();
+        let mut next = 0;
+        for (i, outcome) in rx {
+            pending.insert(i, outcome);
+            while let Some(outcome) = pending.remove(&next) {
+                progress.clear();
+                report(
+                    &loaded[next],
+                    outcome,
+                    &mut *emitter,
+                    &mut out,
+                    &mut summary,
+                    &mut errors,
+                    mode,
+                )?;
+                out.flush()?;
+                next += 1;
+                progress.tick(next);
+            }
+        }
+        progress.clear();
+        Ok(())
+    });
+    let finished = write_result.and_then(|()| {
+        summary.errors = errors.count;
+        emitter.finish(&mut out, &summary)?;
+        out.flush()
+    });
+    match finished {
+        Ok(()) => {}
+        // `dldoctor check | head`: the reader left; nothing more to say.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(ExitCode::from(2)),
+        Err(e) => return Err(e).context("writing the results"),
+    }
+
+    Ok(if errors.count > 0 {
+        ExitCode::from(2)
+    } else if summary.remaining > 0 && !args.exit_zero {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+#[derive(Clone, Copy)]
+struct FixMode {
+    enabled: bool,
+    unsafe_fixes: bool,
+}
+
+/// Problems that stop a file (or a path) from being checked. Each is printed once on stderr;
+/// any of them makes the exit code 2.
+#[derive(Default)]
+struct Errors {
+    count: usize,
+    seen: HashSet<String>,
+}
+
+impl Errors {
+    fn report(&mut self, message: String) {
+        self.count += 1;
+        if self.seen.insert(message.clone()) {
+            eprintln!("dldoctor: error: {message}");
+        }
+    }
+}
+
+/// The paths to check: files named directly (whatever their extension), and the `.py` files
+/// under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated.
+fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for root in roots {
+        match std::fs::metadata(root) {
+            Ok(meta) if meta.is_file() => files.push(root.clone()),
+            Ok(_) => {
+                for entry in ignore::WalkBuilder::new(root).require_git(false).build() {
+                    match entry {
+                        Ok(entry) => {
+                            let is_file = entry.file_type().is_some_and(|t| t.is_file());
+                            let is_python = entry.path().extension().is_some_and(|ext| ext == "py");
+                            if is_file && is_python {
+                                files.push(entry.into_path());
+                            }
+                        }
+                        Err(err) => errors.report(err.to_string()),
+                    }
+                }
+            }
+            Err(err) => errors.report(format!("{}: {err}", root.display())),
+        }
+    }
+    files.sort();
+    files.dedup();
+    files
+}
+
+/// A file read from disk, or why it could not be.
+struct Loaded {
+    path: PathBuf,
+    source: Result<String, String>,
+}
+
+fn load(path: &Path) -> Loaded {
+    let source = read_source(path);
+    Loaded {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+fn read_source(path: &Path) -> Result<String, String> {
+    let shown = path.display();
+    let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(format!(
+            "{shown}: {} is too large to check (the limit is {})",
+            host::format_bytes(meta.len()),
+            host::format_bytes(MAX_FILE_BYTES)
+        ));
+    }
+    let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        format!("{shown}: not valid UTF-8 (at byte {at}); skipped")
+    })
+}
+
+/// The cross-file index: dataset classes and functions of the checked files, so a loader in
+/// one file sees the Dataset defined in another. The index records worker-side CUDA facts, and
+/// a file can only contribute one if it names CUDA, a CUDA-capable library or NCCL somewhere;
+/// other files are not parsed for it (a class missing from the index and a class with no
+/// facts keep every rule equally quiet).
+fn build_index(files: &[Loaded]) -> ProjectIndex {
+    const NEEDLES: [&[u8]; 5] = [b"cuda", b"cupy", b"dali", b"nccl", b"device_ids"];
+    let mut index = ProjectIndex::new();
+    for file in files {
+        if let Ok(source) = &file.source
+            && NEEDLES
+                .iter()
+                .any(|n| memchr::memmem::find(source.as_bytes(), n).is_some())
+        {
+            index.add_file(&file.path, source);
+        }
+    }
+    index
+}
+
+/// What checking one file gave.
+enum Outcome {
+    Checked {
+        /// The final text (after fixes).
+        source: String,
+        diagnostics: Vec<Diagnostic>,
+        /// Titles of the fixes applied, in order.
+        applied: Vec<(dldoctor::rules::Code, String)>,
+    },
+    Skipped,
+    Failed(String),
+}
+
+fn check_file(
+    file: &Loaded,
+    resolver: &ConfigResolver,
+    host: &HostFacts,
+    index: &ProjectIndex,
+    mode: FixMode,
+) -> Outcome {
+    let source = match &file.source {
+        Ok(source) => source,
+        Err(message) => return Outcome::Failed(message.clone()),
+    };
+    let settings = match resolver.settings_for(&file.path) {
+        Ok(settings) => settings,
+        Err(err) => return Outcome::Failed(err.to_string()),
+    };
+    if !analyze::may_have_findings(source.as_bytes()) {
+        return Outcome::Skipped;
+    }
+    let ctx = Context {
+        settings: &settings,
+        host,
+        index,
+    };
+    let mut current = source.clone();
+    let mut diagnostics = analyze::analyze(&current, &file.path, &ctx);
+    let mut applied = Vec::new();
+    if mode.enabled {
+        let original_has_errors = has_syntax_errors(source);
+        for _ in 0..MAX_FIX_ROUNDS {
+            let chosen: Vec<(&Diagnostic, &Fix)> = diagnostics
+                .iter()
+                .filter_map(|d| applicable_fix(d, mode.unsafe_fixes).map(|f| (d, f)))
+                .collect();
+            if chosen.is_empty() {
+                break;
+            }
+            let (fixed, taken) =
+                fix::apply_fixes_reporting(&current, chosen.iter().map(|(_, f)| *f));
+            if taken.is_empty() || fixed == current {
+                break;
+            }
+            // A fix must never turn a parsing file into a broken one.
+            if !original_has_errors && has_syntax_errors(&fixed) {
+                return Outcome::Failed(format!(
+                    "{}: a fix produced invalid Python; the file was left unchanged",
+                    file.path.display()
+                ));
+            }
+            applied.extend(
+                taken
+                    .iter()
+                    .map(|&i| (chosen[i].0.code, chosen[i].1.title.clone())),
+            );
+            current = fixed;
+            diagnostics = analyze::analyze(&current, &file.path, &ctx);
+        }
+        if current != *source
+            && let Err(err) = write_atomically(&file.path, &current)
+        {
+            return Outcome::Failed(format!(
+                "{}: cannot write the fixed file: {err}",
+                file.path.display()
+            ));
+        }
+    }
+    Outcome::Checked {
+        source: current,
+        diagnostics,
+        applied,
+    }
+}
+
+/// The fix `--fix` applies for a diagnostic: the preferred applicable one, else the first.
+fn applicable_fix(d: &Diagnostic, unsafe_fixes: bool) -> Option<&Fix> {
+    let allowed = |f: &&Fix| {
+        f.applicability == Applicability::Safe
+            || (unsafe_fixes && f.applicability == Applicability::Unsafe)
+    };
+    d.fixes
+        .iter()
+        .filter(allowed)
+        .find(|f| f.preferred)
+        .or_else(|| d.fixes.iter().find(allowed))
+}
+
+fn has_syntax_errors(source: &str) -> bool {
+    python::parse(source, None).is_none_or(|tree| tree.root_node().has_error())
+}
+
+/// Writes `text` to a temporary file beside `path`, with `path`'s permissions, then renames it
+/// over `path`, so a crash never leaves half a file.
+fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+    let tmp = dir.join(format!(
+        ".{}.dldoctor-{}.tmp",
+        name.unwrap_or_default(),
+        std::process::id()
+    ));
+    let result = (|| {
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        if let Ok(meta) = std::fs::metadata(path) {
+            std::fs::set_permissions(&tmp, meta.permissions())?;
+        }
+        std::fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    result
+}
+
+fn report(
+    file: &Loaded,
+    outcome: Outcome,
+    emitter: &mut dyn Emitter,
+    out: &mut dyn Write,
+    summary: &mut Summary,
+    errors: &mut Errors,
+    mode: FixMode,
+) -> io::Result<()> {
+    let (source, diagnostics, applied) = match outcome {
+        Outcome::Checked {
+            source,
+            diagnostics,
+            applied,
+        } => (source, diagnostics, applied),
+        Outcome::Skipped => return Ok(()),
+        Outcome::Failed(message) => {
+            errors.report(message);
+            return Ok(());
+        }
+    };
+    for (code, title) in &applied {
+        eprintln!(
+            "{}: fixed {code}: {title}",
+            output::display_path(&file.path)
+        );
+    }
+    summary.fixed += applied.len();
+    summary.remaining += diagnostics.len();
+    for d in &diagnostics {
+        if d.fixes
+            .iter()
+            .any(|f| f.applicability == Applicability::Safe)
+        {
+            summary.fixable += 1;
+        } else if d
+            .fixes
+            .iter()
+            .any(|f| f.applicability == Applicability::Unsafe)
+            && !mode.unsafe_fixes
+        {
+            summary.unsafe_fixable += 1;
+        }
+    }
+    if diagnostics.is_empty() {
+        return Ok(());
+    }
+    let index = LineIndex::new(&source);
+    emitter.file(
+        out,
+        &FileReport {
+            path: &file.path,
+            source: &source,
+            index: &index,
+            diagnostics: &diagnostics,
+        },
+    )
+}
+
+/// Colour on a terminal unless NO_COLOR is set (https://no-color.org); FORCE_COLOR forces it.
+fn use_color() -> bool {
+    let set = |name| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    if set("NO_COLOR") {
+        return false;
+    }
+    set("FORCE_COLOR") || io::stdout().is_terminal()
+}
+
+/// "Checked 120/4000 files" on stderr, for runs long enough to wonder about, on a terminal only.
+struct Progress {
+    total: usize,
+    started: Instant,
+    shown: bool,
+    enabled: bool,
+}
+
+impl Progress {
+    fn new(total: usize) -> Self {
+        Self {
+            total,
+            started: Instant::now(),
+            shown: false,
+            enabled: io::stderr().is_terminal(),
+        }
+    }
+
+    fn tick(&mut self, done: usize) {
+        if self.enabled && self.started.elapsed() > Duration::from_millis(500) && done < self.total
+        {
+            eprint!("\rChecked {done}/{} files", self.total);
+            self.shown = true;
+        }
+    }
+
+    fn clear(&mut self) {
+        if self.shown {
+            eprint!("\r\x1b[K");
+            self.shown = false;
+        }
+    }
 }

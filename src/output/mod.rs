@@ -1,1 +1,155 @@
-//! Renderers for `check`: text, json, sarif, github.
+//! Renderers for `check`: text, json, sarif, github — one module per format behind
+//! [`Emitter`]. `check` hands each file's results over in path order as they complete;
+//! streaming formats (text, github) write them at once, document formats (json, sarif)
+//! collect them and write one document in [`Emitter::finish`].
+//!
+//! Rows and columns are 1-based, columns counted in characters ([`LineIndex::row_column`]).
+
+pub mod github;
+pub mod json;
+pub mod sarif;
+pub mod text;
+
+use std::io::{self, Write};
+use std::path::Path;
+
+use serde::Serialize;
+
+use crate::diagnostic::Diagnostic;
+use crate::fix::{Applicability, Fix};
+use crate::text::{LineIndex, TextRange};
+
+/// One checked file and what was found in it.
+pub struct FileReport<'a> {
+    /// The path as the user named it (relative paths stay relative).
+    pub path: &'a Path,
+    pub source: &'a str,
+    pub index: &'a LineIndex,
+    pub diagnostics: &'a [Diagnostic],
+}
+
+/// Totals for the closing line.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Findings left after fixing.
+    pub remaining: usize,
+    /// Findings that `--fix` removed.
+    pub fixed: usize,
+    /// Remaining findings with a safe fix (`--fix` would remove them).
+    pub fixable: usize,
+    /// Remaining findings whose only fix is unsafe (`--unsafe-fixes` would apply it).
+    pub unsafe_fixable: usize,
+    /// Whether this run had `--fix`.
+    pub fix_mode: bool,
+    /// Files that could not be checked (unreadable, not UTF-8, a bad config).
+    pub errors: usize,
+}
+
+pub trait Emitter {
+    /// One file's results, called in path order.
+    fn file(&mut self, out: &mut dyn Write, file: &FileReport) -> io::Result<()>;
+    /// After the last file.
+    fn finish(&mut self, out: &mut dyn Write, summary: &Summary) -> io::Result<()>;
+}
+
+/// A 1-based row and character column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Location {
+    pub row: usize,
+    pub column: usize,
+}
+
+impl Location {
+    pub fn of(file: &FileReport, offset: usize) -> Self {
+        let (row, column) = file.index.row_column(file.source, offset);
+        Self { row, column }
+    }
+
+    pub fn range(file: &FileReport, range: TextRange) -> (Self, Self) {
+        (Self::of(file, range.start), Self::of(file, range.end))
+    }
+}
+
+/// The fix a renderer shows for a diagnostic: the preferred one, else the first.
+pub fn primary_fix(diagnostic: &Diagnostic) -> Option<&Fix> {
+    diagnostic
+        .fixes
+        .iter()
+        .find(|f| f.preferred)
+        .or_else(|| diagnostic.fixes.first())
+}
+
+/// Whether `check --fix` would fix this diagnostic (with `unsafe_fixes`, unsafe fixes too).
+pub fn has_applicable_fix(diagnostic: &Diagnostic, unsafe_fixes: bool) -> bool {
+    diagnostic.fixes.iter().any(|f| {
+        f.applicability == Applicability::Safe
+            || (unsafe_fixes && f.applicability == Applicability::Unsafe)
+    })
+}
+
+/// A path for output: forward slashes on every platform, so CI logs and SARIF agree.
+pub fn display_path(path: &Path) -> String {
+    let text = path.to_string_lossy();
+    let text = text.strip_prefix("./").unwrap_or(&text);
+    if std::path::MAIN_SEPARATOR == '\\' {
+        text.replace('\\', "/")
+    } else {
+        text.to_owned()
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use super::*;
+    use crate::fix::{Edit, Fix};
+    use crate::rules::Code;
+
+    pub const SOURCE: &str = "import torch\nloader = DataLoader(ds, prefetch_factor=4)\n# é\nx = torch.cuda.current_device()\n";
+
+    /// Two diagnostics built by hand: one with a safe fix and a related place, one without.
+    pub fn diagnostics() -> Vec<Diagnostic> {
+        let kw = SOURCE.find("prefetch_factor=4").unwrap();
+        let cuda = SOURCE.find("torch.cuda").unwrap();
+        let remove = TextRange::new(kw - 2, kw + "prefetch_factor=4".len());
+        vec![
+            Diagnostic::new(
+                Code::DL301,
+                TextRange::new(kw, kw + 17),
+                "prefetch_factor option could only be specified in multiprocessing",
+            )
+            .with_fix(Fix::safe(
+                "Remove `prefetch_factor=4`",
+                vec![Edit::delete(remove)],
+            ))
+            .with_related(TextRange::new(cuda, cuda + 10), "CUDA is initialised here"),
+            Diagnostic::new(
+                Code::DL203,
+                TextRange::new(SOURCE.find("DataLoader").unwrap(), kw - 2),
+                "this machine's /dev/shm is 64 MiB",
+            ),
+        ]
+    }
+
+    pub fn render(emitter: &mut dyn Emitter, summary: &Summary) -> String {
+        let diagnostics = diagnostics();
+        let index = LineIndex::new(SOURCE);
+        let file = FileReport {
+            path: Path::new("pkg/train.py"),
+            source: SOURCE,
+            index: &index,
+            diagnostics: &diagnostics,
+        };
+        let mut out = Vec::new();
+        emitter.file(&mut out, &file).unwrap();
+        emitter.finish(&mut out, summary).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    pub fn summary() -> Summary {
+        Summary {
+            remaining: 2,
+            fixable: 1,
+            ..Summary::default()
+        }
+    }
+}

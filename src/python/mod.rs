@@ -1,8 +1,16 @@
 //! Reading Python: parsing with tree-sitter (incremental), embedded queries, and the semantic
 //! model every rule reads. Everything that reads Python goes through here.
 
+pub mod argparse;
+pub mod cuda;
+pub mod edit;
 pub mod index;
+pub mod loaders;
 pub mod model;
+pub mod start_method;
+pub mod syntax;
+pub mod values;
+pub mod workers;
 
 use std::cell::RefCell;
 

@@ -1,11 +1,160 @@
-//! The semantic model of one Python file: imports and aliases, DataLoader calls with their
-//! bound and resolved arguments, start methods, worker-side code, CUDA initialisation.
+//! The semantic model of one Python file: scopes and bindings, imports and aliases, every call
+//! with its fully qualified name where it has one, function and class definitions, statically
+//! resolved values, argparse defaults, and the `torch.utils.data.DataLoader` calls with their
+//! bound arguments and dataset.
+//!
+//! Built once per analysis in a single walk over the tree (iterative, so deep nesting cannot
+//! overflow the stack), then resolved on top of the recorded bindings. Rules read this instead
+//! of the raw syntax tree. Anything the model cannot resolve is unknown, never guessed.
 
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use tree_sitter::Tree;
+use tree_sitter::{Node, Tree};
 
+use crate::python::argparse::ArgparseDefaults;
 use crate::python::index::ProjectIndex;
+use crate::python::loaders::{self, Loader};
+use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
+use crate::text::{LineIndex, TextRange};
+
+pub type ScopeId = usize;
+pub type FunctionId = usize;
+pub type ClassId = usize;
+pub type BindingId = usize;
+
+/// The module scope is always the first.
+pub const MODULE_SCOPE: ScopeId = 0;
+
+/// Value resolution follows at most this many names, calls and operators deep.
+const MAX_DEPTH: u32 = 24;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopeKind {
+    Module,
+    Function,
+    Class,
+    Lambda,
+    Comprehension,
+}
+
+#[derive(Debug)]
+pub struct Scope<'a> {
+    pub kind: ScopeKind,
+    /// The module, `function_definition`, `class_definition`, `lambda` or comprehension node.
+    pub node: Node<'a>,
+    pub parent: Option<ScopeId>,
+    /// The function this scope belongs to (itself, for a function scope).
+    pub function: Option<FunctionId>,
+    /// The class whose body this scope is.
+    pub class: Option<ClassId>,
+    /// Where names resolve in this scope: the body (a function's parameters' defaults and
+    /// decorators belong to the enclosing scope).
+    inner: TextRange,
+    children: Vec<ScopeId>,
+    bindings: HashMap<String, Vec<BindingId>>,
+    globals: HashSet<String>,
+}
+
+/// How a name got bound.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BindingKind {
+    /// `import a.b as c`, `from a import b`: the fully qualified name it stands for.
+    Import {
+        qualified: String,
+    },
+    /// `name = value` (with the value) or a destructuring target (without).
+    Assign,
+    AugAssign,
+    Parameter,
+    Function(FunctionId),
+    Class(ClassId),
+    /// A `for` target, a comprehension variable.
+    Loop,
+    /// `with ... as name`, `except ... as name`, a `match` capture.
+    As,
+    /// `name := value`
+    Walrus,
+    /// `del name`
+    Delete,
+}
+
+#[derive(Debug)]
+pub struct Binding<'a> {
+    pub name: String,
+    pub kind: BindingKind,
+    /// The bound name (or the import's alias).
+    pub name_range: TextRange,
+    /// The statement (or definition, or parameter) that binds it.
+    pub node: Node<'a>,
+    /// The assigned expression of a plain `name = value` or `name := value`.
+    pub value: Option<Node<'a>>,
+    pub scope: ScopeId,
+    /// Bound inside an `except` clause (an import fallback, typically).
+    pub in_except: bool,
+}
+
+#[derive(Debug)]
+pub struct FunctionDef<'a> {
+    pub name: String,
+    pub node: Node<'a>,
+    pub name_range: TextRange,
+    pub body: Option<Node<'a>>,
+    /// The function's own scope.
+    pub scope: ScopeId,
+    /// The scope the definition sits in.
+    pub parent_scope: ScopeId,
+    /// Set when this is a method defined directly in a class body.
+    pub class: Option<ClassId>,
+    /// The function this one is nested in.
+    pub parent_function: Option<FunctionId>,
+}
+
+#[derive(Debug)]
+pub struct ClassDef<'a> {
+    pub name: String,
+    pub node: Node<'a>,
+    pub name_range: TextRange,
+    pub body: Option<Node<'a>>,
+    pub scope: ScopeId,
+    pub parent_scope: ScopeId,
+    /// Base class expressions, in order (`qualified_name` resolves them).
+    pub bases: Vec<Node<'a>>,
+    /// Methods defined directly in the body, in order.
+    pub methods: Vec<FunctionId>,
+    /// The function the class is defined in (a class defined in a function cannot be pickled).
+    pub parent_function: Option<FunctionId>,
+}
+
+/// One call anywhere in the file.
+#[derive(Debug)]
+pub struct CallSite<'a> {
+    pub node: Node<'a>,
+    /// The called expression (`torch.cuda.set_device`, `x.cuda`).
+    pub callee: Node<'a>,
+    /// The scope the call is evaluated in.
+    pub scope: ScopeId,
+    /// The innermost function the call is in (`None` at module level or a class body).
+    pub function: Option<FunctionId>,
+    /// Fully qualified name of the callee when it resolves through imports
+    /// (`torch.cuda.set_device`, `os.cpu_count`, `builtins.len`).
+    pub qualified: Option<String>,
+    /// The last attribute of the callee (`cuda` for `x.cuda()`), whether or not it resolves.
+    pub method: Option<String>,
+}
+
+/// An assignment to an attribute, `obj.attr = value` (or `obj.attr += value`).
+#[derive(Debug)]
+pub struct AttributeAssignment<'a> {
+    pub target: Node<'a>,
+    /// The object's name when it is a plain name (`self`, `args`).
+    pub object: Option<String>,
+    pub attribute: String,
+    /// `None` for augmented assignments and destructuring.
+    pub value: Option<Node<'a>>,
+    pub scope: ScopeId,
+    pub function: Option<FunctionId>,
+}
 
 /// Everything rules need to know about one file, resolved once per analysis.
 pub struct Module<'a> {
@@ -13,15 +162,1402 @@ pub struct Module<'a> {
     pub tree: &'a Tree,
     pub path: &'a Path,
     pub index: &'a ProjectIndex,
+    pub lines: LineIndex,
+    scopes: Vec<Scope<'a>>,
+    bindings: Vec<Binding<'a>>,
+    functions: Vec<FunctionDef<'a>>,
+    classes: Vec<ClassDef<'a>>,
+    calls: Vec<CallSite<'a>>,
+    attribute_assignments: Vec<AttributeAssignment<'a>>,
+    /// Modules of `from m import *` at any level.
+    star_imports: Vec<String>,
+    argparse: ArgparseDefaults,
+    loaders: Vec<Loader<'a>>,
 }
 
 impl<'a> Module<'a> {
     pub fn build(source: &'a str, tree: &'a Tree, path: &'a Path, index: &'a ProjectIndex) -> Self {
-        Self {
+        let walked = Walker::walk(source, tree.root_node());
+        let mut module = Self {
             source,
             tree,
             path,
             index,
+            lines: LineIndex::new(source),
+            scopes: walked.scopes,
+            bindings: walked.bindings,
+            functions: walked.functions,
+            classes: walked.classes,
+            calls: walked.calls,
+            attribute_assignments: walked.attribute_assignments,
+            star_imports: walked.star_imports,
+            argparse: ArgparseDefaults::default(),
+            loaders: Vec::new(),
+        };
+        let qualified: Vec<Option<String>> = module
+            .calls
+            .iter()
+            .map(|c| module.qualified_in(c.callee, c.scope, 0))
+            .collect();
+        for (call, q) in module.calls.iter_mut().zip(qualified) {
+            call.qualified = q;
+        }
+        module.argparse = ArgparseDefaults::collect(&module);
+        module.loaders = loaders::collect(&module);
+        module
+    }
+
+    // ---- text and positions -------------------------------------------------------------
+
+    /// The source text of `node` (empty if the node's range is not valid UTF-8 boundaries).
+    pub fn text(&self, node: Node) -> &'a str {
+        self.source.get(node.byte_range()).unwrap_or("")
+    }
+
+    pub fn range(node: Node) -> TextRange {
+        TextRange::new(node.start_byte(), node.end_byte())
+    }
+
+    /// 1-based line of a byte offset.
+    pub fn line(&self, offset: usize) -> u32 {
+        self.lines.line_of(offset) + 1
+    }
+
+    // ---- definitions and calls ----------------------------------------------------------
+
+    pub fn functions(&self) -> &[FunctionDef<'a>] {
+        &self.functions
+    }
+
+    pub fn classes(&self) -> &[ClassDef<'a>] {
+        &self.classes
+    }
+
+    pub fn scopes(&self) -> &[Scope<'a>] {
+        &self.scopes
+    }
+
+    pub fn bindings(&self) -> &[Binding<'a>] {
+        &self.bindings
+    }
+
+    pub fn function(&self, id: FunctionId) -> Option<&FunctionDef<'a>> {
+        self.functions.get(id)
+    }
+
+    pub fn class(&self, id: ClassId) -> Option<&ClassDef<'a>> {
+        self.classes.get(id)
+    }
+
+    /// A method of a class by name (`__getitem__`, `__init__`).
+    pub fn method(&self, class: ClassId, name: &str) -> Option<&FunctionDef<'a>> {
+        let class = self.classes.get(class)?;
+        class
+            .methods
+            .iter()
+            .rev()
+            .filter_map(|id| self.functions.get(*id))
+            .find(|f| f.name == name)
+    }
+
+    /// The id of a method of a class by name.
+    pub fn method_id(&self, class: ClassId, name: &str) -> Option<FunctionId> {
+        let class = self.classes.get(class)?;
+        class
+            .methods
+            .iter()
+            .rev()
+            .copied()
+            .find(|id| self.functions.get(*id).is_some_and(|f| f.name == name))
+    }
+
+    /// Fully qualified names of a class's bases, `None` where a base does not resolve.
+    pub fn class_bases(&self, class: ClassId) -> Vec<Option<String>> {
+        let Some(class) = self.classes.get(class) else {
+            return Vec::new();
+        };
+        class
+            .bases
+            .iter()
+            .map(|b| self.qualified_in(*b, class.parent_scope, 0))
+            .collect()
+    }
+
+    /// Every call in the file, in source order.
+    pub fn calls(&self) -> &[CallSite<'a>] {
+        &self.calls
+    }
+
+    /// Calls whose callee resolves to one of `names` (fully qualified).
+    pub fn calls_to<'s>(
+        &'s self,
+        names: &'s [&'s str],
+    ) -> impl Iterator<Item = &'s CallSite<'a>> + 's {
+        self.calls
+            .iter()
+            .filter(move |c| c.qualified.as_deref().is_some_and(|q| names.contains(&q)))
+    }
+
+    /// The call record of a `call` node.
+    pub fn call_site(&self, node: Node) -> Option<&CallSite<'a>> {
+        let i = self
+            .calls
+            .binary_search_by_key(&(node.start_byte(), node.id()), |c| {
+                (c.node.start_byte(), c.node.id())
+            })
+            .ok()?;
+        self.calls.get(i)
+    }
+
+    pub fn attribute_assignments(&self) -> &[AttributeAssignment<'a>] {
+        &self.attribute_assignments
+    }
+
+    /// The `torch.utils.data.DataLoader` calls of the file, in source order.
+    pub fn loaders(&self) -> &[Loader<'a>] {
+        &self.loaders
+    }
+
+    // ---- scopes and names ---------------------------------------------------------------
+
+    /// The innermost scope `node` is evaluated in.
+    pub fn scope_at(&self, node: Node) -> ScopeId {
+        let target = Self::range(node);
+        let mut current = MODULE_SCOPE;
+        'descend: loop {
+            let Some(scope) = self.scopes.get(current) else {
+                return MODULE_SCOPE;
+            };
+            for &child in &scope.children {
+                if self
+                    .scopes
+                    .get(child)
+                    .is_some_and(|c| c.inner.contains_range(target))
+                {
+                    current = child;
+                    continue 'descend;
+                }
+            }
+            return current;
+        }
+    }
+
+    /// The innermost function `node` lies in.
+    pub fn function_at(&self, node: Node) -> Option<FunctionId> {
+        self.scopes.get(self.scope_at(node))?.function
+    }
+
+    /// The bindings of `name` visible from `scope`, with Python's rules: a class body is
+    /// visible only to code directly in it, `global` sends a name to the module.
+    pub fn lookup(&self, name: &str, scope: ScopeId) -> Option<&[BindingId]> {
+        let mut current = Some(scope);
+        let mut first = true;
+        while let Some(id) = current {
+            let s = self.scopes.get(id)?;
+            if s.globals.contains(name) {
+                return self
+                    .scopes
+                    .get(MODULE_SCOPE)?
+                    .bindings
+                    .get(name)
+                    .map(Vec::as_slice);
+            }
+            if (first || s.kind != ScopeKind::Class)
+                && let Some(ids) = s.bindings.get(name)
+            {
+                return Some(ids);
+            }
+            first = false;
+            current = s.parent;
+        }
+        None
+    }
+
+    /// Whether `name` resolves to an import of `qualified` at module level (for import
+    /// insertion: `import os` is needed only when `os` is not already the module `os`).
+    pub fn module_imports(&self, name: &str, qualified: &str) -> bool {
+        self.lookup(name, MODULE_SCOPE).is_some_and(|ids| {
+            ids.iter().any(|id| {
+                self.bindings.get(*id).is_some_and(|b| {
+                    !b.in_except
+                        && matches!(&b.kind, BindingKind::Import { qualified: q } if q == qualified)
+                })
+            })
+        })
+    }
+
+    /// Whether `name` is bound to anything at module level.
+    pub fn module_binds(&self, name: &str) -> bool {
+        self.lookup(name, MODULE_SCOPE).is_some()
+    }
+
+    /// The fully qualified name an expression stands for, through imports, aliases and
+    /// attribute chains: `tud.DataLoader` -> `torch.utils.data.DataLoader`. `None` for a
+    /// name bound locally to anything else (a user's own `class DataLoader`, a parameter
+    /// named `torch`).
+    pub fn qualified_name(&self, expr: Node) -> Option<String> {
+        self.qualified_in(expr, self.scope_at(expr), 0)
+    }
+
+    pub(crate) fn qualified_in(&self, expr: Node, scope: ScopeId, depth: u32) -> Option<String> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match expr.kind() {
+            "identifier" => {
+                let name = self.text(expr);
+                let Some(ids) = self.lookup(name, scope) else {
+                    if BUILTINS.contains(&name) {
+                        return Some(format!("builtins.{name}"));
+                    }
+                    // `from m import *` may define it; with exactly one star import we know
+                    // where it would come from.
+                    return match self.star_imports.as_slice() {
+                        [module] => Some(format!("{module}.{name}")),
+                        _ => None,
+                    };
+                };
+                let mut found: Option<&str> = None;
+                for &id in ids {
+                    let b = self.bindings.get(id)?;
+                    match &b.kind {
+                        BindingKind::Import { qualified } => match found {
+                            Some(q) if q != qualified => return None,
+                            _ => found = Some(qualified),
+                        },
+                        // `except ImportError: torch = None` does not change what it is.
+                        _ if b.in_except => {}
+                        BindingKind::Assign if ids.len() == 1 => {
+                            let value = b.value?;
+                            return match value.kind() {
+                                "identifier" | "attribute" => {
+                                    self.qualified_in(value, b.scope, depth + 1)
+                                }
+                                _ => None,
+                            };
+                        }
+                        _ => return None,
+                    }
+                }
+                found.map(str::to_owned)
+            }
+            "attribute" => {
+                let object = expr.child_by_field_name("object")?;
+                let attribute = expr.child_by_field_name("attribute")?;
+                let base = self.qualified_in(object, scope, depth + 1)?;
+                Some(format!("{base}.{}", self.text(attribute)))
+            }
+            "parenthesized_expression" => {
+                let inner = expr.named_child(0)?;
+                self.qualified_in(inner, scope, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// The one binding of a name, when it is bound exactly once where it is looked up.
+    pub fn single_binding(&self, name: &str, scope: ScopeId) -> Option<&Binding<'a>> {
+        match self.lookup(name, scope)? {
+            [id] => self.bindings.get(*id),
+            _ => None,
+        }
+    }
+
+    // ---- values -------------------------------------------------------------------------
+
+    /// Resolves an expression to a value with its provenance; unknown when it cannot.
+    pub fn value_of(&self, expr: Node) -> Resolved {
+        self.value_in(expr, self.scope_at(expr), 0)
+    }
+
+    pub(crate) fn value_in(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
+        if depth > MAX_DEPTH {
+            return Resolved::unknown();
+        }
+        let literal = Resolved::literal;
+        match expr.kind() {
+            "integer" => parse_int(self.text(expr))
+                .map(|i| literal(Value::Int(i)))
+                .unwrap_or_else(Resolved::unknown),
+            "float" => parse_float(self.text(expr))
+                .map(|f| literal(Value::Float(f)))
+                .unwrap_or_else(Resolved::unknown),
+            "true" => literal(Value::Bool(true)),
+            "false" => literal(Value::Bool(false)),
+            "none" => literal(Value::None),
+            "string" | "concatenated_string" => self
+                .string_value(expr)
+                .map(|s| literal(Value::Str(s)))
+                .unwrap_or_else(Resolved::unknown),
+            "parenthesized_expression" => match expr.named_child(0) {
+                Some(inner) if inner.kind() != "comment" => self.value_in(inner, scope, depth + 1),
+                _ => Resolved::unknown(),
+            },
+            "unary_operator" => self.unary_value(expr, scope, depth),
+            "binary_operator" => self.binary_value(expr, scope, depth),
+            "identifier" => self.name_value(expr, scope, depth),
+            "attribute" => {
+                let (Some(object), Some(attribute)) = (
+                    expr.child_by_field_name("object"),
+                    expr.child_by_field_name("attribute"),
+                ) else {
+                    return Resolved::unknown();
+                };
+                self.argparse
+                    .value(self, object, self.text(attribute), scope)
+                    .unwrap_or_else(Resolved::unknown)
+            }
+            "call" => self.call_value(expr, scope, depth),
+            _ => Resolved::unknown(),
+        }
+    }
+
+    /// Whether an expression is certainly not `None`: a known non-None value, a class
+    /// construction (`DistributedSampler(ds)`), a lambda, a container literal, or a name
+    /// bound once to one of those.
+    pub fn is_not_none(&self, expr: Node) -> bool {
+        self.not_none_in(expr, self.scope_at(expr), 0)
+    }
+
+    fn not_none_in(&self, expr: Node, scope: ScopeId, depth: u32) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        if self.value_in(expr, scope, depth).value.is_none() == Some(false) {
+            return true;
+        }
+        match expr.kind() {
+            "lambda"
+            | "list"
+            | "tuple"
+            | "dictionary"
+            | "set"
+            | "list_comprehension"
+            | "dictionary_comprehension"
+            | "set_comprehension"
+            | "generator_expression" => true,
+            "call" => {
+                let Some(callee) = expr.child_by_field_name("function") else {
+                    return false;
+                };
+                let last = match callee.kind() {
+                    "attribute" => callee.child_by_field_name("attribute"),
+                    "identifier" => Some(callee),
+                    _ => None,
+                };
+                // Calling a class makes an instance; by convention classes are CapWords.
+                last.is_some_and(|n| self.text(n).starts_with(|c: char| c.is_ascii_uppercase()))
+            }
+            "identifier" => match self.single_binding(self.text(expr), scope) {
+                Some(Binding {
+                    kind: BindingKind::Assign,
+                    value: Some(value),
+                    scope: bound_in,
+                    ..
+                }) => self.not_none_in(*value, *bound_in, depth + 1),
+                Some(Binding {
+                    kind: BindingKind::Function(_) | BindingKind::Class(_),
+                    ..
+                }) => true,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The text of a plain string literal (no f-string interpolation, no bytes).
+    pub fn string_value(&self, node: Node) -> Option<String> {
+        match node.kind() {
+            "concatenated_string" => {
+                let mut out = String::new();
+                let mut cursor = node.walk();
+                for part in node.named_children(&mut cursor) {
+                    if part.kind() == "string" {
+                        out.push_str(&self.string_value(part)?);
+                    }
+                }
+                Some(out)
+            }
+            "string" => {
+                let mut cursor = node.walk();
+                let mut out = String::new();
+                for part in node.children(&mut cursor) {
+                    match part.kind() {
+                        "string_start" => {
+                            let prefix = self.text(part).to_ascii_lowercase();
+                            if prefix.contains('b') || prefix.contains('f') && prefix.contains('{')
+                            {
+                                return None;
+                            }
+                        }
+                        "string_content" => out.push_str(self.text(part)),
+                        "escape_sequence" => out.push_str(&unescape(self.text(part))?),
+                        "interpolation" => return None,
+                        _ => {}
+                    }
+                }
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
+    fn unary_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
+        let (Some(op), Some(arg)) = (
+            expr.child_by_field_name("operator"),
+            expr.child_by_field_name("argument"),
+        ) else {
+            return Resolved::unknown();
+        };
+        let inner = self.value_in(arg, scope, depth + 1);
+        let value = match (self.text(op), &inner.value) {
+            ("-", Value::Int(i)) => i.checked_neg().map(Value::Int),
+            ("-", Value::Float(f)) => Some(Value::Float(-f)),
+            ("+", Value::Int(_) | Value::Float(_)) => Some(inner.value.clone()),
+            _ => None,
+        };
+        match value {
+            Some(value) => Resolved {
+                value,
+                provenance: if inner.provenance == Provenance::Literal {
+                    Provenance::Literal
+                } else {
+                    Provenance::Computed
+                },
+            },
+            None => Resolved::unknown(),
+        }
+    }
+
+    fn binary_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
+        let (Some(left), Some(op), Some(right)) = (
+            expr.child_by_field_name("left"),
+            expr.child_by_field_name("operator"),
+            expr.child_by_field_name("right"),
+        ) else {
+            return Resolved::unknown();
+        };
+        let l = self.value_in(left, scope, depth + 1).value;
+        let r = self.value_in(right, scope, depth + 1).value;
+        let op = self.text(op);
+        let value = match (&l, &r) {
+            (Value::Int(a), Value::Int(b)) => match op {
+                "+" => a.checked_add(*b),
+                "-" => a.checked_sub(*b),
+                "*" => a.checked_mul(*b),
+                "//" if *b != 0 => Some(a.div_euclid(*b)),
+                _ => None,
+            }
+            .map(Value::Int),
+            (Value::CpuCount { func, .. }, Value::Int(_))
+            | (Value::Int(_), Value::CpuCount { func, .. })
+                if matches!(op, "+" | "-" | "*" | "//") =>
+            {
+                Some(Value::CpuCount {
+                    func: *func,
+                    exact: false,
+                })
+            }
+            _ => None,
+        };
+        value
+            .map(|value| Resolved {
+                value,
+                provenance: Provenance::Computed,
+            })
+            .unwrap_or_else(Resolved::unknown)
+    }
+
+    fn name_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
+        let name = self.text(expr);
+        let Some(binding) = self.single_binding(name, scope) else {
+            return Resolved::unknown();
+        };
+        let (BindingKind::Assign | BindingKind::Walrus, Some(value)) =
+            (&binding.kind, binding.value)
+        else {
+            return Resolved::unknown();
+        };
+        let inner = self.value_in(value, binding.scope, depth + 1);
+        if !inner.value.is_known() {
+            return inner;
+        }
+        match inner.provenance {
+            Provenance::Literal | Provenance::Computed => Resolved {
+                value: inner.value,
+                provenance: Provenance::Constant {
+                    name: name.to_owned(),
+                    line: self.line(binding.name_range.start),
+                    at: binding.name_range,
+                },
+            },
+            _ => inner,
+        }
+    }
+
+    fn call_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
+        let Some(callee) = expr.child_by_field_name("function") else {
+            return Resolved::unknown();
+        };
+        let Some(qualified) = self.qualified_in(callee, scope, depth + 1) else {
+            return Resolved::unknown();
+        };
+        let args = positional_args(expr);
+        let computed = |value| Resolved {
+            value,
+            provenance: Provenance::Computed,
+        };
+        match qualified.as_str() {
+            "os.cpu_count" => computed(Value::CpuCount {
+                func: CpuCountFn::OsCpuCount,
+                exact: true,
+            }),
+            "multiprocessing.cpu_count" | "torch.multiprocessing.cpu_count" => {
+                computed(Value::CpuCount {
+                    func: CpuCountFn::MultiprocessingCpuCount,
+                    exact: true,
+                })
+            }
+            "builtins.len" => match args.as_slice() {
+                [inner] if inner.kind() == "call" => {
+                    let affinity = inner
+                        .child_by_field_name("function")
+                        .and_then(|f| self.qualified_in(f, scope, depth + 1));
+                    if affinity.as_deref() == Some("os.sched_getaffinity") {
+                        computed(Value::CpuCount {
+                            func: CpuCountFn::SchedGetaffinity,
+                            exact: true,
+                        })
+                    } else {
+                        Resolved::unknown()
+                    }
+                }
+                _ => Resolved::unknown(),
+            },
+            "multiprocessing.get_context" | "torch.multiprocessing.get_context" => {
+                let method = self
+                    .keyword_arg(expr, "method")
+                    .or_else(|| args.first().copied());
+                let method = match method {
+                    None => None,
+                    Some(m) => match self.value_in(m, scope, depth + 1).value {
+                        Value::Str(s) => Some(s),
+                        Value::None => None,
+                        _ => return computed(Value::Context { method: None }),
+                    },
+                };
+                computed(Value::Context { method })
+            }
+            "builtins.int" => match args.as_slice() {
+                [inner] => {
+                    let r = self.value_in(*inner, scope, depth + 1);
+                    let value = match r.value {
+                        Value::Int(i) => Some(Value::Int(i)),
+                        Value::Bool(b) => Some(Value::Int(i64::from(b))),
+                        Value::Float(f) if f.is_finite() && f.abs() < 9.0e18 => {
+                            Some(Value::Int(f.trunc() as i64))
+                        }
+                        Value::Str(ref s) => s.trim().parse().ok().map(Value::Int),
+                        Value::CpuCount { .. } => Some(r.value.clone()),
+                        _ => None,
+                    };
+                    match value {
+                        Some(value) => Resolved {
+                            value,
+                            provenance: r.provenance,
+                        },
+                        None => Resolved::unknown(),
+                    }
+                }
+                _ => Resolved::unknown(),
+            },
+            "builtins.min" | "builtins.max" if args.len() >= 2 => {
+                let values: Vec<Value> = args
+                    .iter()
+                    .map(|a| self.value_in(*a, scope, depth + 1).value)
+                    .collect();
+                let cpu = values.iter().find_map(|v| match v {
+                    Value::CpuCount { func, .. } => Some(*func),
+                    _ => None,
+                });
+                let ints: Option<Vec<i64>> = values
+                    .iter()
+                    .filter(|v| !matches!(v, Value::CpuCount { .. }))
+                    .map(Value::as_int)
+                    .collect();
+                match (cpu, ints) {
+                    (Some(func), Some(_)) => computed(Value::CpuCount { func, exact: false }),
+                    (None, Some(ints)) => {
+                        let pick = if qualified == "builtins.min" {
+                            ints.iter().min()
+                        } else {
+                            ints.iter().max()
+                        };
+                        pick.map(|i| computed(Value::Int(*i)))
+                            .unwrap_or_else(Resolved::unknown)
+                    }
+                    _ => Resolved::unknown(),
+                }
+            }
+            _ => Resolved::unknown(),
+        }
+    }
+
+    /// The value of the keyword argument `name` of a call.
+    pub fn keyword_arg<'n>(&self, call: Node<'n>, name: &str) -> Option<Node<'n>> {
+        let args = call.child_by_field_name("arguments")?;
+        let mut cursor = args.walk();
+        let found = args.named_children(&mut cursor).find(|n| {
+            n.kind() == "keyword_argument"
+                && n.child_by_field_name("name")
+                    .is_some_and(|k| self.source.get(k.byte_range()) == Some(name))
+        });
+        found.and_then(|n| n.child_by_field_name("value"))
+    }
+
+    // ---- statements and guards ----------------------------------------------------------
+
+    /// The statement `node` belongs to: the ancestor (or itself) that is a direct child of a
+    /// block or of the module.
+    pub fn statement_of<'n>(&self, node: Node<'n>) -> Node<'n> {
+        let mut current = node;
+        while let Some(parent) = current.parent() {
+            if matches!(parent.kind(), "block" | "module") {
+                return current;
+            }
+            current = parent;
+        }
+        current
+    }
+
+    /// Whether `node` runs only under `if __name__ == "__main__":`.
+    pub fn is_under_main_guard(&self, node: Node) -> bool {
+        let mut current = node;
+        while let Some(parent) = current.parent() {
+            if parent.kind() == "if_statement"
+                && parent
+                    .child_by_field_name("consequence")
+                    .is_some_and(|c| c.id() == current.id())
+                && parent
+                    .child_by_field_name("condition")
+                    .is_some_and(|c| self.is_main_check(c))
+            {
+                return true;
+            }
+            current = parent;
+        }
+        false
+    }
+
+    /// Whether an `if` statement is `if __name__ == "__main__":`.
+    pub fn is_main_guard(&self, if_statement: Node) -> bool {
+        if_statement.kind() == "if_statement"
+            && if_statement
+                .child_by_field_name("condition")
+                .is_some_and(|c| self.is_main_check(c))
+    }
+
+    fn is_main_check(&self, condition: Node) -> bool {
+        if condition.kind() != "comparison_operator" || condition.named_child_count() != 2 {
+            return false;
+        }
+        let mut cursor = condition.walk();
+        let operator_is_eq = condition
+            .children(&mut cursor)
+            .any(|c| !c.is_named() && c.kind() == "==");
+        let (Some(a), Some(b)) = (condition.named_child(0), condition.named_child(1)) else {
+            return false;
+        };
+        let is_name = |n: Node| n.kind() == "identifier" && self.text(n) == "__name__";
+        let is_main = |n: Node| self.string_value(n).as_deref() == Some("__main__");
+        operator_is_eq && (is_name(a) && is_main(b) || is_main(a) && is_name(b))
+    }
+
+    /// Whether `node` runs only under a condition, a loop or an exception handler that does not
+    /// also contain `other` (both in the same scope): "possible, not certain" from `other`'s
+    /// point of view.
+    pub fn is_conditional_relative_to(&self, node: Node, other: Node) -> bool {
+        let other_range = Self::range(other);
+        let mut current = node;
+        while let Some(parent) = current.parent() {
+            if matches!(
+                parent.kind(),
+                "function_definition" | "class_definition" | "lambda" | "module"
+            ) {
+                return false;
+            }
+            if Self::range(parent).contains_range(other_range) {
+                return false;
+            }
+            if matches!(
+                parent.kind(),
+                "if_statement"
+                    | "elif_clause"
+                    | "else_clause"
+                    | "for_statement"
+                    | "while_statement"
+                    | "except_clause"
+                    | "except_group_clause"
+                    | "case_clause"
+                    | "conditional_expression"
+                    | "boolean_operator"
+            ) {
+                return true;
+            }
+            current = parent;
+        }
+        false
+    }
+
+    /// Top-level statements of the module, in order.
+    pub fn top_level_statements(&self) -> Vec<Node<'a>> {
+        let root = self.tree.root_node();
+        let mut cursor = root.walk();
+        root.named_children(&mut cursor)
+            .filter(|n| n.kind() != "comment")
+            .collect()
+    }
+}
+
+/// The positional (non-keyword, non-splat) arguments of a call.
+pub(crate) fn positional_args(call: Node) -> Vec<Node> {
+    let Some(args) = call.child_by_field_name("arguments") else {
+        return Vec::new();
+    };
+    let mut cursor = args.walk();
+    args.named_children(&mut cursor)
+        .filter(|n| {
+            !matches!(
+                n.kind(),
+                "keyword_argument" | "list_splat" | "dictionary_splat" | "comment"
+            )
+        })
+        .collect()
+}
+
+fn unescape(seq: &str) -> Option<String> {
+    let s = match seq {
+        "\\n" => "\n",
+        "\\t" => "\t",
+        "\\\\" => "\\",
+        "\\'" => "'",
+        "\\\"" => "\"",
+        "\\r" => "\r",
+        "\\0" => "\0",
+        _ => return None,
+    };
+    Some(s.to_owned())
+}
+
+/// Names Python resolves from `builtins` when nothing in the file binds them.
+const BUILTINS: &[&str] = &[
+    "abs",
+    "all",
+    "any",
+    "bool",
+    "callable",
+    "dict",
+    "enumerate",
+    "filter",
+    "float",
+    "getattr",
+    "hasattr",
+    "int",
+    "isinstance",
+    "iter",
+    "len",
+    "list",
+    "map",
+    "max",
+    "min",
+    "next",
+    "open",
+    "print",
+    "range",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "sorted",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "zip",
+];
+
+// ---- the walk -----------------------------------------------------------------------------
+
+struct Walked<'a> {
+    scopes: Vec<Scope<'a>>,
+    bindings: Vec<Binding<'a>>,
+    functions: Vec<FunctionDef<'a>>,
+    classes: Vec<ClassDef<'a>>,
+    calls: Vec<CallSite<'a>>,
+    attribute_assignments: Vec<AttributeAssignment<'a>>,
+    star_imports: Vec<String>,
+}
+
+#[derive(Clone, Copy)]
+struct Frame<'a> {
+    node: Node<'a>,
+    scope: ScopeId,
+    in_except: bool,
+}
+
+struct Walker<'a> {
+    source: &'a str,
+    out: Walked<'a>,
+    stack: Vec<Frame<'a>>,
+}
+
+impl<'a> Walker<'a> {
+    fn walk(source: &'a str, root: Node<'a>) -> Walked<'a> {
+        let module_scope = Scope {
+            kind: ScopeKind::Module,
+            node: root,
+            parent: None,
+            function: None,
+            class: None,
+            inner: Module::range(root),
+            children: Vec::new(),
+            bindings: HashMap::new(),
+            globals: HashSet::new(),
+        };
+        let mut walker = Walker {
+            source,
+            out: Walked {
+                scopes: vec![module_scope],
+                bindings: Vec::new(),
+                functions: Vec::new(),
+                classes: Vec::new(),
+                calls: Vec::new(),
+                attribute_assignments: Vec::new(),
+                star_imports: Vec::new(),
+            },
+            stack: vec![Frame {
+                node: root,
+                scope: MODULE_SCOPE,
+                in_except: false,
+            }],
+        };
+        while let Some(frame) = walker.stack.pop() {
+            walker.visit(frame);
+        }
+        // Nested scopes and calls are discovered in source order already, except that a
+        // frame's children are pushed in reverse; sort calls for binary search.
+        walker
+            .out
+            .calls
+            .sort_by_key(|c| (c.node.start_byte(), c.node.id()));
+        walker.out
+    }
+
+    fn text(&self, node: Node) -> &'a str {
+        self.source.get(node.byte_range()).unwrap_or("")
+    }
+
+    fn push(&mut self, node: Node<'a>, scope: ScopeId, in_except: bool) {
+        self.stack.push(Frame {
+            node,
+            scope,
+            in_except,
+        });
+    }
+
+    /// Pushes the named children of `node` so they are visited in source order.
+    fn push_children(&mut self, node: Node<'a>, scope: ScopeId, in_except: bool) {
+        let mut cursor = node.walk();
+        let children: Vec<Node<'a>> = node.named_children(&mut cursor).collect();
+        for child in children.into_iter().rev() {
+            if child.kind() != "comment" {
+                self.push(child, scope, in_except);
+            }
+        }
+    }
+
+    fn function_of(&self, scope: ScopeId) -> Option<FunctionId> {
+        self.out.scopes.get(scope).and_then(|s| s.function)
+    }
+
+    fn new_scope(
+        &mut self,
+        kind: ScopeKind,
+        node: Node<'a>,
+        parent: ScopeId,
+        inner: TextRange,
+    ) -> ScopeId {
+        let id = self.out.scopes.len();
+        let function = self.function_of(parent);
+        self.out.scopes.push(Scope {
+            kind,
+            node,
+            parent: Some(parent),
+            function,
+            class: None,
+            inner,
+            children: Vec::new(),
+            bindings: HashMap::new(),
+            globals: HashSet::new(),
+        });
+        if let Some(p) = self.out.scopes.get_mut(parent) {
+            p.children.push(id);
+        }
+        id
+    }
+
+    fn bind(
+        &mut self,
+        name_node: Node<'a>,
+        kind: BindingKind,
+        node: Node<'a>,
+        value: Option<Node<'a>>,
+        frame: Frame<'a>,
+    ) {
+        let name = self.text(name_node);
+        if name.is_empty() {
+            return;
+        }
+        self.bind_name(
+            name.to_owned(),
+            Module::range(name_node),
+            kind,
+            node,
+            value,
+            frame,
+        );
+    }
+
+    fn bind_name(
+        &mut self,
+        name: String,
+        name_range: TextRange,
+        kind: BindingKind,
+        node: Node<'a>,
+        value: Option<Node<'a>>,
+        frame: Frame<'a>,
+    ) {
+        let scope = match self.out.scopes.get(frame.scope) {
+            Some(s) if s.globals.contains(&name) => MODULE_SCOPE,
+            _ => frame.scope,
+        };
+        let id = self.out.bindings.len();
+        self.out.bindings.push(Binding {
+            name: name.clone(),
+            kind,
+            name_range,
+            node,
+            value,
+            scope,
+            in_except: frame.in_except,
+        });
+        if let Some(s) = self.out.scopes.get_mut(scope) {
+            s.bindings.entry(name).or_default().push(id);
+        }
+    }
+
+    /// Binds every name in an assignment target; walks what is evaluated in it.
+    fn bind_target(
+        &mut self,
+        target: Node<'a>,
+        kind: BindingKind,
+        stmt: Node<'a>,
+        value: Option<Node<'a>>,
+        frame: Frame<'a>,
+    ) {
+        match target.kind() {
+            "identifier" => self.bind(target, kind, stmt, value, frame),
+            "pattern_list"
+            | "tuple_pattern"
+            | "list_pattern"
+            | "tuple"
+            | "list"
+            | "parenthesized_expression"
+            | "list_splat_pattern"
+            | "list_splat" => {
+                let inner_kind = kind;
+                let mut cursor = target.walk();
+                let parts: Vec<Node<'a>> = target.named_children(&mut cursor).collect();
+                for part in parts {
+                    self.bind_target(part, inner_kind.clone(), stmt, None, frame);
+                }
+            }
+            "attribute" => {
+                if let (Some(object), Some(attribute)) = (
+                    target.child_by_field_name("object"),
+                    target.child_by_field_name("attribute"),
+                ) {
+                    let function = self.function_of(frame.scope);
+                    self.out.attribute_assignments.push(AttributeAssignment {
+                        target,
+                        object: (object.kind() == "identifier")
+                            .then(|| self.text(object).to_owned()),
+                        attribute: self.text(attribute).to_owned(),
+                        value,
+                        scope: frame.scope,
+                        function,
+                    });
+                    self.push(object, frame.scope, frame.in_except);
+                }
+            }
+            _ => self.push(target, frame.scope, frame.in_except),
+        }
+    }
+
+    fn bind_parameters(&mut self, params: Node<'a>, inner: ScopeId, outer: Frame<'a>) {
+        let inner_frame = Frame {
+            node: params,
+            scope: inner,
+            in_except: false,
+        };
+        let mut cursor = params.walk();
+        let list: Vec<Node<'a>> = params.named_children(&mut cursor).collect();
+        for param in list {
+            let name = match param.kind() {
+                "identifier" => Some(param),
+                "default_parameter" | "typed_default_parameter" => {
+                    if let Some(value) = param.child_by_field_name("value") {
+                        self.push(value, outer.scope, outer.in_except);
+                    }
+                    param.child_by_field_name("name")
+                }
+                "typed_parameter" | "list_splat_pattern" | "dictionary_splat_pattern" => (0..param
+                    .named_child_count())
+                    .filter_map(|i| param.named_child(i as u32))
+                    .find(|n| n.kind() == "identifier"),
+                _ => None,
+            };
+            if let Some(name) = name.filter(|n| n.kind() == "identifier") {
+                self.bind(name, BindingKind::Parameter, param, None, inner_frame);
+            }
+        }
+    }
+
+    fn visit(&mut self, frame: Frame<'a>) {
+        let node = frame.node;
+        let scope = frame.scope;
+        let in_except = frame.in_except;
+        match node.kind() {
+            "function_definition" => {
+                let id = self.out.functions.len();
+                let body = node.child_by_field_name("body");
+                let inner = body.map(Module::range).unwrap_or_default();
+                let new = self.new_scope(ScopeKind::Function, node, scope, inner);
+                if let Some(s) = self.out.scopes.get_mut(new) {
+                    s.function = Some(id);
+                }
+                let class = self
+                    .out
+                    .scopes
+                    .get(scope)
+                    .filter(|s| s.kind == ScopeKind::Class)
+                    .and_then(|s| s.class);
+                let name = node.child_by_field_name("name");
+                self.out.functions.push(FunctionDef {
+                    name: name.map(|n| self.text(n).to_owned()).unwrap_or_default(),
+                    node,
+                    name_range: name.map(Module::range).unwrap_or_default(),
+                    body,
+                    scope: new,
+                    parent_scope: scope,
+                    class,
+                    parent_function: self.function_of(scope),
+                });
+                if let Some(class) = class.and_then(|c| self.out.classes.get_mut(c)) {
+                    class.methods.push(id);
+                }
+                if let Some(name) = name {
+                    self.bind(name, BindingKind::Function(id), node, None, frame);
+                }
+                if let Some(body) = body {
+                    self.push(body, new, false);
+                }
+                if let Some(ret) = node.child_by_field_name("return_type") {
+                    self.push(ret, scope, in_except);
+                }
+                if let Some(params) = node.child_by_field_name("parameters") {
+                    self.bind_parameters(params, new, frame);
+                }
+            }
+            "class_definition" => {
+                let id = self.out.classes.len();
+                let body = node.child_by_field_name("body");
+                let inner = body.map(Module::range).unwrap_or_default();
+                let new = self.new_scope(ScopeKind::Class, node, scope, inner);
+                if let Some(s) = self.out.scopes.get_mut(new) {
+                    s.class = Some(id);
+                }
+                let name = node.child_by_field_name("name");
+                let mut bases = Vec::new();
+                if let Some(supers) = node.child_by_field_name("superclasses") {
+                    let mut cursor = supers.walk();
+                    bases = supers
+                        .named_children(&mut cursor)
+                        .filter(|n| !matches!(n.kind(), "keyword_argument" | "comment"))
+                        .collect();
+                }
+                self.out.classes.push(ClassDef {
+                    name: name.map(|n| self.text(n).to_owned()).unwrap_or_default(),
+                    node,
+                    name_range: name.map(Module::range).unwrap_or_default(),
+                    body,
+                    scope: new,
+                    parent_scope: scope,
+                    bases,
+                    methods: Vec::new(),
+                    parent_function: self.function_of(scope),
+                });
+                if let Some(name) = name {
+                    self.bind(name, BindingKind::Class(id), node, None, frame);
+                }
+                if let Some(body) = body {
+                    self.push(body, new, false);
+                }
+                if let Some(supers) = node.child_by_field_name("superclasses") {
+                    self.push(supers, scope, in_except);
+                }
+            }
+            "lambda" => {
+                let body = node.child_by_field_name("body");
+                let inner = body.map(Module::range).unwrap_or_default();
+                let new = self.new_scope(ScopeKind::Lambda, node, scope, inner);
+                if let Some(body) = body {
+                    self.push(body, new, false);
+                }
+                if let Some(params) = node.child_by_field_name("parameters") {
+                    self.bind_parameters(params, new, frame);
+                }
+            }
+            "list_comprehension"
+            | "set_comprehension"
+            | "dictionary_comprehension"
+            | "generator_expression" => {
+                let new =
+                    self.new_scope(ScopeKind::Comprehension, node, scope, Module::range(node));
+                self.push_children(node, new, in_except);
+            }
+            "for_in_clause" => {
+                if let Some(left) = node.child_by_field_name("left") {
+                    self.bind_target(left, BindingKind::Loop, node, None, frame);
+                }
+                if let Some(right) = node.child_by_field_name("right") {
+                    self.push(right, scope, in_except);
+                }
+            }
+            "import_statement" => {
+                let mut cursor = node.walk();
+                let names: Vec<Node<'a>> =
+                    node.children_by_field_name("name", &mut cursor).collect();
+                for name in names {
+                    self.bind_import(name, None, node, frame);
+                }
+            }
+            "import_from_statement" => {
+                let Some(module) = node.child_by_field_name("module_name") else {
+                    return;
+                };
+                let module_text = self.text(module).to_owned();
+                let mut cursor = node.walk();
+                if node
+                    .named_children(&mut cursor)
+                    .any(|c| c.kind() == "wildcard_import")
+                {
+                    self.out.star_imports.push(module_text.clone());
+                }
+                let mut cursor = node.walk();
+                let names: Vec<Node<'a>> =
+                    node.children_by_field_name("name", &mut cursor).collect();
+                for name in names {
+                    self.bind_import(name, Some(&module_text), node, frame);
+                }
+            }
+            "assignment" => {
+                let right = node.child_by_field_name("right");
+                // `a = b = 1`: the value of every target is the innermost right-hand side.
+                let mut value = right;
+                while let Some(v) = value.filter(|v| v.kind() == "assignment") {
+                    value = v.child_by_field_name("right");
+                }
+                if let Some(right) = right {
+                    self.push(right, scope, in_except);
+                }
+                if let Some(ty) = node.child_by_field_name("type") {
+                    self.push(ty, scope, in_except);
+                }
+                if let (Some(left), Some(_)) = (node.child_by_field_name("left"), right) {
+                    let value =
+                        value.filter(|_| left.kind() == "identifier" || left.kind() == "attribute");
+                    self.bind_target(left, BindingKind::Assign, node, value, frame);
+                }
+            }
+            "augmented_assignment" => {
+                if let Some(right) = node.child_by_field_name("right") {
+                    self.push(right, scope, in_except);
+                }
+                if let Some(left) = node.child_by_field_name("left") {
+                    self.bind_target(left, BindingKind::AugAssign, node, None, frame);
+                }
+            }
+            "for_statement" => {
+                if let Some(alt) = node.child_by_field_name("alternative") {
+                    self.push(alt, scope, in_except);
+                }
+                if let Some(body) = node.child_by_field_name("body") {
+                    self.push(body, scope, in_except);
+                }
+                if let Some(right) = node.child_by_field_name("right") {
+                    self.push(right, scope, in_except);
+                }
+                if let Some(left) = node.child_by_field_name("left") {
+                    self.bind_target(left, BindingKind::Loop, node, None, frame);
+                }
+            }
+            "as_pattern" => {
+                if let Some(alias) = node.child_by_field_name("alias") {
+                    self.bind_target(alias, BindingKind::As, node, None, frame);
+                }
+                let mut cursor = node.walk();
+                let rest: Vec<Node<'a>> = node
+                    .named_children(&mut cursor)
+                    .filter(|c| c.kind() != "as_pattern_target" && c.kind() != "comment")
+                    .collect();
+                for child in rest.into_iter().rev() {
+                    self.push(child, scope, in_except);
+                }
+            }
+            "as_pattern_target" => {
+                let mut cursor = node.walk();
+                let parts: Vec<Node<'a>> = node.named_children(&mut cursor).collect();
+                for part in parts {
+                    self.bind_target(part, BindingKind::As, node, None, frame);
+                }
+            }
+            "named_expression" => {
+                let value = node.child_by_field_name("value");
+                if let Some(v) = value {
+                    self.push(v, scope, in_except);
+                }
+                if let Some(name) = node.child_by_field_name("name") {
+                    self.bind(name, BindingKind::Walrus, node, value, frame);
+                }
+            }
+            "global_statement" => {
+                let mut cursor = node.walk();
+                let names: Vec<String> = node
+                    .named_children(&mut cursor)
+                    .filter(|n| n.kind() == "identifier")
+                    .map(|n| self.text(n).to_owned())
+                    .collect();
+                if let Some(s) = self.out.scopes.get_mut(scope) {
+                    s.globals.extend(names);
+                }
+            }
+            "delete_statement" => {
+                let mut cursor = node.walk();
+                let targets: Vec<Node<'a>> = node.named_children(&mut cursor).collect();
+                for target in targets {
+                    let names: Vec<Node<'a>> = if target.kind() == "expression_list" {
+                        let mut c = target.walk();
+                        target.named_children(&mut c).collect()
+                    } else {
+                        vec![target]
+                    };
+                    for name in names {
+                        if name.kind() == "identifier" {
+                            self.bind(name, BindingKind::Delete, node, None, frame);
+                        } else {
+                            self.push(name, scope, in_except);
+                        }
+                    }
+                }
+            }
+            "except_clause" | "except_group_clause" => {
+                self.push_children(node, scope, true);
+            }
+            "call" => {
+                let callee = node.child_by_field_name("function");
+                if let Some(callee) = callee {
+                    let method = (callee.kind() == "attribute")
+                        .then(|| callee.child_by_field_name("attribute"))
+                        .flatten()
+                        .map(|a| self.text(a).to_owned());
+                    let function = self.function_of(scope);
+                    self.out.calls.push(CallSite {
+                        node,
+                        callee,
+                        scope,
+                        function,
+                        qualified: None,
+                        method,
+                    });
+                }
+                self.push_children(node, scope, in_except);
+            }
+            "keyword_argument" => {
+                if let Some(value) = node.child_by_field_name("value") {
+                    self.push(value, scope, in_except);
+                }
+            }
+            _ => self.push_children(node, scope, in_except),
+        }
+    }
+
+    /// `import a.b` binds `a`; `import a.b as c` binds `c` to `a.b`; `from m import x as y`
+    /// binds `y` to `m.x`.
+    fn bind_import(
+        &mut self,
+        name: Node<'a>,
+        from_module: Option<&str>,
+        stmt: Node<'a>,
+        frame: Frame<'a>,
+    ) {
+        let (dotted, alias) = match name.kind() {
+            "aliased_import" => (
+                name.child_by_field_name("name"),
+                name.child_by_field_name("alias"),
+            ),
+            _ => (Some(name), None),
+        };
+        let Some(dotted) = dotted else { return };
+        let dotted_text = self.text(dotted);
+        let full = match from_module {
+            Some(module) => format!("{module}.{dotted_text}"),
+            None => dotted_text.to_owned(),
+        };
+        match (alias, from_module) {
+            (Some(alias), _) => self.bind(
+                alias,
+                BindingKind::Import { qualified: full },
+                stmt,
+                None,
+                frame,
+            ),
+            (None, Some(_)) => self.bind(
+                dotted,
+                BindingKind::Import { qualified: full },
+                stmt,
+                None,
+                frame,
+            ),
+            (None, None) => {
+                let first = dotted_text.split('.').next().unwrap_or(dotted_text);
+                let start = dotted.start_byte();
+                self.bind_name(
+                    first.to_owned(),
+                    TextRange::new(start, start + first.len()),
+                    BindingKind::Import {
+                        qualified: first.to_owned(),
+                    },
+                    stmt,
+                    None,
+                    frame,
+                );
+            }
         }
     }
 }
+
+#[cfg(test)]
+#[path = "model_tests.rs"]
+mod tests;

@@ -6,6 +6,7 @@
 //! answer.
 
 pub mod args;
+pub mod docs;
 pub mod fork;
 pub mod resources;
 

@@ -1,6 +1,9 @@
 //! DL304 `negative-num-workers`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::Fix;
+use crate::python::edit;
+use crate::python::loaders::{Param, Passing};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -13,7 +16,63 @@ pub const RULE: Rule = Rule {
     kb: &["pytorch/negative-num-workers"],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for a negative `num_workers`, written in the call or resolved from a constant or the
+default of a command-line option.
 
-pub fn check(_checker: &mut Checker) {}
+## Why is this bad?
+Unlike some libraries, PyTorch does not read `-1` as "all CPUs". The constructor refuses it:
+
+```text
+ValueError: num_workers option should be non-negative; use num_workers=0 to disable multiprocessing.
+```
+
+## Example
+```python
+parser.add_argument("--workers", type=int, default=-1)
+...
+loader = DataLoader(dataset, num_workers=args.workers)
+```
+
+## Use instead
+```python
+parser.add_argument("--workers", type=int, default=len(os.sched_getaffinity(0)))
+```
+
+## Fix safety
+The fix sets `num_workers=0` (loading in the main process). It is unsafe: it changes the number
+of worker processes, and the intent may have been "all CPUs".
+"#;
+
+pub fn check(checker: &mut Checker) {
+    let m = checker.model;
+    for loader in m.loaders() {
+        let Some(arg) = loader.argument(Param::NumWorkers) else {
+            continue;
+        };
+        if arg.conditional || arg.value.value.as_int().is_none_or(|n| n >= 0) {
+            continue;
+        }
+        let described = loader
+            .describe(Param::NumWorkers)
+            .unwrap_or_else(|| format!("num_workers={}", arg.value.value));
+        let mut d = Diagnostic::new(
+            Code::DL304,
+            arg.anchor,
+            format!(
+                "{described}: DataLoader raises \"ValueError: num_workers option should be \
+                 non-negative; use num_workers=0 to disable multiprocessing.\""
+            ),
+        );
+        if let Some(at) = arg.value.defined_at() {
+            d = d.with_related(at, "the negative value is set here");
+        }
+        if matches!(arg.passing, Passing::Keyword | Passing::Positional(_)) {
+            d = d.with_fix(Fix::unsafe_(
+                "Set `num_workers=0`",
+                vec![edit::replace(arg.value_node, "0")],
+            ));
+        }
+        checker.report(d);
+    }
+}

@@ -1,6 +1,10 @@
 //! DL102 `cuda-before-fork`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Related, Severity};
+use crate::python::cuda::{self, Cudaness};
+use crate::python::start_method::Origin;
+use crate::python::syntax::{self, Scope};
+use crate::rules::fork::{loaders, with_start_method_fixes};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -13,7 +17,105 @@ pub const RULE: Rule = Rule {
     kb: &["pytorch/dataset-worker-fork-cuda"],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for CUDA initialised in the main process (`.cuda()`, `.to("cuda")`, a tensor created
+with `device="cuda"`, `torch.cuda.set_device`, `torch.cuda.init`, ...) before a DataLoader whose
+workers start by fork starts them.
 
-pub fn check(_checker: &mut Checker) {}
+`torch.cuda.is_available()`, `torch.cuda.device_count()`, `torch.cuda.manual_seed()` (deferred
+until CUDA initialises) and a bare `torch.device("cuda")` do not initialise CUDA and are not
+reported.
+
+## Why is this bad?
+The forked workers inherit a process whose CUDA state they cannot use. PyTorch's own
+CPU-only datasets are fine: this is the shape of PyTorch's ImageNet example and it works, so
+the rule is informational. It becomes a warning when the worker-side code uses another
+CUDA-capable library (CuPy, `cv2.cuda`, NVIDIA DALI, `numba.cuda`), which then fails or hangs in
+the child.
+
+## Example
+```python
+model = Net().cuda()
+loader = DataLoader(dataset, num_workers=4)
+```
+
+## Use instead
+```python
+model = Net().cuda()
+loader = DataLoader(dataset, num_workers=4, multiprocessing_context="spawn")
+```
+
+## Fix safety
+Both fixes (`multiprocessing_context="spawn"`, `"forkserver"`) change how the workers start
+and are unsafe: the main module must be importable without side effects and the loader's
+callables must be picklable.
+"#;
+
+pub fn check(checker: &mut Checker) {
+    let model = checker.model;
+    let scope = Scope::new(model);
+    let mut diagnostics = Vec::new();
+    for loader in loaders(&scope, checker) {
+        if !loader.has_workers() || !loader.start.is_fork() {
+            continue;
+        }
+        let code = loader.worker_code(&scope, checker);
+        // Worker-side CUDA is DL101's error; this rule is about a CPU-only worker.
+        if code.cuda().next().is_some() {
+            continue;
+        }
+        let Some(start) = loader.start_statement(&scope) else {
+            continue;
+        };
+        let uses = cuda::cuda_before(&scope, start);
+        let Some(first) = uses.first() else {
+            continue;
+        };
+        let when = match first.cudaness {
+            Cudaness::Cuda => "",
+            Cudaness::WhenAvailable => " (when CUDA is available)",
+        };
+        let library = code.cuda_libraries().next();
+        let (severity, consequence) = match library {
+            Some(lib) => (
+                Severity::Warning,
+                format!(
+                    "the workers use {} ({}), which cannot use the CUDA state a forked \
+                     process inherits",
+                    lib.what, lib.within
+                ),
+            ),
+            None => (
+                Severity::Info,
+                "the workers only use the CPU, so this works; code that touches CUDA in a \
+                 worker would fail"
+                    .to_owned(),
+            ),
+        };
+        let message = format!(
+            "CUDA is initialised in the main process before this loader starts its workers \
+             (by {}){when}, and {}: {consequence}",
+            first.what,
+            loader.start.describe()
+        );
+        let range = match loader.start.origin {
+            Origin::Argument(range) => range,
+            _ => loader.callee(),
+        };
+        let mut diagnostic = Diagnostic::new(Code::DL102, range, message).with_severity(severity);
+        diagnostic = diagnostic.with_related(first.range, "CUDA is initialised here");
+        diagnostic = diagnostic.with_related(syntax::range(start), "the workers start here");
+        if let Some(lib) = library {
+            diagnostic.related.push(Related {
+                file: lib.file.clone(),
+                range: lib.range,
+                message: format!("{} runs in every worker", lib.what),
+            });
+        }
+        diagnostic = with_start_method_fixes(diagnostic, &scope, &loader);
+        diagnostics.push(diagnostic);
+    }
+    for d in diagnostics {
+        checker.report(d);
+    }
+}

@@ -1,6 +1,9 @@
 //! DL101 `cuda-in-forked-worker`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Related, Severity};
+use crate::python::cuda::Cudaness;
+use crate::python::syntax::Scope;
+use crate::rules::fork::{loaders, with_start_method_fixes};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -13,7 +16,91 @@ pub const RULE: Rule = Rule {
     kb: &["pytorch/dataset-worker-fork-cuda"],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for DataLoaders whose worker-side code (the dataset's `__getitem__`, `__getitems__` or
+`__iter__` and the functions they call, `collate_fn`, `worker_init_fn`) uses CUDA while the
+workers start by `fork`, either explicitly or because fork is the platform's default (Linux
+before Python 3.14).
 
-pub fn check(_checker: &mut Checker) {}
+## Why is this bad?
+A forked child cannot use CUDA. The first CUDA call in a worker fails with
+`RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with
+multiprocessing, you must use the 'spawn' start method` (when the parent already initialised
+CUDA) or with `CUDA error: initialization error`.
+
+## Example
+```python
+class Images(Dataset):
+    def __getitem__(self, i):
+        return self.data[i].cuda()
+
+loader = DataLoader(Images(), num_workers=4)
+```
+
+## Use instead
+Keep the dataset on the CPU and move each batch in the training loop:
+```python
+class Images(Dataset):
+    def __getitem__(self, i):
+        return self.data[i]
+
+for batch in DataLoader(Images(), num_workers=4, pin_memory=True):
+    batch = batch.cuda(non_blocking=True)
+```
+or start the workers with spawn: `DataLoader(..., multiprocessing_context="spawn")`.
+
+## Fix safety
+The fix adds `multiprocessing_context="spawn"` (or `"forkserver"`). It is unsafe: spawned
+workers re-import the main module, so module-level training code needs an
+`if __name__ == "__main__":` guard and every callable passed to the loader must be picklable.
+The fix's title says when either applies.
+"#;
+
+/// How many CUDA calls a diagnostic points at.
+const MAX_RELATED: usize = 3;
+
+pub fn check(checker: &mut Checker) {
+    let model = checker.model;
+    let scope = Scope::new(model);
+    let mut diagnostics = Vec::new();
+    for loader in loaders(&scope, checker) {
+        if !loader.has_workers() || !loader.start.is_fork() {
+            continue;
+        }
+        let code = loader.worker_code(&scope, checker);
+        for (role, facts) in &code.parts {
+            let Some(first) = facts.cuda.first() else {
+                continue;
+            };
+            let when = match first.cudaness {
+                Cudaness::Cuda => "",
+                Cudaness::WhenAvailable => " when CUDA is available",
+            };
+            let message = format!(
+                "{} runs inside the DataLoader's worker processes (in {}){when}, but {}: a \
+                 forked process cannot use CUDA (\"Cannot re-initialize CUDA in forked \
+                 subprocess\"). Keep worker-side code on the CPU and move each batch to the GPU \
+                 in the training loop, or start the workers with spawn",
+                first.what,
+                first.within,
+                loader.start.describe()
+            );
+            let range = loader
+                .argument_range(role.argument())
+                .unwrap_or_else(|| loader.callee());
+            let mut diagnostic = Diagnostic::new(Code::DL101, range, message);
+            for finding in facts.cuda.iter().take(MAX_RELATED) {
+                diagnostic.related.push(Related {
+                    file: finding.file.clone(),
+                    range: finding.range,
+                    message: format!("{} runs in every worker ({})", finding.what, finding.within),
+                });
+            }
+            diagnostic = with_start_method_fixes(diagnostic, &scope, &loader);
+            diagnostics.push(diagnostic);
+        }
+    }
+    for d in diagnostics {
+        checker.report(d);
+    }
+}

@@ -1,6 +1,9 @@
 //! DL103 `implicit-start-method`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::Fix;
+use crate::python::syntax::Scope;
+use crate::rules::fork::loaders;
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -16,7 +19,58 @@ pub const RULE: Rule = Rule {
     ],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for DataLoaders with `num_workers > 0` whose start method is not chosen anywhere in the
+file (no `multiprocessing_context=` and no `set_start_method(...)`).
 
-pub fn check(_checker: &mut Checker) {}
+## Why is this bad?
+The platform then decides: fork on Linux before Python 3.14, forkserver on Linux from 3.14,
+spawn on macOS and Windows. The same script behaves differently on a laptop, on a Linux server,
+and after a Python upgrade (lambdas stop pickling, module-level code runs again in every worker).
+
+This rule is opt-in (`extend-select = ["DL103"]`).
+
+## Example
+```python
+loader = DataLoader(dataset, num_workers=4)
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, num_workers=4, multiprocessing_context="spawn")
+```
+
+## Fix safety
+The fixes add `multiprocessing_context=` with `"spawn"`, `"forkserver"` or `"fork"`. Choosing a
+start method changes behaviour, so the fixes are unsafe.
+"#;
+
+pub fn check(checker: &mut Checker) {
+    let model = checker.model;
+    let scope = Scope::new(model);
+    let mut diagnostics = Vec::new();
+    for loader in loaders(&scope, checker) {
+        if loader.start.is_explicit() || loader.start.method.is_none() || !loader.has_workers() {
+            continue;
+        }
+        let message = format!(
+            "No start method is chosen for this loader's workers: {}. The same script starts \
+             them differently on macOS and Windows (spawn) and on Linux from Python 3.14 \
+             (forkserver)",
+            loader.start.describe()
+        );
+        let mut diagnostic = Diagnostic::new(Code::DL103, loader.callee(), message);
+        for (i, method) in ["spawn", "forkserver", "fork"].iter().enumerate() {
+            let edits = loader.set_context_edits(&scope, method);
+            if edits.is_empty() {
+                continue;
+            }
+            let fix = Fix::unsafe_(format!("Add multiprocessing_context=\"{method}\""), edits);
+            diagnostic = diagnostic.with_fix(if i == 0 { fix.preferred() } else { fix });
+        }
+        diagnostics.push(diagnostic);
+    }
+    for d in diagnostics {
+        checker.report(d);
+    }
+}

@@ -1,4 +1,7 @@
 //! DL1xx: start methods, CUDA and pickling across the fork/spawn boundary.
+//!
+//! The rules share one view of each DataLoader call ([`Loader`]): its arguments, worker count,
+//! start method, worker-side code, and where its workers start.
 
 pub mod cuda_before_fork;
 pub mod cuda_in_forked_worker;
@@ -6,3 +9,244 @@ pub mod implicit_start_method;
 pub mod pin_memory_cuda_data;
 pub mod spawn_without_main_guard;
 pub mod unpicklable_worker_callable;
+
+use tree_sitter::Node;
+
+use crate::diagnostic::Diagnostic;
+use crate::fix::{Edit, Fix};
+use crate::python::edit;
+use crate::python::loaders::{self, ArgState, Param, Passing};
+use crate::python::start_method::{self, StartMethod};
+use crate::python::syntax::{self, Scope};
+use crate::python::values::Value;
+use crate::python::workers::{self, WorkerCode};
+use crate::rules::Checker;
+use crate::text::TextRange;
+
+/// One `torch.utils.data.DataLoader(...)` call as the DL1xx rules see it: the model's loader
+/// with its start method.
+pub(crate) struct Loader<'a> {
+    pub inner: &'a loaders::Loader<'a>,
+    pub start: StartMethod,
+}
+
+impl<'a> Loader<'a> {
+    pub fn call(&self) -> Node<'a> {
+        self.inner.call
+    }
+
+    /// The callee (`DataLoader`, `tud.DataLoader`), where diagnostics go by default.
+    pub fn callee(&self) -> TextRange {
+        self.inner.callee
+    }
+
+    /// The expression bound to `name` (by keyword, position or a readable `**` dict).
+    pub fn argument(&self, name: &str) -> Option<Node<'a>> {
+        let param = loaders::Param::from_name(name)?;
+        self.inner.argument(param).map(|a| a.value_node)
+    }
+
+    /// Where a diagnostic about the argument `name` goes.
+    pub fn argument_range(&self, name: &str) -> Option<TextRange> {
+        let param = loaders::Param::from_name(name)?;
+        self.inner.argument(param).map(|a| a.anchor)
+    }
+
+    /// Whether worker processes certainly start: `num_workers` known and above 0, or a CPU
+    /// count (at least 1) used as it is.
+    pub fn has_workers(&self) -> bool {
+        self.inner.certainly_multi_process()
+            || self
+                .inner
+                .certain(Param::NumWorkers)
+                .is_some_and(|r| matches!(r.value, Value::CpuCount { exact: true, .. }))
+    }
+
+    /// `pin_memory` is certainly true.
+    pub fn pins_memory(&self) -> bool {
+        self.inner
+            .certain(Param::PinMemory)
+            .is_some_and(|r| r.value == Value::Bool(true))
+    }
+
+    pub fn worker_code(&self, scope: &Scope<'a>, checker: &Checker) -> WorkerCode {
+        workers::worker_code(
+            scope,
+            self.argument("dataset"),
+            self.argument("collate_fn"),
+            self.argument("worker_init_fn"),
+            checker.model.path,
+            checker.model.index,
+        )
+    }
+
+    /// The statement at which the workers start (see [`Loader::start_points`]), else the
+    /// statement that builds the loader: nothing before it can be after the start.
+    pub fn start_statement(&self, scope: &Scope<'a>) -> Option<Node<'a>> {
+        self.start_points(scope)
+            .into_iter()
+            .next()
+            .or_else(|| syntax::statement_of(self.call()))
+    }
+
+    /// Where the loader's workers may start. A loader iterated where it is built (`for x in
+    /// DataLoader(...)`, `zip(DataLoader(...), ...)`) starts in that statement; one assigned
+    /// to a name starts at the first later statement of the same block that uses the name (a
+    /// `for`, `iter()`, `zip()`, a `fit()`), or, for a module-level name, wherever a function
+    /// uses it. A loader that is returned or stored on an object starts somewhere this file
+    /// does not show: no start points.
+    pub fn start_points(&self, scope: &Scope<'a>) -> Vec<Node<'a>> {
+        let Some(statement) = syntax::statement_of(self.call()) else {
+            return Vec::new();
+        };
+        let Some(name) = assigned_name(scope, self.call()) else {
+            let stored = matches!(statement.kind(), "return_statement")
+                || self
+                    .call()
+                    .parent()
+                    .is_some_and(|p| p.kind() == "assignment");
+            return if stored { Vec::new() } else { vec![statement] };
+        };
+        let mut sibling = statement.next_named_sibling();
+        while let Some(s) = sibling {
+            if mentions(scope, s, name) {
+                return vec![s];
+            }
+            sibling = s.next_named_sibling();
+        }
+        if syntax::enclosing_function(statement).is_some() {
+            return Vec::new();
+        }
+        let mut uses = Vec::new();
+        for function in scope.m.functions() {
+            if let Some(body) = function.body {
+                syntax::walk_all(body, &mut |n| {
+                    if n.kind() == "identifier" && scope.text(n) == name {
+                        uses.push(n);
+                    }
+                });
+            }
+        }
+        uses
+    }
+
+    /// Edits that set `multiprocessing_context="<method>"`: the written keyword's value is
+    /// replaced, or the keyword is added. Nothing when the context arrives through a `**` dict
+    /// or an unreadable `**kwargs` (a second keyword would be a `TypeError`).
+    pub fn set_context_edits(&self, scope: &Scope<'a>, method: &str) -> Vec<Edit> {
+        let value = format!("\"{method}\"");
+        match self.inner.state(Param::MultiprocessingContext) {
+            ArgState::Passed(a)
+                if matches!(a.passing, Passing::Keyword | Passing::Positional(_)) =>
+            {
+                vec![edit::replace(a.value_node, value)]
+            }
+            ArgState::Default => {
+                edit::add_keyword(scope.source, self.call(), "multiprocessing_context", &value)
+                    .unwrap_or_default()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+/// Every DataLoader call of the file, with its start method.
+pub(crate) fn loaders<'a>(scope: &Scope<'a>, checker: &Checker<'a>) -> Vec<Loader<'a>> {
+    let platform =
+        start_method::platform_default(&checker.ctx.host.os, checker.ctx.settings.target_version);
+    checker
+        .model
+        .loaders()
+        .iter()
+        .map(|inner| Loader {
+            inner,
+            start: start_method::start_method(scope, inner, platform),
+        })
+        .collect()
+}
+
+/// `loader` in `loader = DataLoader(...)`.
+fn assigned_name<'a>(scope: &Scope<'a>, call: Node<'a>) -> Option<&'a str> {
+    let assignment = call.parent().filter(|p| p.kind() == "assignment")?;
+    let left = assignment.child_by_field_name("left")?;
+    (left.kind() == "identifier").then(|| scope.text(left))
+}
+
+/// Whether running `statement` reads `name` (defining a function that uses it does not).
+fn mentions(scope: &Scope, statement: Node, name: &str) -> bool {
+    if matches!(
+        statement.kind(),
+        "function_definition" | "class_definition" | "decorated_definition"
+    ) {
+        return false;
+    }
+    let mut found = false;
+    syntax::walk_executed(statement, &mut |n| {
+        found |= n.kind() == "identifier" && scope.text(n) == name;
+    });
+    found
+}
+
+/// Adds the fixes DL101 and DL102 offer, spawn (preferred) and forkserver, and points at where
+/// the loader's start method is chosen. When the file would then also need a main guard, or
+/// passes a callable spawn cannot pickle, the fix titles say so and `relatedInformation`
+/// points at it, so a fix never silently trades one crash for another.
+pub(crate) fn with_start_method_fixes(
+    mut diagnostic: Diagnostic,
+    scope: &Scope,
+    loader: &Loader,
+) -> Diagnostic {
+    if let Some(range) = loader.start.range() {
+        diagnostic = diagnostic.with_related(range, "the start method is chosen here");
+    }
+    let consequences = spawn_consequences(scope, loader);
+    let suffix = if consequences.is_empty() {
+        String::new()
+    } else {
+        let notes: Vec<&str> = consequences.iter().map(|(_, note)| note.as_str()).collect();
+        format!(" ({})", notes.join("; "))
+    };
+    let verb = if loader.argument("multiprocessing_context").is_some() {
+        "Set"
+    } else {
+        "Add"
+    };
+    for (i, method) in ["spawn", "forkserver"].iter().enumerate() {
+        let edits = loader.set_context_edits(scope, method);
+        if edits.is_empty() {
+            continue;
+        }
+        let fix = Fix::unsafe_(
+            format!("{verb} multiprocessing_context=\"{method}\"{suffix}"),
+            edits,
+        );
+        diagnostic = diagnostic.with_fix(if i == 0 { fix.preferred() } else { fix });
+    }
+    for (range, note) in consequences {
+        diagnostic = diagnostic.with_related(range, format!("with spawn, {note}"));
+    }
+    diagnostic
+}
+
+/// What switching this loader to spawn would also require: a main guard around module-level
+/// code that starts the workers, and module-level versions of lambdas and local callables.
+pub(crate) fn spawn_consequences(scope: &Scope, loader: &Loader) -> Vec<(TextRange, String)> {
+    let mut notes = Vec::new();
+    if let Some(site) = spawn_without_main_guard::unguarded_start(scope, loader) {
+        notes.push((
+            syntax::range(site),
+            "the script then also needs an `if __name__ == \"__main__\":` guard".to_owned(),
+        ));
+    }
+    for local in unpicklable_worker_callable::unpicklable_arguments(scope, loader) {
+        notes.push((
+            local.range,
+            format!(
+                "the {} passed as `{}` must then move to module level",
+                local.kind.noun(),
+                local.argument
+            ),
+        ));
+    }
+    notes
+}

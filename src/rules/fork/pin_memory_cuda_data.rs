@@ -1,6 +1,9 @@
 //! DL106 `pin-memory-cuda-data`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Related, Severity};
+use crate::fix::{Edit, Fix};
+use crate::python::syntax::{self, Scope};
+use crate::rules::fork::loaders;
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -13,7 +16,80 @@ pub const RULE: Rule = Rule {
     kb: &["pytorch/cannot-pin-cuda-tensor"],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for `pin_memory=True` on a loader whose worker-side code returns CUDA tensors.
 
-pub fn check(_checker: &mut Checker) {}
+## Why is this bad?
+Only CPU tensors can be pinned. The pin-memory thread fails with
+`RuntimeError: cannot pin 'torch.cuda.FloatTensor' only dense CPU tensors can be pinned`.
+
+## Example
+```python
+class OnGpu(Dataset):
+    def __getitem__(self, i):
+        return self.x[i].cuda()
+
+loader = DataLoader(OnGpu(), pin_memory=True)
+```
+
+## Use instead
+Return CPU tensors and move the pinned batch in the training loop:
+```python
+class OnCpu(Dataset):
+    def __getitem__(self, i):
+        return self.x[i]
+
+for batch in DataLoader(OnCpu(), pin_memory=True):
+    batch = batch.cuda(non_blocking=True)
+```
+
+## Fix safety
+The fix sets `pin_memory=False`, which keeps the CUDA data and drops pinning; it is unsafe
+because moving the transfer out of the dataset is usually the better change.
+"#;
+
+pub fn check(checker: &mut Checker) {
+    let model = checker.model;
+    let scope = Scope::new(model);
+    let mut diagnostics = Vec::new();
+    for loader in loaders(&scope, checker) {
+        if !loader.pins_memory() {
+            continue;
+        }
+        let code = loader.worker_code(&scope, checker);
+        let Some(first) = code.returns_cuda().next() else {
+            continue;
+        };
+        let (Some(range), Some(value)) = (
+            loader.argument_range("pin_memory"),
+            loader.argument("pin_memory"),
+        ) else {
+            continue;
+        };
+        let message = format!(
+            "`pin_memory=True`, but {} returns a CUDA tensor ({}): only CPU tensors can be \
+             pinned (\"cannot pin 'torch.cuda.FloatTensor' only dense CPU tensors can be \
+             pinned\"). Return CPU tensors and move the batch in the training loop",
+            first.within, first.what
+        );
+        let mut diagnostic = Diagnostic::new(Code::DL106, range, message);
+        for finding in code.returns_cuda().take(3) {
+            diagnostic.related.push(Related {
+                file: finding.file.clone(),
+                range: finding.range,
+                message: format!(
+                    "a CUDA tensor is returned to the loader here ({})",
+                    finding.within
+                ),
+            });
+        }
+        diagnostic = diagnostic.with_fix(Fix::unsafe_(
+            "Set pin_memory=False",
+            vec![Edit::replace(syntax::range(value), "False")],
+        ));
+        diagnostics.push(diagnostic);
+    }
+    for d in diagnostics {
+        checker.report(d);
+    }
+}

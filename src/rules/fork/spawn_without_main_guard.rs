@@ -1,6 +1,12 @@
 //! DL104 `spawn-without-main-guard`.
 
-use crate::diagnostic::Severity;
+use tree_sitter::Node;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::{Edit, Fix};
+use crate::python::start_method::Origin;
+use crate::python::syntax::{self, Scope};
+use crate::rules::fork::{Loader, loaders};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -16,7 +22,278 @@ pub const RULE: Rule = Rule {
     ],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for loaders whose workers start by spawn or forkserver (explicitly) while the loader is
+iterated from module-level code that is not under `if __name__ == "__main__":`.
 
-pub fn check(_checker: &mut Checker) {}
+## Why is this bad?
+Spawned workers import the main module again. Without the guard, each worker runs the
+module-level training code once more and tries to start its own workers, which fails with
+`RuntimeError: An attempt has been made to start a new process before the current process has
+finished its bootstrapping phase.` and leaves the loader waiting on workers that died.
+
+## Example
+```python
+loader = DataLoader(dataset, num_workers=2, multiprocessing_context="spawn")
+for batch in loader:
+    train(batch)
+```
+
+## Use instead
+```python
+if __name__ == "__main__":
+    loader = DataLoader(dataset, num_workers=2, multiprocessing_context="spawn")
+    for batch in loader:
+        train(batch)
+```
+
+## Fix safety
+The fix moves the module-level statements, from the first one that is not an import, a
+definition or a constant, into an `if __name__ == "__main__":` block, keeping comments and
+blank lines. Names defined there stop being importable from the module, so the fix is unsafe.
+"#;
+
+/// How many calls deep a function that starts the workers is followed to module level.
+const MAX_CALLER_DEPTH: u8 = 3;
+
+pub fn check(checker: &mut Checker) {
+    let model = checker.model;
+    let scope = Scope::new(model);
+    let mut diagnostics = Vec::new();
+    for loader in loaders(&scope, checker) {
+        let Some(method) = loader.start.method else {
+            continue;
+        };
+        if !loader.start.is_explicit() || !method.pickles() || !loader.has_workers() {
+            continue;
+        }
+        let Some(site) = unguarded_start(&scope, &loader) else {
+            continue;
+        };
+        let range = match loader.start.origin {
+            Origin::Argument(range) => range,
+            _ => loader.callee(),
+        };
+        let mut diagnostic = Diagnostic::new(
+            Code::DL104,
+            range,
+            format!(
+                "The workers start by {method}, which re-imports the main module in every worker, \
+                 but they are started from module-level code outside `if __name__ == \"__main__\":`; \
+                 each worker would run the training script again"
+            ),
+        )
+        .with_related(
+            syntax::range(site),
+            "the workers start here, outside a main guard",
+        );
+        if let Origin::ProcessWide(range) = loader.start.origin {
+            diagnostic =
+                diagnostic.with_related(range, format!("the start method is set to {method} here"));
+        }
+        if let Some(fix) = main_guard_fix(&scope) {
+            diagnostic = diagnostic.with_fix(fix);
+        }
+        diagnostics.push(diagnostic);
+    }
+    for d in diagnostics {
+        checker.report(d);
+    }
+}
+
+/// The statement outside a main guard from which the loader's workers start: the start
+/// statement itself at module level, or a module-level call of the function that holds it
+/// (followed up to [`MAX_CALLER_DEPTH`] callers). `None` when every path is guarded or the
+/// code is never called from module level (a library function).
+pub(crate) fn unguarded_start<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Option<Node<'a>> {
+    loader
+        .start_points(scope)
+        .into_iter()
+        .find_map(|start| unguarded_from(scope, start, 0))
+}
+
+fn unguarded_from<'a>(scope: &Scope<'a>, node: Node<'a>, depth: u8) -> Option<Node<'a>> {
+    let Some(function) = syntax::enclosing_function(node) else {
+        if syntax::enclosing_class(node).is_some() || scope.is_under_main_guard(node) {
+            return None;
+        }
+        return syntax::statement_of(node);
+    };
+    if depth >= MAX_CALLER_DEPTH || syntax::enclosing_class(function).is_some() {
+        return None;
+    }
+    let name = scope.text(function.child_by_field_name("name")?);
+    let mut calls = Vec::new();
+    syntax::walk_all(scope.root(), &mut |n| {
+        if n.kind() == "call"
+            && !(function.start_byte() <= n.start_byte() && n.end_byte() <= function.end_byte())
+            && n.child_by_field_name("function")
+                .is_some_and(|f| f.kind() == "identifier" && scope.text(f) == name)
+        {
+            calls.push(n);
+        }
+    });
+    calls
+        .into_iter()
+        .find_map(|call| unguarded_from(scope, call, depth + 1))
+}
+
+/// What a module-level statement is, for the main-guard fix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Imports, definitions, constants, docstrings and existing main guards stay where they
+    /// are: spawned workers need them when they import the module.
+    Keep,
+    Comment,
+    /// Code that does work when the module is imported.
+    Run,
+}
+
+fn statement_kind(scope: &Scope, statement: Node) -> Kind {
+    match statement.kind() {
+        "comment" => Kind::Comment,
+        "import_statement"
+        | "import_from_statement"
+        | "future_import_statement"
+        | "function_definition"
+        | "class_definition"
+        | "decorated_definition" => Kind::Keep,
+        "if_statement" if scope.is_main_guard(statement) => Kind::Keep,
+        "expression_statement" => {
+            let Some(inner) = statement.named_child(0) else {
+                return Kind::Run;
+            };
+            match inner.kind() {
+                "string" | "concatenated_string" => Kind::Keep,
+                "assignment" => match inner.child_by_field_name("right") {
+                    Some(right) if is_constant(right, 0) => Kind::Keep,
+                    // `x: int` declares without running anything.
+                    None => Kind::Keep,
+                    Some(_) => Kind::Run,
+                },
+                _ => Kind::Run,
+            }
+        }
+        "try_statement" => {
+            // `try: import x / except ImportError: x = None` is an import.
+            let mut all_imports = true;
+            syntax::walk_all(statement, &mut |n| {
+                if n.kind().ends_with("_statement")
+                    && !matches!(
+                        n.kind(),
+                        "try_statement"
+                            | "import_statement"
+                            | "import_from_statement"
+                            | "expression_statement"
+                            | "pass_statement"
+                    )
+                {
+                    all_imports = false;
+                }
+                if n.kind() == "call" {
+                    all_imports = false;
+                }
+            });
+            if all_imports { Kind::Keep } else { Kind::Run }
+        }
+        _ => Kind::Run,
+    }
+}
+
+/// A literal, or a container of literals (nested at most a few levels: deeper is not a
+/// constant worth keeping, and the bound keeps the stack small on pathological input).
+fn is_constant(node: Node, depth: u8) -> bool {
+    if depth > 8 {
+        return false;
+    }
+    match node.kind() {
+        "integer" | "float" | "string" | "concatenated_string" | "true" | "false" | "none" => true,
+        "unary_operator" => node
+            .named_child(0)
+            .is_some_and(|c| is_constant(c, depth + 1)),
+        "tuple" | "list" | "set" | "parenthesized_expression" => {
+            let mut cursor = node.walk();
+            node.named_children(&mut cursor)
+                .filter(|c| c.kind() != "comment")
+                .all(|c| is_constant(c, depth + 1))
+        }
+        "dictionary" => {
+            let mut cursor = node.walk();
+            node.named_children(&mut cursor)
+                .filter(|c| c.kind() != "comment")
+                .all(|pair| {
+                    pair.kind() == "pair"
+                        && pair
+                            .child_by_field_name("key")
+                            .is_some_and(|k| is_constant(k, depth + 1))
+                        && pair
+                            .child_by_field_name("value")
+                            .is_some_and(|v| is_constant(v, depth + 1))
+                })
+        }
+        _ => false,
+    }
+}
+
+/// Wraps each run of module-level statements that do work, from the first one on, into
+/// `if __name__ == "__main__":`. Imports, definitions and constants between runs stay at
+/// module level so spawned workers still find them; comments and blank lines inside a run move
+/// with it, and lines inside multi-line strings keep their text.
+fn main_guard_fix(scope: &Scope) -> Option<Fix> {
+    let root = scope.root();
+    let mut cursor = root.walk();
+    let statements: Vec<Node> = root.named_children(&mut cursor).collect();
+    let mut runs: Vec<(Node, Node)> = Vec::new();
+    let mut current: Option<(Node, Node)> = None;
+    for statement in statements {
+        match statement_kind(scope, statement) {
+            Kind::Run => {
+                current = Some(match current {
+                    Some((first, _)) => (first, statement),
+                    None => (statement, statement),
+                });
+            }
+            Kind::Comment => {}
+            Kind::Keep => runs.extend(current.take()),
+        }
+    }
+    runs.extend(current);
+    if runs.is_empty() {
+        return None;
+    }
+    let edits = runs
+        .into_iter()
+        .map(|(first, last)| {
+            let start = scope.source[..first.start_byte()]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let range = crate::text::TextRange::new(start, last.end_byte());
+            Edit::replace(range, guarded(scope, start, last.end_byte()))
+        })
+        .collect();
+    Some(Fix::unsafe_(
+        "Wrap the module-level code in `if __name__ == \"__main__\":`",
+        edits,
+    ))
+}
+
+/// The text of `start..end` indented under a main guard.
+fn guarded(scope: &Scope, start: usize, end: usize) -> String {
+    let mut strings = Vec::new();
+    syntax::walk_all(scope.root(), &mut |n| {
+        if n.kind() == "string" && n.end_byte() > start && n.start_byte() < end {
+            strings.push((n.start_byte(), n.end_byte()));
+        }
+    });
+    let mut out = String::from("if __name__ == \"__main__\":\n");
+    let mut offset = start;
+    for line in scope.source[start..end].split_inclusive('\n') {
+        let inside_string = strings.iter().any(|(s, e)| *s < offset && offset < *e);
+        if !inside_string && !line.trim().is_empty() {
+            out.push_str("    ");
+        }
+        out.push_str(line);
+        offset += line.len();
+    }
+    out
+}

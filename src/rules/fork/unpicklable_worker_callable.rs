@@ -1,7 +1,17 @@
 //! DL105 `unpicklable-worker-callable`.
 
-use crate::diagnostic::Severity;
+use std::collections::HashSet;
+
+use tree_sitter::Node;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::{Edit, Fix};
+use crate::python::start_method::Origin;
+use crate::python::syntax::{self, Scope};
+use crate::python::workers;
+use crate::rules::fork::{Loader, loaders};
 use crate::rules::{Checker, Code, Rule};
+use crate::text::TextRange;
 
 pub const RULE: Rule = Rule {
     code: Code::DL105,
@@ -13,7 +23,392 @@ pub const RULE: Rule = Rule {
     kb: &["pytorch/spawn-unpicklable-object"],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for a lambda, a nested function, or a class defined inside a function passed to a
+multi-process DataLoader as `collate_fn`, `worker_init_fn`, `dataset` or `sampler`.
 
-pub fn check(_checker: &mut Checker) {}
+## Why is this bad?
+Spawn and forkserver send these objects to each worker with `pickle`, which can only pickle
+functions and classes by their module-level name. Starting the workers fails with
+`AttributeError: Can't pickle local object 'main.<locals>.<lambda>'` (or
+`Can't get local object`). It is an error when the loader starts by spawn or forkserver, and
+info when the start method is implicit: fork works today on Linux, but macOS, Windows and
+Linux from Python 3.14 (forkserver) do not fork.
+
+## Example
+```python
+loader = DataLoader(ds, num_workers=2, collate_fn=lambda batch: torch.stack(batch))
+```
+
+## Use instead
+```python
+def stack_batch(batch):
+    return torch.stack(batch)
+
+loader = DataLoader(ds, num_workers=2, collate_fn=stack_batch)
+```
+
+## Fix safety
+For a lambda that uses no local variable of its function, the fix moves it to a module-level
+function with the same parameters and body. The fix is safe. A lambda that captures local
+variables gets no fix: use `functools.partial` with a module-level function instead.
+"#;
+
+/// Arguments a worker receives by pickling under spawn and forkserver.
+const PICKLED_ARGUMENTS: &[&str] = &["collate_fn", "worker_init_fn", "dataset", "sampler"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LocalKind {
+    Lambda,
+    NestedFunction,
+    LocalClass,
+}
+
+impl LocalKind {
+    pub fn noun(self) -> &'static str {
+        match self {
+            LocalKind::Lambda => "lambda",
+            LocalKind::NestedFunction => "nested function",
+            LocalKind::LocalClass => "class defined in a function",
+        }
+    }
+}
+
+/// A lambda, nested function or function-local class handed to a loader.
+pub(crate) struct LocalCallable<'a> {
+    pub argument: &'static str,
+    /// Where the argument is written.
+    pub argument_range: TextRange,
+    pub kind: LocalKind,
+    /// The lambda, or the nested `def`/`class`.
+    pub definition: Node<'a>,
+    /// Where it is defined: the lambda, or the nested definition's name.
+    pub range: TextRange,
+}
+
+/// The loader's pickled arguments that pickle cannot send to a worker.
+pub(crate) fn unpicklable_arguments<'a>(
+    scope: &Scope<'a>,
+    loader: &Loader<'a>,
+) -> Vec<LocalCallable<'a>> {
+    let mut found = Vec::new();
+    for argument in PICKLED_ARGUMENTS {
+        let Some(value) = loader.argument(argument) else {
+            continue;
+        };
+        let Some(argument_range) = loader.argument_range(argument) else {
+            continue;
+        };
+        let local = match *argument {
+            "dataset" | "sampler" => local_class_instance(scope, value),
+            _ => local_callable(scope, value),
+        };
+        if let Some((kind, definition)) = local {
+            let range = match kind {
+                LocalKind::Lambda => syntax::range(definition),
+                _ => definition
+                    .child_by_field_name("name")
+                    .map_or_else(|| syntax::range(definition), syntax::range),
+            };
+            found.push(LocalCallable {
+                argument,
+                argument_range,
+                kind,
+                definition,
+                range,
+            });
+        }
+    }
+    found
+}
+
+fn local_callable<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(LocalKind, Node<'a>)> {
+    match value.kind() {
+        "lambda" => Some((LocalKind::Lambda, value)),
+        "identifier" => {
+            if let Some(definition) = scope.visible_definition(value, scope.text(value)) {
+                syntax::enclosing_function(definition)?;
+                return Some(match definition.kind() {
+                    "class_definition" => (LocalKind::LocalClass, definition),
+                    _ => (LocalKind::NestedFunction, definition),
+                });
+            }
+            match scope.bound_values(value).as_slice() {
+                [bound] if bound.kind() == "lambda" => Some((LocalKind::Lambda, *bound)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn local_class_instance<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(LocalKind, Node<'a>)> {
+    let call = workers::constructor_of(scope, value, 0)?;
+    let function = call.child_by_field_name("function")?;
+    if function.kind() != "identifier" {
+        return None;
+    }
+    let class = scope.visible_definition(call, scope.text(function))?;
+    (class.kind() == "class_definition" && syntax::enclosing_function(class).is_some())
+        .then_some((LocalKind::LocalClass, class))
+}
+
+pub fn check(checker: &mut Checker) {
+    let model = checker.model;
+    let scope = Scope::new(model);
+    let mut diagnostics = Vec::new();
+    for loader in loaders(&scope, checker) {
+        if !loader.has_workers() {
+            continue;
+        }
+        let Some(method) = loader.start.method else {
+            continue;
+        };
+        let explicit = loader.start.is_explicit();
+        if explicit && !method.pickles() {
+            continue;
+        }
+        for local in unpicklable_arguments(&scope, &loader) {
+            let what = describe(&scope, &local);
+            let (severity, why) = if method.pickles() {
+                (
+                    Severity::Error,
+                    format!(
+                        "{}, which pickles it for every worker: starting the workers fails with \
+                         \"Can't pickle local object\"",
+                        loader.start.describe()
+                    ),
+                )
+            } else {
+                (
+                    Severity::Info,
+                    format!(
+                        "{}, which does not pickle it; but spawn (macOS, Windows) and \
+                         forkserver (Linux from Python 3.14) must pickle it, and fail",
+                        loader.start.describe()
+                    ),
+                )
+            };
+            let captures = match local.kind {
+                LocalKind::Lambda => captured_names(&scope, local.definition),
+                _ => Vec::new(),
+            };
+            let mut message = format!("{what} is passed as `{}`; {why}", local.argument);
+            let fix = match local.kind {
+                LocalKind::Lambda if !captures.is_empty() => {
+                    message.push_str(&format!(
+                        ". No automatic fix: the lambda uses the local variable{} {} of its \
+                         function; pass a module-level function through `functools.partial` \
+                         instead",
+                        if captures.len() == 1 { "" } else { "s" },
+                        captures
+                            .iter()
+                            .map(|c| format!("`{c}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                    None
+                }
+                LocalKind::Lambda if matches!(local.argument, "collate_fn" | "worker_init_fn") => {
+                    extract_lambda_fix(&scope, &local)
+                }
+                _ => None,
+            };
+            let mut diagnostic = Diagnostic::new(Code::DL105, local.argument_range, message)
+                .with_severity(severity)
+                .with_related(
+                    local.range,
+                    format!("the {} is defined here", local.kind.noun()),
+                );
+            if let Origin::Argument(range) | Origin::ProcessWide(range) = loader.start.origin {
+                diagnostic = diagnostic
+                    .with_related(range, format!("the start method is chosen here ({method})"));
+            }
+            if let Some(fix) = fix {
+                diagnostic = diagnostic.with_fix(fix);
+            }
+            diagnostics.push(diagnostic);
+        }
+    }
+    for d in diagnostics {
+        checker.report(d);
+    }
+}
+
+fn describe(scope: &Scope, local: &LocalCallable) -> String {
+    let owner = syntax::enclosing_function(local.definition)
+        .and_then(|f| f.child_by_field_name("name"))
+        .map(|n| format!(" defined in `{}()`", scope.text(n)))
+        .unwrap_or_default();
+    match local.kind {
+        LocalKind::Lambda => format!("A lambda{owner}"),
+        _ => {
+            let name = local
+                .definition
+                .child_by_field_name("name")
+                .map_or("", |n| scope.text(n));
+            let noun = match local.kind {
+                LocalKind::LocalClass => "class",
+                _ => "function",
+            };
+            format!("The {noun} `{name}`{owner}")
+        }
+    }
+}
+
+/// Local variables of the enclosing functions that a lambda reads: moving it to module level
+/// would leave them undefined.
+fn captured_names(scope: &Scope, lambda: Node) -> Vec<String> {
+    let mut own: HashSet<String> = syntax::parameter_names(scope, lambda).into_iter().collect();
+    let Some(body) = lambda.child_by_field_name("body") else {
+        return Vec::new();
+    };
+    let mut read = Vec::new();
+    // Attribute names and keyword names are not variables. Collected on the way down (the
+    // parent is always visited first), because asking a node for its parent costs a walk
+    // from the root.
+    let mut not_variables = HashSet::new();
+    syntax::walk_all(body, &mut |n| match n.kind() {
+        "attribute" => not_variables.extend(n.child_by_field_name("attribute").map(|a| a.id())),
+        "keyword_argument" => not_variables.extend(n.child_by_field_name("name").map(|a| a.id())),
+        "lambda" => own.extend(syntax::parameter_names(scope, n)),
+        "for_in_clause" => {
+            if let Some(left) = n.child_by_field_name("left") {
+                syntax::walk_all(left, &mut |t| {
+                    if t.kind() == "identifier" {
+                        own.insert(scope.text(t).to_owned());
+                    }
+                });
+            }
+        }
+        "identifier" if !not_variables.contains(&n.id()) => read.push(scope.text(n).to_owned()),
+        _ => {}
+    });
+    let mut local = HashSet::new();
+    let mut function = syntax::enclosing_function(lambda);
+    while let Some(f) = function {
+        local.extend(syntax::parameter_names(scope, f));
+        if let Some(body) = f.child_by_field_name("body") {
+            syntax::walk_executed(body, &mut |n| bound_names(scope, n, &mut local));
+        }
+        function = syntax::enclosing_function(f);
+    }
+    let mut captured: Vec<String> = read
+        .into_iter()
+        .filter(|name| !own.contains(name) && local.contains(name))
+        .collect();
+    captured.sort();
+    captured.dedup();
+    captured
+}
+
+/// An identifier that reads a variable (not an attribute or keyword name).
+fn is_read(identifier: Node) -> bool {
+    let Some(parent) = identifier.parent() else {
+        return true;
+    };
+    let is_field = |field: &str| {
+        parent
+            .child_by_field_name(field)
+            .is_some_and(|f| f.id() == identifier.id())
+    };
+    match parent.kind() {
+        "attribute" => !is_field("attribute"),
+        "keyword_argument" => !is_field("name"),
+        _ => true,
+    }
+}
+
+fn bound_names(scope: &Scope, node: Node, names: &mut HashSet<String>) {
+    let target = match node.kind() {
+        "assignment" | "augmented_assignment" | "for_statement" => node.child_by_field_name("left"),
+        "named_expression" => node.child_by_field_name("name"),
+        "as_pattern_target" => Some(node),
+        "function_definition" | "class_definition" => node.child_by_field_name("name"),
+        "aliased_import" => node.child_by_field_name("alias"),
+        "import_statement" | "import_from_statement" => {
+            let mut cursor = node.walk();
+            for name in node.children_by_field_name("name", &mut cursor) {
+                if name.kind() == "dotted_name"
+                    && let Some(first) = name.named_child(0)
+                {
+                    names.insert(scope.text(first).to_owned());
+                }
+            }
+            None
+        }
+        _ => None,
+    };
+    if let Some(target) = target {
+        if target.kind() == "identifier" {
+            names.insert(scope.text(target).to_owned());
+            return;
+        }
+        if matches!(
+            target.kind(),
+            "pattern_list" | "tuple_pattern" | "list_pattern" | "as_pattern_target"
+        ) {
+            syntax::walk_all(target, &mut |t| {
+                if t.kind() == "identifier" && is_read(t) {
+                    names.insert(scope.text(t).to_owned());
+                }
+            });
+        }
+    }
+}
+
+/// Moves a lambda that captures nothing to a module-level function with a free name, placed
+/// before the top-level statement that holds it.
+fn extract_lambda_fix(scope: &Scope, local: &LocalCallable) -> Option<Fix> {
+    let lambda = local.definition;
+    let body = lambda.child_by_field_name("body")?;
+    let parameters = lambda
+        .child_by_field_name("parameters")
+        .map_or("", |p| scope.text(p));
+    let base = match local.argument {
+        "collate_fn" => "collate_batch",
+        _ => "init_worker",
+    };
+    let name = free_name(scope, base);
+    let mut top = lambda;
+    while let Some(parent) = top.parent() {
+        if parent.kind() == "module" {
+            break;
+        }
+        top = parent;
+    }
+    let insert_at = scope.source[..top.start_byte()]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let body_text = scope.text(body);
+    let returned = if body_text.contains('\n') {
+        format!("({body_text})")
+    } else {
+        body_text.to_owned()
+    };
+    let definition = format!("def {name}({parameters}):\n    return {returned}\n\n\n");
+    Some(Fix::safe(
+        format!("Move the lambda to a module-level function `{name}`"),
+        vec![
+            Edit::insert(insert_at, definition),
+            Edit::replace(syntax::range(lambda), name.clone()),
+        ],
+    ))
+}
+
+/// `base`, or `base_2`, `base_3`, ... : the first that no identifier of the file uses.
+fn free_name(scope: &Scope, base: &str) -> String {
+    let mut used = HashSet::new();
+    syntax::walk_all(scope.root(), &mut |n| {
+        if n.kind() == "identifier" {
+            used.insert(scope.text(n));
+        }
+    });
+    if !used.contains(base) {
+        return base.to_owned();
+    }
+    (2..)
+        .map(|i| format!("{base}_{i}"))
+        .find(|candidate| !used.contains(candidate.as_str()))
+        .unwrap_or_else(|| base.to_owned())
+}

@@ -1,0 +1,103 @@
+//! `--format json`: one array of ruff-style objects, the contract in DESIGN.md ("CLI contract").
+//! `url`, `name` and `related` are extras beyond ruff's fields.
+
+use std::io::{self, Write};
+
+use serde_json::{Value, json};
+
+use crate::diagnostic::Diagnostic;
+use crate::output::{Emitter, FileReport, Location, Summary, display_path, primary_fix};
+
+#[derive(Default)]
+pub struct Json {
+    items: Vec<Value>,
+}
+
+/// One diagnostic as a JSON object.
+pub fn diagnostic_json(file: &FileReport, d: &Diagnostic) -> Value {
+    let filename = display_path(file.path);
+    let (location, end_location) = Location::range(file, d.range);
+    let fix = primary_fix(d).map(|fix| {
+        let edits: Vec<Value> = fix
+            .edits
+            .iter()
+            .map(|e| {
+                let (location, end_location) = Location::range(file, e.range);
+                json!({"content": e.content, "location": location, "end_location": end_location})
+            })
+            .collect();
+        json!({"message": fix.title, "applicability": fix.applicability, "edits": edits})
+    });
+    let related: Vec<Value> = d
+        .related
+        .iter()
+        .map(|r| {
+            // A related place in another file has no line index here: give the file only.
+            match &r.file {
+                Some(other) if other.as_path() != file.path => json!({
+                    "filename": display_path(other),
+                    "location": null,
+                    "end_location": null,
+                    "message": r.message,
+                }),
+                _ => {
+                    let (location, end_location) = Location::range(file, r.range);
+                    json!({
+                        "filename": filename,
+                        "location": location,
+                        "end_location": end_location,
+                        "message": r.message,
+                    })
+                }
+            }
+        })
+        .collect();
+    json!({
+        "code": d.code,
+        "name": d.code.rule().name,
+        "message": d.message,
+        "severity": d.severity,
+        "filename": filename,
+        "location": location,
+        "end_location": end_location,
+        "fix": fix,
+        "kb": d.kb(),
+        "url": d.code.rule().url(),
+        "related": related,
+    })
+}
+
+impl Emitter for Json {
+    fn file(&mut self, _out: &mut dyn Write, file: &FileReport) -> io::Result<()> {
+        self.items
+            .extend(file.diagnostics.iter().map(|d| diagnostic_json(file, d)));
+        Ok(())
+    }
+
+    fn finish(&mut self, out: &mut dyn Write, _summary: &Summary) -> io::Result<()> {
+        serde_json::to_writer_pretty(&mut *out, &self.items)?;
+        writeln!(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::output::test_support::{render, summary};
+
+    #[test]
+    fn objects_have_the_contract_fields() {
+        let out = render(&mut Json::default(), &summary());
+        let value: Value = serde_json::from_str(&out).unwrap();
+        insta::assert_json_snapshot!(value);
+    }
+
+    #[test]
+    fn no_findings_is_an_empty_array() {
+        let mut out = Vec::new();
+        Json::default()
+            .finish(&mut out, &Summary::default())
+            .unwrap();
+        assert_eq!(String::from_utf8(out).unwrap(), "[]\n");
+    }
+}

@@ -1,0 +1,476 @@
+//! CUDA initialisation: which calls create a CUDA context in the calling process, and whether
+//! one is reachable before a loader's workers start.
+//!
+//! Checked against PyTorch's source (`torch/cuda/__init__.py`, `torch/cuda/random.py`,
+//! `torch/csrc/utils/device_lazy_init.h`):
+//! - `init`, `current_device`, `synchronize`, `get_device_properties` (and so
+//!   `get_device_name`/`get_device_capability`), `current_stream`, `default_stream`,
+//!   `ipc_collect`, `get_rng_state`, `initial_seed`, `cudart` call `_lazy_init()`;
+//!   `mem_get_info()` calls `current_device()` when no device is given; `set_device` goes to
+//!   `torch._C._cuda_setDevice`, which initialises lazily in C++.
+//! - `.cuda()`, `.to(device)` and factories with `device=` call `maybe_initialize_device`.
+//! - `is_available()` and `device_count()` only count devices (`cudaGetDeviceCount` / NVML);
+//!   `manual_seed`, `manual_seed_all`, `seed`, `seed_all`, `set_rng_state` queue their work with
+//!   `_lazy_call` until something else initialises CUDA; `torch.device("cuda")` is a plain
+//!   value. None of these is reported.
+
+use tree_sitter::Node;
+
+use crate::python::syntax::{self, Scope};
+use crate::text::TextRange;
+
+/// `torch.cuda` functions that initialise CUDA in the calling process.
+const INITIALISING_CUDA_FUNCTIONS: &[&str] = &[
+    "init",
+    "set_device",
+    "current_device",
+    "synchronize",
+    "get_device_name",
+    "get_device_properties",
+    "get_device_capability",
+    "mem_get_info",
+    "current_stream",
+    "default_stream",
+    "ipc_collect",
+    "get_rng_state",
+    "get_rng_state_all",
+    "initial_seed",
+    "cudart",
+];
+
+/// Libraries that drive the GPU themselves; a forked child inherits a CUDA context they cannot
+/// use (DL102 turns into a warning when worker-side code uses one).
+const CUDA_CAPABLE_LIBRARIES: &[&str] =
+    &["cupy", "cv2.cuda", "nvidia.dali", "numba.cuda", "pycuda"];
+
+/// Whether a device expression names a CUDA device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cudaness {
+    /// `"cuda"`, `"cuda:0"`, `torch.device("cuda")`, or a name bound only to those.
+    Cuda,
+    /// A conditional that picks CUDA when it is available
+    /// (`"cuda" if torch.cuda.is_available() else "cpu"`).
+    WhenAvailable,
+}
+
+/// One place that initialises CUDA (or uses a CUDA-capable library).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CudaUse {
+    pub range: TextRange,
+    /// How a message names it, e.g. "`.cuda()`" or "`torch.cuda.set_device()`".
+    pub what: String,
+    pub cudaness: Cudaness,
+}
+
+/// Which call of a scan's subtree to report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    CudaInit,
+    CudaLibrary,
+}
+
+/// Every call in `node`'s subtree that initialises CUDA, in source order. Nested function and
+/// class bodies are skipped: defining a function runs none of its body.
+pub fn cuda_inits(scope: &Scope, node: Node) -> Vec<CudaUse> {
+    scan(scope, node, Want::CudaInit)
+}
+
+/// Calls in `node`'s subtree into a CUDA-capable library other than PyTorch.
+pub fn cuda_library_uses(scope: &Scope, node: Node) -> Vec<CudaUse> {
+    scan(scope, node, Want::CudaLibrary)
+}
+
+fn scan(scope: &Scope, node: Node, want: Want) -> Vec<CudaUse> {
+    let mut found = Vec::new();
+    syntax::walk_executed(node, &mut |n| {
+        if n.kind() == "call" {
+            let hit = match want {
+                Want::CudaInit => call_initialises_cuda(scope, n),
+                Want::CudaLibrary => call_uses_cuda_library(scope, n),
+            };
+            found.extend(hit);
+        }
+    });
+    found
+}
+
+/// Whether `call` creates a CUDA context, and how to name it.
+pub fn call_initialises_cuda(scope: &Scope, call: Node) -> Option<CudaUse> {
+    let function = call.child_by_field_name("function")?;
+    let range = syntax::range(call);
+    let qualified = scope.qualified_name(function);
+    if let Some(q) = qualified.as_deref() {
+        if let Some(name) = q.strip_prefix("torch.cuda.") {
+            if INITIALISING_CUDA_FUNCTIONS.contains(&name) {
+                return Some(CudaUse {
+                    range,
+                    what: format!("`torch.cuda.{name}()`"),
+                    cudaness: Cudaness::Cuda,
+                });
+            }
+            return None;
+        }
+        if q == "torch.device" {
+            return None;
+        }
+        if q == "torch.distributed.init_process_group" {
+            let backend = scope
+                .keyword(call, "backend")
+                .or_else(|| syntax::positional_argument(call, 0))?;
+            return (scope.string_value(backend).as_deref() == Some("nccl")).then(|| CudaUse {
+                range,
+                what: "`init_process_group(backend=\"nccl\")`".to_owned(),
+                cudaness: Cudaness::Cuda,
+            });
+        }
+        if q == "torch.nn.parallel.DistributedDataParallel"
+            || q == "torch.nn.parallel.distributed.DistributedDataParallel"
+        {
+            return scope.keyword(call, "device_ids").map(|_| CudaUse {
+                range,
+                what: "`DistributedDataParallel(..., device_ids=...)`".to_owned(),
+                cudaness: Cudaness::Cuda,
+            });
+        }
+        // Factories and modules created on a device: `torch.zeros(..., device="cuda")`,
+        // `nn.Linear(..., device=DEVICE)`, `torchvision.io.decode_jpeg(..., device="cuda")`.
+        if q.starts_with("torch.") || q.starts_with("torchvision.") {
+            let device = scope.keyword(call, "device")?;
+            let cudaness = device_cudaness(scope, device)?;
+            let short = q.rsplit('.').next().unwrap_or(q);
+            return Some(CudaUse {
+                range,
+                what: format!("`{short}(..., device={})`", scope.text(device)),
+                cudaness,
+            });
+        }
+    }
+    // Tensor and module methods: `.cuda()`, `.to(<cuda device>)`.
+    if function.kind() != "attribute" {
+        return None;
+    }
+    let object = function.child_by_field_name("object")?;
+    let method = scope.text(function.child_by_field_name("attribute")?);
+    // `torch.cuda` is a module, and calls on a module are not tensor methods.
+    if scope.is_module_reference(object) {
+        return None;
+    }
+    match method {
+        "cuda" => Some(CudaUse {
+            range,
+            what: "`.cuda()`".to_owned(),
+            cudaness: Cudaness::Cuda,
+        }),
+        "to" => {
+            let device = scope
+                .keyword(call, "device")
+                .or_else(|| syntax::positional_argument(call, 0))?;
+            let cudaness = device_cudaness(scope, device)?;
+            Some(CudaUse {
+                range,
+                what: format!("`.to({})`", scope.text(device)),
+                cudaness,
+            })
+        }
+        _ => None,
+    }
+}
+
+fn call_uses_cuda_library(scope: &Scope, call: Node) -> Option<CudaUse> {
+    let function = call.child_by_field_name("function")?;
+    let q = scope.qualified_name(function)?;
+    let library = CUDA_CAPABLE_LIBRARIES
+        .iter()
+        .find(|lib| q == **lib || q.starts_with(&format!("{lib}.")))?;
+    Some(CudaUse {
+        range: syntax::range(call),
+        what: format!("`{q}()` ({library})"),
+        cudaness: Cudaness::Cuda,
+    })
+}
+
+/// How many calls deep a same-file function that initialises CUDA is followed, and how many
+/// callers of the function holding a loader are followed to find earlier code.
+const MAX_DEPTH: u8 = 3;
+
+/// CUDA initialised in the main process before `statement` runs: in earlier statements of its
+/// block and the enclosing blocks up to its function, then (through the first call of that
+/// function in the file) before that call, and so on to module level. Calls to same-file
+/// functions in those statements count when their bodies initialise CUDA.
+pub fn cuda_before(scope: &Scope, statement: Node) -> Vec<CudaUse> {
+    let mut found = Vec::new();
+    let mut visited = Vec::new();
+    let mut at = Some(statement);
+    for _ in 0..=MAX_DEPTH {
+        let Some(node) = at else {
+            break;
+        };
+        for earlier in syntax::preceding_statements(node) {
+            if matches!(
+                earlier.kind(),
+                "function_definition" | "class_definition" | "decorated_definition"
+            ) {
+                continue;
+            }
+            found.extend(cuda_inits_through_calls(scope, earlier, &mut visited, 0));
+        }
+        at = syntax::enclosing_function(node).and_then(|f| first_call_of(scope, f));
+    }
+    found.sort_by_key(|u| u.range.start);
+    found
+}
+
+/// The first call of the module-level function `function` outside its own body.
+fn first_call_of<'a>(scope: &Scope<'a>, function: Node<'a>) -> Option<Node<'a>> {
+    if syntax::enclosing_class(function).is_some() {
+        return None;
+    }
+    let name = scope.text(function.child_by_field_name("name")?);
+    let mut first = None;
+    syntax::walk_all(scope.root(), &mut |n| {
+        if first.is_none()
+            && n.kind() == "call"
+            && !(function.start_byte() <= n.start_byte() && n.end_byte() <= function.end_byte())
+            && n.child_by_field_name("function")
+                .is_some_and(|f| f.kind() == "identifier" && scope.text(f) == name)
+        {
+            first = Some(n);
+        }
+    });
+    first
+}
+
+/// CUDA initialisation in `node`, and in the bodies of the same-file functions it calls; a use
+/// found in a callee is reported at the call, naming both.
+fn cuda_inits_through_calls(
+    scope: &Scope,
+    node: Node,
+    visited: &mut Vec<usize>,
+    depth: u8,
+) -> Vec<CudaUse> {
+    let mut found = cuda_inits(scope, node);
+    if depth >= MAX_DEPTH {
+        return found;
+    }
+    let mut calls = Vec::new();
+    syntax::walk_executed(node, &mut |n| {
+        if n.kind() == "call"
+            && let Some(function) = n.child_by_field_name("function")
+            && function.kind() == "identifier"
+        {
+            calls.push((n, function));
+        }
+    });
+    for (call, function) in calls {
+        let name = scope.text(function);
+        let Some(definition) = scope.visible_definition(call, name) else {
+            continue;
+        };
+        if definition.kind() != "function_definition" || visited.contains(&definition.start_byte())
+        {
+            continue;
+        }
+        visited.push(definition.start_byte());
+        let Some(body) = definition.child_by_field_name("body") else {
+            continue;
+        };
+        if let Some(inner) = cuda_inits_through_calls(scope, body, visited, depth + 1).first() {
+            found.push(CudaUse {
+                range: syntax::range(call),
+                what: format!("`{name}()`, which calls {}", inner.what),
+                cudaness: inner.cudaness,
+            });
+        }
+    }
+    found
+}
+
+/// Whether a device expression is a CUDA device; `None` when it is not or cannot be known.
+pub fn device_cudaness(scope: &Scope, expr: Node) -> Option<Cudaness> {
+    device_cudaness_at(scope, expr, 0)
+}
+
+fn device_cudaness_at(scope: &Scope, expr: Node, depth: u8) -> Option<Cudaness> {
+    if depth > 6 {
+        return None;
+    }
+    match expr.kind() {
+        "string" => scope
+            .string_value(expr)
+            .filter(|s| is_cuda_device_string(s))
+            .map(|_| Cudaness::Cuda),
+        "integer" => None,
+        "parenthesized_expression" => device_cudaness_at(scope, expr.named_child(0)?, depth + 1),
+        "call" => {
+            let function = expr.child_by_field_name("function")?;
+            if scope.qualified_name(function).as_deref() != Some("torch.device") {
+                return None;
+            }
+            let first = scope
+                .keyword(expr, "type")
+                .or_else(|| syntax::positional_argument(expr, 0))?;
+            device_cudaness_at(scope, first, depth + 1)
+        }
+        "conditional_expression" => {
+            let mut any = false;
+            let mut cursor = expr.walk();
+            let branches: Vec<Node> = expr.named_children(&mut cursor).collect();
+            // `a if cond else b`: children are a, cond, b.
+            for (i, branch) in branches.iter().enumerate() {
+                if i == 1 {
+                    continue;
+                }
+                any |= device_cudaness_at(scope, *branch, depth + 1).is_some();
+            }
+            any.then_some(Cudaness::WhenAvailable)
+        }
+        "identifier" | "attribute" => {
+            let values = scope.bound_values(expr);
+            if values.is_empty() {
+                return None;
+            }
+            let mut all_cuda = true;
+            let mut any = None;
+            for value in values {
+                match device_cudaness_at(scope, value, depth + 1) {
+                    Some(c) => {
+                        any = Some(match (any, c) {
+                            (Some(Cudaness::WhenAvailable), _) | (_, Cudaness::WhenAvailable) => {
+                                Cudaness::WhenAvailable
+                            }
+                            _ => Cudaness::Cuda,
+                        })
+                    }
+                    None => all_cuda = false,
+                }
+            }
+            // A name bound to CUDA on one path and to something else on another is CUDA only
+            // when that path runs.
+            match any {
+                Some(Cudaness::Cuda) if !all_cuda => Some(Cudaness::WhenAvailable),
+                other => other,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn is_cuda_device_string(s: &str) -> bool {
+    s == "cuda"
+        || s.strip_prefix("cuda:")
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inits(source: &str) -> Vec<String> {
+        syntax::with_scope(source, |scope| {
+            cuda_inits(scope, scope.root())
+                .into_iter()
+                .map(|u| u.what)
+                .collect()
+        })
+    }
+
+    #[test]
+    fn device_strings() {
+        assert!(is_cuda_device_string("cuda"));
+        assert!(is_cuda_device_string("cuda:1"));
+        assert!(!is_cuda_device_string("cuda:"));
+        assert!(!is_cuda_device_string("cpu"));
+        assert!(!is_cuda_device_string("cudax"));
+    }
+
+    #[test]
+    fn initialising_calls() {
+        let found = inits(
+            "import torch\nfrom torch import cuda\nimport torch.nn as nn\nDEV = torch.device('cuda:0')\n\
+             x = torch.zeros(3).cuda()\ny = x.to(DEV)\ncuda.set_device(0)\n\
+             z = torch.ones(2, device='cuda')\nm = nn.Linear(2, 2, device=DEV)\ntorch.cuda.synchronize()\n",
+        );
+        assert_eq!(
+            found,
+            [
+                "`.cuda()`",
+                "`.to(DEV)`",
+                "`torch.cuda.set_device()`",
+                "`ones(..., device='cuda')`",
+                "`Linear(..., device=DEV)`",
+                "`torch.cuda.synchronize()`"
+            ]
+        );
+    }
+
+    #[test]
+    fn calls_that_do_not_initialise() {
+        let found = inits(
+            "import torch\nok = torch.cuda.is_available()\nn = torch.cuda.device_count()\n\
+             torch.cuda.manual_seed_all(0)\ntorch.cuda.manual_seed(1)\nd = torch.device('cuda')\n\
+             x = torch.zeros(2).to('cpu')\ny = torch.zeros(2, device='cpu')\ntorch.backends.cudnn.benchmark = True\n\
+             def later():\n    return torch.zeros(1).cuda()\n",
+        );
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn conditional_device_is_cuda_when_available() {
+        let source = "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = torch.nn.Linear(1, 1).to(device)\n";
+        let uses = syntax::with_scope(source, |scope| cuda_inits(scope, scope.root()));
+        assert_eq!(uses.len(), 1);
+        assert_eq!(uses[0].cudaness, Cudaness::WhenAvailable);
+    }
+
+    fn before(source: &str, marker: &str) -> Vec<String> {
+        syntax::with_scope(source, |scope| {
+            let at = source.find(marker).expect("marker");
+            let node = scope
+                .root()
+                .descendant_for_byte_range(at, at)
+                .expect("node");
+            let statement = syntax::statement_of(node).expect("statement");
+            cuda_before(scope, statement)
+                .into_iter()
+                .map(|u| u.what)
+                .collect()
+        })
+    }
+
+    #[test]
+    fn reachability_through_callers_and_helpers() {
+        let source = r#"import torch
+def build():
+    return torch.nn.Linear(1, 1).cuda()
+def main():
+    model = build()
+    for x in loader:
+        x.cuda()
+    LOADER
+    print(torch.ones(1).cuda())
+if __name__ == '__main__':
+    torch.cuda.init()
+    main()
+"#;
+        assert_eq!(
+            before(source, "LOADER"),
+            [
+                "`build()`, which calls `.cuda()`",
+                "`.cuda()`",
+                "`torch.cuda.init()`"
+            ]
+        );
+        let after_only = "import torch
+def main():
+    LOADER
+    torch.ones(1).cuda()
+main()
+";
+        assert!(before(after_only, "LOADER").is_empty());
+    }
+
+    #[test]
+    fn device_parameter_is_unknown() {
+        assert!(inits("def f(x, device):\n    return x.to(device)\nf(1, 'cuda')\n").is_empty());
+    }
+}

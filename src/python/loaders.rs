@@ -1,0 +1,714 @@
+//! `torch.utils.data.DataLoader` calls: arguments bound by keyword, by position in
+//! DataLoader's signature order, and through `**kwargs` dicts built from literals in the same
+//! scope (as PyTorch's MNIST example does); the dataset and the class it is built from.
+
+use tree_sitter::Node;
+
+use crate::python::model::{BindingKind, ClassId, FunctionId, Module, ScopeId};
+use crate::python::values::{Provenance, Resolved, Value};
+use crate::text::TextRange;
+
+/// The qualified names that are the real DataLoader.
+pub const DATALOADER: &[&str] = &[
+    "torch.utils.data.DataLoader",
+    "torch.utils.data.dataloader.DataLoader",
+];
+
+/// DataLoader's parameters, in signature order (the first 13 may be positional).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Param {
+    Dataset,
+    BatchSize,
+    Shuffle,
+    Sampler,
+    BatchSampler,
+    NumWorkers,
+    CollateFn,
+    PinMemory,
+    DropLast,
+    Timeout,
+    WorkerInitFn,
+    MultiprocessingContext,
+    Generator,
+    PrefetchFactor,
+    PersistentWorkers,
+    PinMemoryDevice,
+    InOrder,
+}
+
+impl Param {
+    pub const ALL: [Param; 17] = [
+        Param::Dataset,
+        Param::BatchSize,
+        Param::Shuffle,
+        Param::Sampler,
+        Param::BatchSampler,
+        Param::NumWorkers,
+        Param::CollateFn,
+        Param::PinMemory,
+        Param::DropLast,
+        Param::Timeout,
+        Param::WorkerInitFn,
+        Param::MultiprocessingContext,
+        Param::Generator,
+        Param::PrefetchFactor,
+        Param::PersistentWorkers,
+        Param::PinMemoryDevice,
+        Param::InOrder,
+    ];
+
+    /// How many parameters can be passed by position (`prefetch_factor` and after are
+    /// keyword-only).
+    pub const POSITIONAL: usize = 13;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Param::Dataset => "dataset",
+            Param::BatchSize => "batch_size",
+            Param::Shuffle => "shuffle",
+            Param::Sampler => "sampler",
+            Param::BatchSampler => "batch_sampler",
+            Param::NumWorkers => "num_workers",
+            Param::CollateFn => "collate_fn",
+            Param::PinMemory => "pin_memory",
+            Param::DropLast => "drop_last",
+            Param::Timeout => "timeout",
+            Param::WorkerInitFn => "worker_init_fn",
+            Param::MultiprocessingContext => "multiprocessing_context",
+            Param::Generator => "generator",
+            Param::PrefetchFactor => "prefetch_factor",
+            Param::PersistentWorkers => "persistent_workers",
+            Param::PinMemoryDevice => "pin_memory_device",
+            Param::InOrder => "in_order",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Param> {
+        Param::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    pub fn positional(index: usize) -> Option<Param> {
+        (index < Self::POSITIONAL)
+            .then(|| Param::ALL.get(index).copied())
+            .flatten()
+    }
+
+    /// The value DataLoader uses when the argument is not passed (`Unknown` for the required
+    /// `dataset`).
+    pub fn default_value(self) -> Value {
+        match self {
+            Param::Dataset => Value::Unknown,
+            Param::BatchSize => Value::Int(1),
+            Param::NumWorkers | Param::Timeout => Value::Int(0),
+            Param::PinMemory | Param::DropLast | Param::PersistentWorkers => Value::Bool(false),
+            Param::PinMemoryDevice => Value::Str(String::new()),
+            Param::InOrder => Value::Bool(true),
+            Param::Shuffle
+            | Param::Sampler
+            | Param::BatchSampler
+            | Param::CollateFn
+            | Param::WorkerInitFn
+            | Param::MultiprocessingContext
+            | Param::Generator
+            | Param::PrefetchFactor => Value::None,
+        }
+    }
+}
+
+/// How an argument reached the call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Passing {
+    Keyword,
+    /// The 0-based position among the positional arguments.
+    Positional(usize),
+    /// A key of a `**name` dict; `splat` is the `**name` in the call.
+    Unpacked {
+        splat: TextRange,
+    },
+}
+
+/// One bound argument of a DataLoader call.
+#[derive(Clone, Debug)]
+pub struct Argument<'a> {
+    pub param: Param,
+    pub passing: Passing,
+    /// The keyword (`num_workers` in `num_workers=4`) or the dict key (`'num_workers'`).
+    pub keyword: Option<TextRange>,
+    /// Where a diagnostic about this argument goes: the keyword in the call, the positional
+    /// value, or the `**name` that carries it.
+    pub anchor: TextRange,
+    /// The whole argument in the call (`num_workers=4`, or the positional expression); for an
+    /// unpacked one, the dict's `key: value` pair or the `key=value` of `dict(...)`.
+    pub node: Node<'a>,
+    pub value_node: Node<'a>,
+    pub value: Resolved,
+    /// Passed only under a condition (a dict key added in an `if`): possible, not certain.
+    pub conditional: bool,
+}
+
+impl Argument<'_> {
+    /// Written directly in the call as `name=value` (fixes may edit it in place).
+    pub fn is_keyword(&self) -> bool {
+        self.passing == Passing::Keyword
+    }
+}
+
+/// What is known about one parameter of a call.
+#[derive(Clone, Copy, Debug)]
+pub enum ArgState<'l, 'a> {
+    Passed(&'l Argument<'a>),
+    /// Not passed, and nothing (`*args`, an unreadable `**kwargs`) could pass it.
+    Default,
+    /// Possibly passed through `*args` or a `**kwargs` the model cannot read.
+    Unknown,
+}
+
+/// Where a loader's dataset comes from.
+#[derive(Clone, Debug)]
+pub struct Dataset<'a> {
+    /// The dataset argument as written.
+    pub expr: Node<'a>,
+    /// The constructor call it comes from (`MyDataset(...)`), following a name bound once or
+    /// a `self.x` assigned once in `__init__`.
+    pub constructor: Option<Node<'a>>,
+    pub class: DatasetClass,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DatasetClass {
+    /// A class defined in this file.
+    Local(ClassId),
+    /// A class from an import (`torchvision.datasets.MNIST`).
+    Imported(String),
+    Unknown,
+}
+
+/// One `DataLoader(...)` call.
+#[derive(Clone, Debug)]
+pub struct Loader<'a> {
+    pub call: Node<'a>,
+    pub range: TextRange,
+    /// The callee expression (`DataLoader`, `torch.utils.data.DataLoader`): where diagnostics
+    /// go when no argument is to blame.
+    pub callee: TextRange,
+    /// The `argument_list` of the call.
+    pub arguments_node: Option<Node<'a>>,
+    pub qualified: String,
+    pub scope: ScopeId,
+    pub function: Option<FunctionId>,
+    /// The statement the call is in.
+    pub statement: Node<'a>,
+    /// Bound arguments in call order; at most one per parameter.
+    pub arguments: Vec<Argument<'a>>,
+    /// A `*args` or a `**kwargs` the model cannot read: unbound parameters are unknown.
+    pub has_unknown_arguments: bool,
+    pub dataset: Option<Dataset<'a>>,
+}
+
+impl<'a> Loader<'a> {
+    pub fn argument(&self, param: Param) -> Option<&Argument<'a>> {
+        self.arguments.iter().find(|a| a.param == param)
+    }
+
+    pub fn state(&self, param: Param) -> ArgState<'_, 'a> {
+        match self.argument(param) {
+            Some(a) => ArgState::Passed(a),
+            None if self.has_unknown_arguments => ArgState::Unknown,
+            None => ArgState::Default,
+        }
+    }
+
+    /// The parameter's value when it is certain: passed unconditionally with a known value, or
+    /// certainly not passed (DataLoader's default, with `SignatureDefault` provenance).
+    pub fn certain(&self, param: Param) -> Option<Resolved> {
+        match self.state(param) {
+            ArgState::Passed(a) if !a.conditional && a.value.value.is_known() => {
+                Some(a.value.clone())
+            }
+            ArgState::Default if param.default_value().is_known() => Some(Resolved {
+                value: param.default_value(),
+                provenance: Provenance::SignatureDefault,
+            }),
+            _ => None,
+        }
+    }
+
+    /// `num_workers` when it is certain.
+    pub fn num_workers(&self) -> Option<i64> {
+        self.certain(Param::NumWorkers)?.value.as_int()
+    }
+
+    /// Certainly no worker processes (`num_workers` is 0 for sure).
+    pub fn certainly_single_process(&self) -> bool {
+        self.num_workers() == Some(0)
+    }
+
+    /// Certainly starts workers (`num_workers` > 0 for sure).
+    pub fn certainly_multi_process(&self) -> bool {
+        self.num_workers().is_some_and(|n| n > 0)
+    }
+
+    /// The parameter as a message names it: `num_workers=4`, `num_workers=64 (the default of
+    /// --num_workers (line 12))`, `num_workers=1 (set under a condition)`, or
+    /// `num_workers=0 (DataLoader's default)`. `None` when nothing is known.
+    pub fn describe(&self, param: Param) -> Option<String> {
+        let name = param.name();
+        match self.state(param) {
+            ArgState::Passed(a) if a.value.value.is_known() => {
+                let mut notes: Vec<String> = a.value.provenance.note().into_iter().collect();
+                if let Passing::Unpacked { .. } = a.passing {
+                    notes.push("passed through a `**` dict".to_owned());
+                }
+                if a.conditional {
+                    notes.push("set under a condition".to_owned());
+                }
+                Some(if notes.is_empty() {
+                    format!("{name}={}", a.value.value)
+                } else {
+                    format!("{name}={} ({})", a.value.value, notes.join(", "))
+                })
+            }
+            ArgState::Default if param.default_value().is_known() => Some(format!(
+                "{name}={} (DataLoader's default)",
+                param.default_value()
+            )),
+            _ => None,
+        }
+    }
+
+    /// Where a diagnostic about `param` goes: its keyword if passed, else the callee.
+    pub fn anchor(&self, param: Param) -> TextRange {
+        self.argument(param)
+            .map(|a| a.anchor)
+            .unwrap_or(self.callee)
+    }
+}
+
+/// Every DataLoader call of the module.
+pub(crate) fn collect<'a>(m: &Module<'a>) -> Vec<Loader<'a>> {
+    m.calls_to(DATALOADER)
+        .map(|call| {
+            let mut loader = Loader {
+                call: call.node,
+                range: Module::range(call.node),
+                callee: Module::range(call.callee),
+                arguments_node: call
+                    .node
+                    .child_by_field_name("arguments")
+                    .filter(|a| a.kind() == "argument_list"),
+                qualified: call.qualified.clone().unwrap_or_default(),
+                scope: call.scope,
+                function: call.function,
+                statement: m.statement_of(call.node),
+                arguments: Vec::new(),
+                has_unknown_arguments: false,
+                dataset: None,
+            };
+            bind_arguments(m, &mut loader);
+            loader.dataset = loader
+                .argument(Param::Dataset)
+                .map(|a| dataset_of(m, a.value_node, call.scope));
+            loader
+        })
+        .collect()
+}
+
+fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
+    let Some(args) = loader.arguments_node else {
+        loader.has_unknown_arguments = true;
+        return;
+    };
+    let mut bound: Vec<Argument<'a>> = Vec::new();
+    let mut position = 0usize;
+    let mut positions_known = true;
+    let mut cursor = args.walk();
+    let children: Vec<Node<'a>> = args.named_children(&mut cursor).collect();
+    for child in children {
+        match child.kind() {
+            "comment" => {}
+            "keyword_argument" => {
+                let (Some(name), Some(value)) = (
+                    child.child_by_field_name("name"),
+                    child.child_by_field_name("value"),
+                ) else {
+                    continue;
+                };
+                let Some(param) = Param::from_name(m.text(name)) else {
+                    continue;
+                };
+                bound.push(Argument {
+                    param,
+                    passing: Passing::Keyword,
+                    keyword: Some(Module::range(name)),
+                    anchor: Module::range(name),
+                    node: child,
+                    value_node: value,
+                    value: m.value_in(value, loader.scope, 0),
+                    conditional: false,
+                });
+            }
+            "list_splat" => {
+                loader.has_unknown_arguments = true;
+                positions_known = false;
+            }
+            "dictionary_splat" => match unpacked_keys(m, child, loader.call, loader.scope) {
+                Some(keys) => {
+                    for key in keys {
+                        let Some(param) = Param::from_name(&key.name) else {
+                            continue;
+                        };
+                        bound.push(Argument {
+                            param,
+                            passing: Passing::Unpacked {
+                                splat: Module::range(child),
+                            },
+                            keyword: Some(key.key_range),
+                            anchor: Module::range(child),
+                            node: key.node,
+                            value_node: key.value,
+                            value: m.value_in(key.value, m.scope_at(key.value), 0),
+                            conditional: key.conditional,
+                        });
+                    }
+                }
+                None => loader.has_unknown_arguments = true,
+            },
+            _ => {
+                if positions_known && let Some(param) = Param::positional(position) {
+                    bound.push(Argument {
+                        param,
+                        passing: Passing::Positional(position),
+                        keyword: None,
+                        anchor: Module::range(child),
+                        node: child,
+                        value_node: child,
+                        value: m.value_in(child, loader.scope, 0),
+                        conditional: false,
+                    });
+                }
+                position += 1;
+            }
+        }
+    }
+    loader.arguments = collapse(bound);
+}
+
+/// One parameter bound more than once (a dict key set, then updated): the last binding
+/// wins; a conditional one over an unconditional one leaves the value unknown.
+fn collapse(bound: Vec<Argument<'_>>) -> Vec<Argument<'_>> {
+    let mut out: Vec<Argument> = Vec::with_capacity(bound.len());
+    for arg in bound {
+        match out.iter().position(|a| a.param == arg.param) {
+            Some(i) => {
+                let earlier = out.remove(i);
+                let mut arg = arg;
+                if arg.conditional && !earlier.conditional {
+                    if arg.value.value != earlier.value.value {
+                        arg.value = Resolved::unknown();
+                    }
+                    arg.conditional = false;
+                }
+                out.push(arg);
+            }
+            None => out.push(arg),
+        }
+    }
+    out
+}
+
+struct UnpackedKey<'a> {
+    name: String,
+    key_range: TextRange,
+    node: Node<'a>,
+    value: Node<'a>,
+    conditional: bool,
+}
+
+/// The keys a `**expr` passes, when `expr` is a dict literal, `dict(k=v)`, or a name bound
+/// once in the call's scope to one of those and changed only by `.update(...)` with literal
+/// dicts or `name["key"] = value`. `None` when anything else may touch it.
+fn unpacked_keys<'a>(
+    m: &Module<'a>,
+    splat: Node<'a>,
+    call: Node<'a>,
+    scope: ScopeId,
+) -> Option<Vec<UnpackedKey<'a>>> {
+    let expr = splat.named_child(0)?;
+    let mut keys = Vec::new();
+    if expr.kind() == "identifier" {
+        dict_name_keys(m, expr, call, scope, &mut keys, 0)?;
+    } else {
+        literal_dict_keys(m, expr, false, &mut keys)?;
+    }
+    Some(keys)
+}
+
+fn literal_dict_keys<'a>(
+    m: &Module<'a>,
+    expr: Node<'a>,
+    conditional: bool,
+    keys: &mut Vec<UnpackedKey<'a>>,
+) -> Option<()> {
+    match expr.kind() {
+        "dictionary" => {
+            let mut cursor = expr.walk();
+            for pair in expr.named_children(&mut cursor) {
+                match pair.kind() {
+                    "pair" => {
+                        let key = pair.child_by_field_name("key")?;
+                        let value = pair.child_by_field_name("value")?;
+                        keys.push(UnpackedKey {
+                            name: m.string_value(key)?,
+                            key_range: Module::range(key),
+                            node: pair,
+                            value,
+                            conditional,
+                        });
+                    }
+                    "comment" => {}
+                    _ => return None,
+                }
+            }
+            Some(())
+        }
+        "call" => {
+            let callee = expr.child_by_field_name("function")?;
+            if m.qualified_name(callee).as_deref() != Some("builtins.dict") {
+                return None;
+            }
+            keyword_keys(m, expr, conditional, keys)
+        }
+        _ => None,
+    }
+}
+
+/// The `key=value` arguments of `dict(...)` or `d.update(...)`; `None` if there are others.
+fn keyword_keys<'a>(
+    m: &Module<'a>,
+    call: Node<'a>,
+    conditional: bool,
+    keys: &mut Vec<UnpackedKey<'a>>,
+) -> Option<()> {
+    let args = call.child_by_field_name("arguments")?;
+    let mut cursor = args.walk();
+    for arg in args.named_children(&mut cursor) {
+        match arg.kind() {
+            "keyword_argument" => {
+                let name = arg.child_by_field_name("name")?;
+                keys.push(UnpackedKey {
+                    name: m.text(name).to_owned(),
+                    key_range: Module::range(name),
+                    node: arg,
+                    value: arg.child_by_field_name("value")?,
+                    conditional,
+                });
+            }
+            "comment" => {}
+            _ => return None,
+        }
+    }
+    Some(())
+}
+
+/// A dict bound to a name: its literal, then every `.update(...)` / `name["k"] = v` before
+/// `call`, in source order.
+fn dict_name_keys<'a>(
+    m: &Module<'a>,
+    name: Node<'a>,
+    call: Node<'a>,
+    scope: ScopeId,
+    keys: &mut Vec<UnpackedKey<'a>>,
+    depth: u32,
+) -> Option<()> {
+    if depth > 4 {
+        return None;
+    }
+    let text = m.text(name);
+    let binding = m.single_binding(text, scope)?;
+    // Built in the same scope as the call (not a global mutated elsewhere).
+    if binding.scope != scope && depth == 0 {
+        return None;
+    }
+    let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
+        return None;
+    };
+    let conditional = m.is_conditional_relative_to(binding.node, call);
+    literal_dict_keys(m, value, conditional, keys)?;
+    let scope_node = m.scopes().get(binding.scope)?.node;
+    let mut uses = Vec::new();
+    collect_identifiers(m, scope_node, text, &mut uses);
+    for use_ in uses {
+        if Module::range(use_) == binding.name_range {
+            continue;
+        }
+        let parent = use_.parent()?;
+        match parent.kind() {
+            // `**name` in a call reads it.
+            "dictionary_splat" => {}
+            // `name["k"]` as a read, or as the target of `name["k"] = v`.
+            "subscript" if parent.child_by_field_name("value") == Some(use_) => {
+                let grand = parent.parent()?;
+                let is_target = grand.kind() == "assignment"
+                    && grand.child_by_field_name("left") == Some(parent);
+                if !is_target {
+                    if matches!(grand.kind(), "augmented_assignment" | "delete_statement") {
+                        return None;
+                    }
+                    continue;
+                }
+                if use_.start_byte() > call.start_byte() {
+                    continue;
+                }
+                let key = parent.child_by_field_name("subscript")?;
+                keys.push(UnpackedKey {
+                    name: m.string_value(key)?,
+                    key_range: Module::range(key),
+                    node: grand,
+                    value: grand.child_by_field_name("right")?,
+                    conditional: m.is_conditional_relative_to(grand, call),
+                });
+            }
+            // `name.update(...)`
+            "attribute" if parent.child_by_field_name("object") == Some(use_) => {
+                let attr = parent.child_by_field_name("attribute").map(|a| m.text(a));
+                let update_call = parent.parent().filter(|c| {
+                    c.kind() == "call" && c.child_by_field_name("function") == Some(parent)
+                });
+                match (attr, update_call) {
+                    (Some("update"), Some(update)) => {
+                        if update.start_byte() > call.start_byte() {
+                            continue;
+                        }
+                        let conditional = m.is_conditional_relative_to(update, call);
+                        let args = update.child_by_field_name("arguments")?;
+                        let arg = match args.named_child_count() {
+                            1 => args.named_child(0)?,
+                            _ => {
+                                keyword_keys(m, update, conditional, keys)?;
+                                continue;
+                            }
+                        };
+                        let before = keys.len();
+                        match arg.kind() {
+                            "keyword_argument" => keyword_keys(m, update, conditional, keys)?,
+                            "identifier" => {
+                                dict_name_keys(m, arg, update, m.scope_at(arg), keys, depth + 1)?
+                            }
+                            _ => literal_dict_keys(m, arg, conditional, keys)?,
+                        }
+                        for key in keys.iter_mut().skip(before) {
+                            key.conditional |= conditional;
+                        }
+                    }
+                    // `.get`, `.items`, `.keys`, `.copy`: reads.
+                    (Some("get" | "items" | "keys" | "values" | "copy"), _) => {}
+                    _ => return None,
+                }
+            }
+            // `other.update(name)` reads it.
+            "argument_list"
+                if parent.named_child_count() == 1
+                    && parent.parent().is_some_and(|c| {
+                        c.child_by_field_name("function")
+                            .and_then(|f| f.child_by_field_name("attribute"))
+                            .is_some_and(|a| m.text(a) == "update")
+                    }) => {}
+            // Anything else (passed to a function, rebound through an alias) may change it.
+            _ => return None,
+        }
+    }
+    Some(())
+}
+
+/// Every identifier named `name` under `node`.
+fn collect_identifiers<'a>(m: &Module<'a>, node: Node<'a>, name: &str, out: &mut Vec<Node<'a>>) {
+    let mut cursor = node.walk();
+    let mut visited_children = false;
+    loop {
+        let current = cursor.node();
+        if !visited_children {
+            if current.kind() == "identifier" && m.text(current) == name {
+                out.push(current);
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+        }
+        if cursor.goto_next_sibling() {
+            visited_children = false;
+            continue;
+        }
+        if !cursor.goto_parent() || cursor.node().id() == node.id() {
+            break;
+        }
+        visited_children = true;
+    }
+}
+
+/// The dataset argument's origin: a constructor call, a name bound once to one, or a
+/// `self.x` assigned once in the enclosing class's `__init__`.
+fn dataset_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId) -> Dataset<'a> {
+    let constructor = constructor_of(m, expr, scope, 0);
+    let class = constructor
+        .and_then(|call| {
+            let callee = call.child_by_field_name("function")?;
+            let call_scope = m.scope_at(call);
+            if callee.kind() == "identifier"
+                && let Some(binding) = m.single_binding(m.text(callee), call_scope)
+                && let BindingKind::Class(id) = binding.kind
+            {
+                return Some(DatasetClass::Local(id));
+            }
+            m.qualified_in(callee, call_scope, 0)
+                .map(DatasetClass::Imported)
+        })
+        .unwrap_or(DatasetClass::Unknown);
+    Dataset {
+        expr,
+        constructor,
+        class,
+    }
+}
+
+fn constructor_of<'a>(
+    m: &Module<'a>,
+    expr: Node<'a>,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Node<'a>> {
+    if depth > 6 {
+        return None;
+    }
+    match expr.kind() {
+        "call" => Some(expr),
+        "identifier" => {
+            let binding = m.single_binding(m.text(expr), scope)?;
+            match (&binding.kind, binding.value) {
+                (BindingKind::Assign, Some(value)) => {
+                    constructor_of(m, value, binding.scope, depth + 1)
+                }
+                _ => None,
+            }
+        }
+        "attribute" => {
+            let object = expr.child_by_field_name("object")?;
+            if object.kind() != "identifier" || m.text(object) != "self" {
+                return None;
+            }
+            let attribute = m.text(expr.child_by_field_name("attribute")?);
+            let class = m.function(m.scopes().get(scope)?.function?)?.class?;
+            let init = m.method_id(class, "__init__")?;
+            let mut found = m.attribute_assignments().iter().filter(|a| {
+                a.object.as_deref() == Some("self")
+                    && a.attribute == attribute
+                    && a.function.and_then(|f| m.function(f)).and_then(|f| f.class) == Some(class)
+            });
+            let first = found.next()?;
+            if found.next().is_some() || first.function != Some(init) {
+                return None;
+            }
+            constructor_of(m, first.value?, first.scope, depth + 1)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,388 @@
+use std::path::Path;
+
+use super::*;
+use crate::python::loaders::{ArgState, DatasetClass, Param, Passing};
+use crate::python::parse;
+use crate::python::values::CpuCountFn;
+
+fn with_module(source: &str, check: impl FnOnce(&Module)) {
+    let tree = parse(source, None).expect("tree");
+    let index = ProjectIndex::default();
+    let module = Module::build(source, &tree, Path::new("t.py"), &index);
+    check(&module);
+}
+
+fn callee_qualified(m: &Module, callee_text: &str) -> Option<String> {
+    let call = m
+        .calls()
+        .iter()
+        .find(|c| m.text(c.callee) == callee_text)
+        .unwrap_or_else(|| panic!("no call to {callee_text}"));
+    call.qualified.clone()
+}
+
+#[test]
+fn imports_and_aliases_resolve() {
+    let src = "\
+import torch
+import torch.utils.data as tud
+from torch.utils.data import DataLoader as DL
+from torch.utils.data.dataloader import DataLoader
+import torch.multiprocessing as mp
+from torch import cuda
+import multiprocessing, os
+torch.utils.data.DataLoader(ds)
+tud.DataLoader(ds)
+DL(ds)
+DataLoader(ds)
+mp.set_sharing_strategy('file_system')
+cuda.set_device(0)
+os.cpu_count()
+multiprocessing.set_start_method('spawn')
+len([])
+";
+    with_module(src, |m| {
+        assert_eq!(
+            callee_qualified(m, "torch.utils.data.DataLoader").as_deref(),
+            Some("torch.utils.data.DataLoader")
+        );
+        assert_eq!(
+            callee_qualified(m, "tud.DataLoader").as_deref(),
+            Some("torch.utils.data.DataLoader")
+        );
+        assert_eq!(
+            callee_qualified(m, "DL").as_deref(),
+            Some("torch.utils.data.DataLoader")
+        );
+        assert_eq!(
+            callee_qualified(m, "DataLoader").as_deref(),
+            Some("torch.utils.data.dataloader.DataLoader")
+        );
+        assert_eq!(
+            callee_qualified(m, "mp.set_sharing_strategy").as_deref(),
+            Some("torch.multiprocessing.set_sharing_strategy")
+        );
+        assert_eq!(
+            callee_qualified(m, "cuda.set_device").as_deref(),
+            Some("torch.cuda.set_device")
+        );
+        assert_eq!(
+            callee_qualified(m, "os.cpu_count").as_deref(),
+            Some("os.cpu_count")
+        );
+        assert_eq!(
+            callee_qualified(m, "multiprocessing.set_start_method").as_deref(),
+            Some("multiprocessing.set_start_method")
+        );
+        assert_eq!(callee_qualified(m, "len").as_deref(), Some("builtins.len"));
+        assert_eq!(m.loaders().len(), 4);
+    });
+}
+
+#[test]
+fn local_definitions_shadow_imports() {
+    let src = "\
+from torch.utils.data import DataLoader
+import torch
+
+class DataLoader:
+    pass
+
+def f(torch):
+    torch.cuda.set_device(0)
+
+DataLoader(ds, prefetch_factor=4)
+";
+    with_module(src, |m| {
+        assert!(m.loaders().is_empty());
+        assert_eq!(callee_qualified(m, "torch.cuda.set_device"), None);
+    });
+}
+
+#[test]
+fn import_fallback_in_except_does_not_shadow() {
+    let src = "\
+try:
+    import torch
+except ImportError:
+    torch = None
+torch.cuda.init()
+";
+    with_module(src, |m| {
+        assert_eq!(
+            callee_qualified(m, "torch.cuda.init").as_deref(),
+            Some("torch.cuda.init")
+        );
+    });
+}
+
+#[test]
+fn arguments_bind_by_keyword_and_position() {
+    let src = "\
+from torch.utils.data import DataLoader
+DataLoader(ds, 32, True, num_workers=4, pin_memory=True)
+";
+    with_module(src, |m| {
+        let l = &m.loaders()[0];
+        assert_eq!(
+            l.certain(Param::BatchSize).map(|r| r.value),
+            Some(Value::Int(32))
+        );
+        assert_eq!(
+            l.certain(Param::Shuffle).map(|r| r.value),
+            Some(Value::Bool(true))
+        );
+        assert_eq!(l.num_workers(), Some(4));
+        assert_eq!(
+            l.certain(Param::PrefetchFactor).map(|r| r.value),
+            Some(Value::None)
+        );
+        let nw = l.argument(Param::NumWorkers).expect("bound");
+        assert_eq!(
+            m.source.get(nw.anchor.start..nw.anchor.end),
+            Some("num_workers")
+        );
+        assert!(matches!(
+            l.argument(Param::Shuffle).map(|a| a.passing),
+            Some(Passing::Positional(2))
+        ));
+    });
+}
+
+#[test]
+fn star_args_and_opaque_kwargs_make_the_rest_unknown() {
+    let src = "\
+from torch.utils.data import DataLoader
+def make(ds, **kwargs):
+    return DataLoader(ds, **kwargs)
+def make2(ds, *a):
+    return DataLoader(ds, *a, pin_memory=True)
+";
+    with_module(src, |m| {
+        let l = &m.loaders()[0];
+        assert!(matches!(l.state(Param::NumWorkers), ArgState::Unknown));
+        assert_eq!(l.num_workers(), None);
+        let l = &m.loaders()[1];
+        assert!(matches!(l.state(Param::NumWorkers), ArgState::Unknown));
+        assert!(matches!(l.state(Param::PinMemory), ArgState::Passed(_)));
+    });
+}
+
+#[test]
+fn mnist_kwargs_dicts_bind_their_keys() {
+    let src = "\
+import torch
+def main():
+    use_cuda = torch.cuda.is_available()
+    train_kwargs = {'batch_size': args.batch_size}
+    test_kwargs = {'batch_size': 1000}
+    if use_cuda:
+        cuda_kwargs = {'num_workers': 1,
+                       'pin_memory': True,
+                       'shuffle': True}
+        train_kwargs.update(cuda_kwargs)
+        test_kwargs.update(cuda_kwargs)
+    train_loader = torch.utils.data.DataLoader(dataset1, **train_kwargs)
+    test_loader = torch.utils.data.DataLoader(dataset2, **test_kwargs)
+";
+    with_module(src, |m| {
+        assert_eq!(m.loaders().len(), 2);
+        let l = &m.loaders()[1];
+        assert!(!l.has_unknown_arguments);
+        let nw = l.argument(Param::NumWorkers).expect("num_workers bound");
+        assert!(nw.conditional);
+        assert_eq!(nw.value.value, Value::Int(1));
+        assert_eq!(l.num_workers(), None, "conditional is not certain");
+        assert_eq!(
+            l.certain(Param::BatchSize).map(|r| r.value),
+            Some(Value::Int(1000))
+        );
+        assert_eq!(
+            l.certain(Param::PrefetchFactor).map(|r| r.value),
+            Some(Value::None)
+        );
+    });
+}
+
+#[test]
+fn kwargs_dict_passed_elsewhere_is_opaque() {
+    let src = "\
+from torch.utils.data import DataLoader
+kw = {'num_workers': 0}
+tweak(kw)
+DataLoader(ds, **kw)
+DataLoader(ds, **dict(num_workers=2))
+";
+    with_module(src, |m| {
+        assert!(m.loaders()[0].has_unknown_arguments);
+        assert_eq!(m.loaders()[1].num_workers(), Some(2));
+    });
+}
+
+#[test]
+fn values_resolve_with_provenance() {
+    let src = "\
+import argparse, os, multiprocessing
+from torch.utils.data import DataLoader
+NUM = 8
+parser = argparse.ArgumentParser()
+parser.add_argument('--num_workers', type=int, default=64)
+parser.add_argument('-j', '--data-workers', default='3', type=int)
+parser.add_argument('--w', dest='workers_x', default=5)
+parser.add_argument('--pin', action='store_true')
+parser.add_argument('--twice', default=1)
+parser.add_argument('--twice', default=2)
+args = parser.parse_args()
+DataLoader(ds, num_workers=args.num_workers)
+DataLoader(ds, num_workers=args.data_workers)
+DataLoader(ds, num_workers=args.workers_x)
+DataLoader(ds, pin_memory=args.pin)
+DataLoader(ds, num_workers=args.twice)
+DataLoader(ds, num_workers=NUM)
+DataLoader(ds, num_workers=-1)
+DataLoader(ds, num_workers=os.cpu_count())
+DataLoader(ds, num_workers=len(os.sched_getaffinity(0)))
+DataLoader(ds, num_workers=multiprocessing.cpu_count() // 2)
+DataLoader(ds, num_workers=NUM * 2 - 1)
+DataLoader(ds, num_workers=min(4, NUM))
+";
+    with_module(src, |m| {
+        let nw = |i: usize| {
+            m.loaders()[i]
+                .argument(Param::NumWorkers)
+                .map(|a| a.value.clone())
+                .expect("bound")
+        };
+        let r = nw(0);
+        assert_eq!(r.value, Value::Int(64));
+        assert_eq!(r.describe(), "64, the default of --num_workers (line 5)");
+        assert_eq!(nw(1).value, Value::Int(3));
+        assert_eq!(nw(2).value, Value::Int(5));
+        let pin = m.loaders()[3]
+            .argument(Param::PinMemory)
+            .expect("pin")
+            .value
+            .clone();
+        assert_eq!(pin.value, Value::Bool(false));
+        assert_eq!(nw(4).value, Value::Unknown);
+        assert_eq!(nw(5).describe(), "8, the value of NUM (line 3)");
+        assert_eq!(nw(6).value, Value::Int(-1));
+        assert_eq!(
+            nw(7).value,
+            Value::CpuCount {
+                func: CpuCountFn::OsCpuCount,
+                exact: true
+            }
+        );
+        assert_eq!(
+            nw(8).value,
+            Value::CpuCount {
+                func: CpuCountFn::SchedGetaffinity,
+                exact: true
+            }
+        );
+        assert_eq!(
+            nw(9).value,
+            Value::CpuCount {
+                func: CpuCountFn::MultiprocessingCpuCount,
+                exact: false
+            }
+        );
+        assert_eq!(nw(10).value, Value::Int(15));
+        assert_eq!(nw(11).value, Value::Int(4));
+    });
+}
+
+#[test]
+fn reassigned_names_and_args_are_unknown() {
+    let src = "\
+import argparse
+from torch.utils.data import DataLoader
+n = 2
+n = 3
+parser = argparse.ArgumentParser()
+parser.add_argument('--workers', default=4)
+args = parser.parse_args()
+args.workers = 0
+def f(args):
+    DataLoader(ds, num_workers=args.workers)
+DataLoader(ds, num_workers=n)
+DataLoader(ds, num_workers=args.workers)
+";
+    with_module(src, |m| {
+        for l in m.loaders() {
+            assert_eq!(l.num_workers(), None);
+        }
+    });
+}
+
+#[test]
+fn dataset_class_is_found() {
+    let src = "\
+import torchvision
+from torch.utils.data import DataLoader, Dataset
+class MyData(Dataset):
+    def __getitem__(self, i):
+        return i
+class Trainer:
+    def __init__(self):
+        self.ds = MyData()
+    def loader(self):
+        return DataLoader(self.ds)
+ds = MyData()
+DataLoader(ds)
+DataLoader(torchvision.datasets.MNIST('.'))
+";
+    with_module(src, |m| {
+        let class_of = |i: usize| m.loaders()[i].dataset.as_ref().map(|d| d.class.clone());
+        assert_eq!(class_of(0), Some(DatasetClass::Local(0)));
+        assert_eq!(class_of(1), Some(DatasetClass::Local(0)));
+        assert_eq!(
+            class_of(2),
+            Some(DatasetClass::Imported("torchvision.datasets.MNIST".into()))
+        );
+        assert_eq!(
+            m.class_bases(0),
+            vec![Some("torch.utils.data.Dataset".to_owned())]
+        );
+        assert!(m.method(0, "__getitem__").is_some());
+    });
+}
+
+#[test]
+fn main_guard_and_statements() {
+    let src = "\
+from torch.utils.data import DataLoader
+def main():
+    DataLoader(ds)
+if __name__ == '__main__':
+    DataLoader(ds)
+else:
+    DataLoader(ds)
+";
+    with_module(src, |m| {
+        let guarded: Vec<bool> = m
+            .loaders()
+            .iter()
+            .map(|l| m.is_under_main_guard(l.call))
+            .collect();
+        assert_eq!(guarded, vec![false, true, false]);
+        assert_eq!(m.loaders()[0].function, Some(0));
+        assert_eq!(
+            m.statement_of(m.loaders()[1].call).kind(),
+            "expression_statement"
+        );
+    });
+}
+
+#[test]
+fn deep_nesting_and_garbage_do_not_crash() {
+    let deep = format!("x = {}1{}\n", "(".repeat(5000), ")".repeat(5000));
+    with_module(&deep, |m| assert!(m.loaders().is_empty()));
+    with_module("def f(:\n  DataLoader(ds, num_workers=\n", |_| {});
+    let big: String = (0..10_000)
+        .map(|i| format!("x{i} = DataLoader(ds, num_workers={i})\n"))
+        .collect();
+    let src = format!("from torch.utils.data import DataLoader\n{big}");
+    with_module(&src, |m| assert_eq!(m.loaders().len(), 10_000));
+}

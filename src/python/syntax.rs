@@ -1,0 +1,341 @@
+//! Small questions about the syntax tree that the fork/spawn analyses share: node text,
+//! arguments of a call, string literals, names imported and bound in a file, enclosing
+//! scopes, statement order and the `__main__` guard.
+
+use tree_sitter::Node;
+
+use crate::python::model::{BindingKind, Module};
+
+use crate::text::TextRange;
+
+pub fn range(node: Node) -> TextRange {
+    TextRange::new(node.start_byte(), node.end_byte())
+}
+
+pub fn node_text<'s>(node: Node, source: &'s str) -> &'s str {
+    source.get(node.start_byte()..node.end_byte()).unwrap_or("")
+}
+
+/// Visits `node` and every descendant that runs when `node` runs, in source order: the
+/// bodies of nested functions, classes and lambdas are skipped (defining them runs nothing we
+/// look for). Iterative, so deeply nested input cannot exhaust the stack.
+pub fn walk_executed<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
+    walk(node, visit, |child| {
+        !matches!(
+            child.kind(),
+            "function_definition" | "class_definition" | "lambda" | "decorated_definition"
+        )
+    });
+}
+
+/// Every descendant of `node`, including nested scopes, in source order.
+pub fn walk_all<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
+    walk(node, visit, |_| true);
+}
+
+fn walk<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>), enter: impl Fn(Node<'t>) -> bool) {
+    let mut stack = vec![node];
+    let mut children = Vec::new();
+    while let Some(current) = stack.pop() {
+        visit(current);
+        let mut cursor = current.walk();
+        children.clear();
+        children.extend(current.named_children(&mut cursor).filter(|c| enter(*c)));
+        stack.extend(children.iter().rev());
+    }
+}
+
+/// The `index`-th positional argument (before any `*args`).
+pub fn positional_argument(call: Node, index: usize) -> Option<Node> {
+    let arguments = call.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    let mut positional = arguments
+        .named_children(&mut cursor)
+        .filter(|a| a.kind() != "comment")
+        .take_while(|a| {
+            !matches!(
+                a.kind(),
+                "list_splat" | "dictionary_splat" | "keyword_argument"
+            )
+        });
+    positional.nth(index)
+}
+
+/// One file as the fork/spawn analyses read it: the semantic model (imports, qualified names,
+/// bindings, values) plus the syntax questions those analyses ask.
+pub struct Scope<'a> {
+    pub m: &'a Module<'a>,
+    pub source: &'a str,
+}
+
+impl<'a> Scope<'a> {
+    pub fn new(m: &'a Module<'a>) -> Self {
+        Self {
+            m,
+            source: m.source,
+        }
+    }
+
+    pub fn root(&self) -> Node<'a> {
+        self.m.tree.root_node()
+    }
+
+    pub fn text(&self, node: Node) -> &'a str {
+        node_text(node, self.source)
+    }
+
+    /// The value of `name=` in a call.
+    pub fn keyword<'t>(&self, call: Node<'t>, name: &str) -> Option<Node<'t>> {
+        let arguments = call.child_by_field_name("arguments")?;
+        let mut cursor = arguments.walk();
+        let found = arguments.named_children(&mut cursor).find(|arg| {
+            arg.kind() == "keyword_argument"
+                && arg
+                    .child_by_field_name("name")
+                    .is_some_and(|n| self.text(n) == name)
+        });
+        found.and_then(|arg| arg.child_by_field_name("value"))
+    }
+
+    /// The fully qualified name an expression refers to through the file's imports
+    /// (`cuda.set_device` → `torch.cuda.set_device` after `from torch import cuda`).
+    pub fn qualified_name(&self, expr: Node) -> Option<String> {
+        self.m.qualified_name(expr)
+    }
+
+    /// Whether `expr` names an imported module or something reached through one.
+    pub fn is_module_reference(&self, expr: Node) -> bool {
+        self.qualified_name(expr).is_some()
+    }
+
+    /// A string literal's value (no f-string interpolation).
+    pub fn string_value(&self, node: Node) -> Option<String> {
+        self.m.string_value(node)
+    }
+
+    /// The expressions a name (or `self.attr`) may be bound to where `expr` reads it, by
+    /// Python's scoping rules; `self.attr` from assignments in the methods of the enclosing
+    /// class. Empty when any binding is not a plain assignment (a parameter, a loop variable):
+    /// the value is then unknown.
+    pub fn bound_values(&self, expr: Node<'a>) -> Vec<Node<'a>> {
+        match expr.kind() {
+            "identifier" => {
+                let Some(ids) = self.m.lookup(self.text(expr), self.m.scope_at(expr)) else {
+                    return Vec::new();
+                };
+                let bindings = self.m.bindings();
+                let mut values = Vec::new();
+                for id in ids {
+                    match bindings.get(*id) {
+                        Some(b) if b.kind == BindingKind::Assign && b.value.is_some() => {
+                            values.extend(b.value);
+                        }
+                        _ => return Vec::new(),
+                    }
+                }
+                values
+            }
+            "attribute" => {
+                let (Some(object), Some(attribute)) = (
+                    expr.child_by_field_name("object"),
+                    expr.child_by_field_name("attribute"),
+                ) else {
+                    return Vec::new();
+                };
+                if self.text(object) != "self" {
+                    return Vec::new();
+                }
+                let Some(class) = enclosing_class(expr) else {
+                    return Vec::new();
+                };
+                let name = self.text(attribute);
+                let mut values = Vec::new();
+                for assignment in self.m.attribute_assignments() {
+                    let in_class = assignment.target.start_byte() >= class.start_byte()
+                        && assignment.target.end_byte() <= class.end_byte();
+                    if in_class
+                        && assignment.object.as_deref() == Some("self")
+                        && assignment.attribute == name
+                    {
+                        match assignment.value {
+                            Some(value) => values.push(value),
+                            None => return Vec::new(),
+                        }
+                    }
+                }
+                values
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The module-level function or class named `name`.
+    pub fn top_level_definition(&self, name: &str) -> Option<Node<'a>> {
+        let root = self.root();
+        let mut cursor = root.walk();
+        root.named_children(&mut cursor)
+            .map(unwrap_decorated)
+            .find(|d| {
+                matches!(d.kind(), "function_definition" | "class_definition")
+                    && d.child_by_field_name("name")
+                        .is_some_and(|n| self.text(n) == name)
+            })
+    }
+
+    /// The method `name` of a class definition.
+    pub fn method(&self, class: Node<'a>, name: &str) -> Option<Node<'a>> {
+        let body = class.child_by_field_name("body")?;
+        let mut cursor = body.walk();
+        body.named_children(&mut cursor)
+            .map(unwrap_decorated)
+            .find(|d| {
+                d.kind() == "function_definition"
+                    && d.child_by_field_name("name")
+                        .is_some_and(|n| self.text(n) == name)
+            })
+    }
+
+    /// The function or class definition named `name` that is visible where `at` is: one
+    /// defined in an enclosing function first, then at module level.
+    pub fn visible_definition(&self, at: Node<'a>, name: &str) -> Option<Node<'a>> {
+        let mut scope = enclosing_function(at);
+        while let Some(function) = scope {
+            if let Some(body) = function.child_by_field_name("body") {
+                let mut found = None;
+                walk_executed(body, &mut |n| {
+                    if found.is_none() {
+                        let mut cursor = n.walk();
+                        for child in n.named_children(&mut cursor).map(unwrap_decorated) {
+                            if matches!(child.kind(), "function_definition" | "class_definition")
+                                && child
+                                    .child_by_field_name("name")
+                                    .is_some_and(|c| self.text(c) == name)
+                            {
+                                found = Some(child);
+                            }
+                        }
+                    }
+                });
+                if found.is_some() {
+                    return found;
+                }
+            }
+            scope = enclosing_function(function);
+        }
+        self.top_level_definition(name)
+    }
+
+    /// Whether `node` lies in the body of `if __name__ == "__main__":`.
+    pub fn is_under_main_guard(&self, node: Node) -> bool {
+        self.m.is_under_main_guard(node)
+    }
+
+    pub fn is_main_guard(&self, if_statement: Node) -> bool {
+        self.m.is_main_guard(if_statement)
+    }
+}
+
+/// `@decorator def f` → the `def`.
+pub fn unwrap_decorated(node: Node) -> Node {
+    if node.kind() == "decorated_definition" {
+        node.child_by_field_name("definition").unwrap_or(node)
+    } else {
+        node
+    }
+}
+
+/// The closest function definition (or lambda) around `node`, excluding `node` itself.
+pub fn enclosing_function(node: Node) -> Option<Node> {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        if n.kind() == "function_definition" {
+            return Some(n);
+        }
+        current = n.parent();
+    }
+    None
+}
+
+pub fn enclosing_class(node: Node) -> Option<Node> {
+    let mut current = node.parent();
+    while let Some(n) = current {
+        if n.kind() == "class_definition" {
+            return Some(n);
+        }
+        current = n.parent();
+    }
+    None
+}
+
+/// The names a function's (or lambda's) parameters bind.
+pub fn parameter_names(scope: &Scope, function: Node) -> Vec<String> {
+    let Some(parameters) = function.child_by_field_name("parameters") else {
+        return Vec::new();
+    };
+    let mut names = Vec::new();
+    let mut cursor = parameters.walk();
+    for p in parameters.named_children(&mut cursor) {
+        let name = match p.kind() {
+            "identifier" => Some(p),
+            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+            "typed_parameter" | "list_splat_pattern" | "dictionary_splat_pattern" => {
+                let mut c = p.walk();
+                p.named_children(&mut c).find(|n| n.kind() == "identifier")
+            }
+            _ => None,
+        };
+        if let Some(n) = name {
+            names.push(scope.text(n).to_owned());
+        }
+    }
+    names
+}
+
+/// The statement directly inside a block (or the module) that contains `node`.
+pub fn statement_of(node: Node) -> Option<Node> {
+    let mut current = node;
+    loop {
+        let parent = current.parent()?;
+        if matches!(parent.kind(), "block" | "module") {
+            return Some(current);
+        }
+        current = parent;
+    }
+}
+
+/// Statements that run before `node` in its function (or the module): the earlier siblings of
+/// each statement that contains it, innermost block first, up to the function or module.
+pub fn preceding_statements(node: Node) -> Vec<Node> {
+    let mut statements = Vec::new();
+    let mut current = node;
+    while let Some(statement) = statement_of(current) {
+        let mut sibling = statement.prev_named_sibling();
+        while let Some(s) = sibling {
+            statements.push(s);
+            sibling = s.prev_named_sibling();
+        }
+        let Some(block) = statement.parent() else {
+            break;
+        };
+        if block.kind() == "module" {
+            break;
+        }
+        let Some(owner) = block.parent() else {
+            break;
+        };
+        if matches!(owner.kind(), "function_definition" | "class_definition") {
+            break;
+        }
+        current = owner;
+    }
+    statements
+}
+
+/// Runs `f` on the scope of `source` (parsed, with an empty project index).
+#[cfg(test)]
+pub(crate) fn with_scope<R>(source: &str, f: impl FnOnce(&Scope) -> R) -> R {
+    let tree = crate::python::parse(source, None).expect("tree");
+    let index = crate::python::index::ProjectIndex::default();
+    let module = Module::build(source, &tree, std::path::Path::new("test.py"), &index);
+    f(&Scope::new(&module))
+}

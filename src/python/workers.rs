@@ -1,0 +1,588 @@
+//! Worker-side code: what runs inside a DataLoader worker. The dataset class's `__getitem__`,
+//! `__getitems__` and `__iter__` and the same-file functions and methods they call
+//! (transitively, bounded), the `collate_fn` and the `worker_init_fn`. The sampler runs in the
+//! main process and is not worker-side.
+//!
+//! A dataset class or function imported from another file of the project is read from the
+//! [`ProjectIndex`], which keeps the same facts for every indexed file.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use tree_sitter::Node;
+
+use crate::python::cuda::{self, Cudaness};
+use crate::python::index::ProjectIndex;
+use crate::python::syntax::{self, Scope};
+use crate::text::TextRange;
+
+const DATASET_METHODS: &[&str] = &["__getitem__", "__getitems__", "__iter__"];
+
+/// How deep calls from worker-side code are followed.
+const MAX_CALL_DEPTH: u8 = 4;
+
+/// One fact about worker-side code, located in the file that holds it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// `None`: the file being analysed.
+    pub file: Option<PathBuf>,
+    pub range: TextRange,
+    /// The construct, e.g. "`.cuda()`".
+    pub what: String,
+    /// The worker-side function it runs in, e.g. "`GpuDataset.__getitem__`".
+    pub within: String,
+    pub cudaness: Cudaness,
+}
+
+/// What the worker-side code of one callable or class does.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Facts {
+    /// Calls that initialise CUDA.
+    pub cuda: Vec<Finding>,
+    /// Calls into CUDA-capable libraries other than PyTorch (CuPy, DALI, ...).
+    pub cuda_libraries: Vec<Finding>,
+    /// Values returned to the loader that are CUDA tensors.
+    pub returns_cuda: Vec<Finding>,
+}
+
+impl Facts {
+    fn extend(&mut self, other: Facts) {
+        self.cuda.extend(other.cuda);
+        self.cuda_libraries.extend(other.cuda_libraries);
+        self.returns_cuda.extend(other.returns_cuda);
+    }
+
+    /// The same facts, as seen from another file.
+    pub fn in_file(mut self, file: &Path) -> Facts {
+        for f in self
+            .cuda
+            .iter_mut()
+            .chain(&mut self.cuda_libraries)
+            .chain(&mut self.returns_cuda)
+        {
+            f.file.get_or_insert_with(|| file.to_owned());
+        }
+        self
+    }
+}
+
+/// Which part of the loader a piece of worker-side code came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    Dataset,
+    CollateFn,
+    WorkerInitFn,
+}
+
+impl Role {
+    pub fn argument(self) -> &'static str {
+        match self {
+            Role::Dataset => "dataset",
+            Role::CollateFn => "collate_fn",
+            Role::WorkerInitFn => "worker_init_fn",
+        }
+    }
+}
+
+/// The worker-side facts of a DataLoader call, per role.
+#[derive(Clone, Debug, Default)]
+pub struct WorkerCode {
+    pub parts: Vec<(Role, Facts)>,
+}
+
+impl WorkerCode {
+    pub fn all(&self) -> impl Iterator<Item = &Facts> {
+        self.parts.iter().map(|(_, f)| f)
+    }
+
+    pub fn cuda(&self) -> impl Iterator<Item = &Finding> {
+        self.all().flat_map(|f| f.cuda.iter())
+    }
+
+    pub fn cuda_libraries(&self) -> impl Iterator<Item = &Finding> {
+        self.all().flat_map(|f| f.cuda_libraries.iter())
+    }
+
+    pub fn returns_cuda(&self) -> impl Iterator<Item = &Finding> {
+        self.all().flat_map(|f| f.returns_cuda.iter())
+    }
+}
+
+/// Collects the worker-side code of the DataLoader `call` in the file at `path`.
+pub fn worker_code(
+    scope: &Scope,
+    dataset: Option<Node>,
+    collate_fn: Option<Node>,
+    worker_init_fn: Option<Node>,
+    path: &Path,
+    index: &ProjectIndex,
+) -> WorkerCode {
+    let mut code = WorkerCode::default();
+    if let Some(facts) = dataset.and_then(|d| dataset_facts(scope, d, path, index)) {
+        code.parts.push((Role::Dataset, facts));
+    }
+    for (role, value) in [
+        (Role::CollateFn, collate_fn),
+        (Role::WorkerInitFn, worker_init_fn),
+    ] {
+        if let Some(facts) = value.and_then(|v| callable_facts(scope, v, path, index)) {
+            code.parts.push((role, facts));
+        }
+    }
+    code
+}
+
+/// The class of a dataset expression: a constructor call, a name bound to one, `self.x` set in
+/// the class, in this file; or the facts of a class imported from another file.
+fn dataset_facts(scope: &Scope, expr: Node, path: &Path, index: &ProjectIndex) -> Option<Facts> {
+    let constructor = constructor_of(scope, expr, 0)?;
+    let function = constructor.child_by_field_name("function")?;
+    let mut facts = if function.kind() == "identifier"
+        && let Some(class) = scope.visible_definition(constructor, scope.text(function))
+        && class.kind() == "class_definition"
+    {
+        Some(class_facts(scope, class))
+    } else {
+        scope
+            .qualified_name(function)
+            .and_then(|q| index.class_facts(path, &q))
+    };
+    // Transforms handed to the dataset run in `__getitem__`, inside the worker.
+    for keyword in TRANSFORM_KEYWORDS {
+        if let Some(value) = scope.keyword(constructor, keyword)
+            && let Some(transform) = transform_facts(scope, value, path, index, 0)
+        {
+            facts.get_or_insert_with(Facts::default).extend(transform);
+        }
+    }
+    facts
+}
+
+/// Dataset constructor arguments whose callables run on every sample (torchvision's names).
+const TRANSFORM_KEYWORDS: &[&str] = &["transform", "target_transform", "transforms"];
+
+/// The facts of a transform: a `Compose([...])` of transforms, an instance of a class of this
+/// file (its `__call__` or `forward`), or a function or lambda.
+fn transform_facts(
+    scope: &Scope,
+    expr: Node,
+    path: &Path,
+    index: &ProjectIndex,
+    depth: u8,
+) -> Option<Facts> {
+    if depth > 4 {
+        return None;
+    }
+    match expr.kind() {
+        "list" | "tuple" => {
+            let mut cursor = expr.walk();
+            let items: Vec<Node> = expr.named_children(&mut cursor).collect();
+            let mut facts = None;
+            for item in items {
+                if let Some(f) = transform_facts(scope, item, path, index, depth + 1) {
+                    facts.get_or_insert_with(Facts::default).extend(f);
+                }
+            }
+            facts
+        }
+        "call" => {
+            let function = expr.child_by_field_name("function")?;
+            if scope
+                .qualified_name(function)
+                .is_some_and(|q| q.ends_with(".Compose"))
+            {
+                let transforms = syntax::positional_argument(expr, 0)
+                    .or_else(|| scope.keyword(expr, "transforms"))?;
+                return transform_facts(scope, transforms, path, index, depth + 1);
+            }
+            if function.kind() == "identifier"
+                && let Some(class) = scope.visible_definition(expr, scope.text(function))
+                && class.kind() == "class_definition"
+            {
+                let class_name = scope.text(function);
+                let (_, method, name) = ["__call__", "forward"].iter().find_map(|name| {
+                    find_method(scope, class, name, 0).map(|(o, m)| (o, m, *name))
+                })?;
+                let mut tracer = Tracer::new(scope);
+                return Some(tracer.function(method, &format!("`{class_name}.{name}`"), 0));
+            }
+            callable_facts(scope, expr, path, index)
+        }
+        "identifier" => match scope.bound_values(expr).as_slice() {
+            [value] if value.kind() == "call" || value.kind() == "list" => {
+                transform_facts(scope, *value, path, index, depth + 1)
+            }
+            _ => callable_facts(scope, expr, path, index),
+        },
+        _ => callable_facts(scope, expr, path, index),
+    }
+}
+
+/// The call that built the value of `expr`, followed through names and `self.x`.
+pub(crate) fn constructor_of<'t>(scope: &Scope<'t>, expr: Node<'t>, depth: u8) -> Option<Node<'t>> {
+    if depth > 4 {
+        return None;
+    }
+    match expr.kind() {
+        "call" => Some(expr),
+        "identifier" | "attribute" => {
+            let values = scope.bound_values(expr);
+            // A name bound to different things on different paths is not followed.
+            let [value] = values.as_slice() else {
+                return None;
+            };
+            constructor_of(scope, *value, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+/// The facts of a `collate_fn`/`worker_init_fn` value: a lambda, a function of this file, a
+/// `functools.partial` of one, or a function imported from another file.
+fn callable_facts(scope: &Scope, expr: Node, path: &Path, index: &ProjectIndex) -> Option<Facts> {
+    match expr.kind() {
+        "lambda" => {
+            let body = expr.child_by_field_name("body")?;
+            let mut tracer = Tracer::new(scope);
+            Some(tracer.expression(body, "the lambda"))
+        }
+        "identifier" => {
+            let name = scope.text(expr);
+            if let Some(def) = scope.visible_definition(expr, name)
+                && def.kind() == "function_definition"
+            {
+                let mut tracer = Tracer::new(scope);
+                return Some(tracer.function(def, &format!("`{name}`"), 0));
+            }
+            if let [value] = scope.bound_values(expr).as_slice() {
+                return callable_facts(scope, *value, path, index);
+            }
+            let qualified = scope.qualified_name(expr)?;
+            index.function_facts(path, &qualified)
+        }
+        "call" => {
+            // `functools.partial(f, ...)`
+            let function = expr.child_by_field_name("function")?;
+            let qualified = scope.qualified_name(function)?;
+            if qualified != "functools.partial" {
+                return None;
+            }
+            let target = syntax::positional_argument(expr, 0)?;
+            callable_facts(scope, target, path, index)
+        }
+        _ => None,
+    }
+}
+
+/// The worker-side facts of a dataset class of this file: its `__getitem__`, `__getitems__`
+/// and `__iter__`, found on the class or its same-file base classes.
+pub fn class_facts(scope: &Scope, class: Node) -> Facts {
+    let mut tracer = Tracer::new(scope);
+    let mut facts = Facts::default();
+    let class_name = class
+        .child_by_field_name("name")
+        .map_or("", |n| scope.text(n));
+    for method_name in DATASET_METHODS {
+        if let Some((owner, method)) = find_method(scope, class, method_name, 0) {
+            let owner_name = owner
+                .child_by_field_name("name")
+                .map_or("", |n| scope.text(n));
+            let label = if owner_name == class_name {
+                format!("`{class_name}.{method_name}`")
+            } else {
+                format!("`{owner_name}.{method_name}` (inherited by `{class_name}`)")
+            };
+            facts.extend(tracer.function(method, &label, 0));
+        }
+    }
+    facts
+}
+
+/// The facts of a module-level function of this file, as the index keeps them.
+pub fn function_facts(scope: &Scope, function: Node) -> Facts {
+    let name = function
+        .child_by_field_name("name")
+        .map_or("", |n| scope.text(n));
+    Tracer::new(scope).function(function, &format!("`{name}`"), 0)
+}
+
+fn find_method<'t>(
+    scope: &Scope<'t>,
+    class: Node<'t>,
+    name: &str,
+    depth: u8,
+) -> Option<(Node<'t>, Node<'t>)> {
+    if let Some(method) = scope.method(class, name) {
+        return Some((class, method));
+    }
+    if depth > 3 {
+        return None;
+    }
+    let bases = class.child_by_field_name("superclasses")?;
+    let mut cursor = bases.walk();
+    let base_names: Vec<Node> = bases
+        .named_children(&mut cursor)
+        .filter(|b| b.kind() == "identifier")
+        .collect();
+    base_names.into_iter().find_map(|base| {
+        let base_class = scope.top_level_definition(scope.text(base))?;
+        (base_class.kind() == "class_definition")
+            .then(|| find_method(scope, base_class, name, depth + 1))
+            .flatten()
+    })
+}
+
+/// Follows worker-side code through the calls it makes into the same file.
+struct Tracer<'s, 'a> {
+    scope: &'s Scope<'a>,
+    visited: HashSet<usize>,
+}
+
+impl<'s, 'a> Tracer<'s, 'a> {
+    fn new(scope: &'s Scope<'a>) -> Self {
+        Self {
+            scope,
+            visited: HashSet::new(),
+        }
+    }
+
+    /// A lambda's body: everything it evaluates runs in the worker, and its value is returned.
+    fn expression(&mut self, body: Node<'a>, label: &str) -> Facts {
+        let mut facts = self.calls_in(body, label, 0);
+        facts
+            .returns_cuda
+            .extend(self.returned_cuda(body, label, 0));
+        facts
+    }
+
+    fn function(&mut self, def: Node<'a>, label: &str, depth: u8) -> Facts {
+        if !self.visited.insert(def.start_byte()) {
+            return Facts::default();
+        }
+        let Some(body) = def.child_by_field_name("body") else {
+            return Facts::default();
+        };
+        let mut facts = self.calls_in(body, label, depth);
+        // Only the entry points' returns reach the loader; a helper's return value is followed
+        // from the `return helper(...)` that hands it on.
+        if depth == 0 {
+            let mut returns = Vec::new();
+            syntax::walk_executed(body, &mut |n| {
+                if matches!(n.kind(), "return_statement" | "yield")
+                    && let Some(value) = n.named_child(0)
+                {
+                    returns.push(value);
+                }
+            });
+            for value in returns {
+                facts
+                    .returns_cuda
+                    .extend(self.returned_cuda(value, label, 0));
+            }
+        }
+        facts
+    }
+
+    /// CUDA calls in `node` and in the same-file functions and methods it calls.
+    fn calls_in(&mut self, node: Node<'a>, label: &str, depth: u8) -> Facts {
+        let scope = self.scope;
+        let mut facts = Facts {
+            cuda: finding(cuda::cuda_inits(scope, node), label),
+            cuda_libraries: finding(cuda::cuda_library_uses(scope, node), label),
+            returns_cuda: Vec::new(),
+        };
+        if depth >= MAX_CALL_DEPTH {
+            return facts;
+        }
+        let mut callees = Vec::new();
+        syntax::walk_executed(node, &mut |n| {
+            if n.kind() == "call"
+                && let Some(callee) = self.same_file_callee(n)
+            {
+                callees.push(callee);
+            }
+        });
+        for (def, callee_label) in callees {
+            let callee_label = format!("{callee_label}, called from {label}");
+            let inner = self.function(def, &callee_label, depth + 1);
+            facts.cuda.extend(inner.cuda);
+            facts.cuda_libraries.extend(inner.cuda_libraries);
+        }
+        facts
+    }
+
+    /// The same-file function (`helper(...)`) or method (`self.helper(...)`) a call runs.
+    fn same_file_callee(&self, call: Node<'a>) -> Option<(Node<'a>, String)> {
+        let scope = self.scope;
+        let function = call.child_by_field_name("function")?;
+        match function.kind() {
+            "identifier" => {
+                let name = scope.text(function);
+                let def = scope.visible_definition(call, name)?;
+                (def.kind() == "function_definition").then(|| (def, format!("`{name}`")))
+            }
+            "attribute" => {
+                let object = function.child_by_field_name("object")?;
+                if scope.text(object) != "self" {
+                    return None;
+                }
+                let name = scope.text(function.child_by_field_name("attribute")?);
+                let class = syntax::enclosing_class(call)?;
+                let (owner, def) = find_method(scope, class, name, 0)?;
+                let owner_name = owner
+                    .child_by_field_name("name")
+                    .map_or("", |n| scope.text(n));
+                Some((def, format!("`{owner_name}.{name}`")))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether a returned expression is a CUDA tensor: a CUDA-producing call, a name bound to
+    /// one in the function, a container holding one, or a same-file call that returns one.
+    fn returned_cuda(&mut self, value: Node<'a>, label: &str, depth: u8) -> Vec<Finding> {
+        let scope = self.scope;
+        if depth > MAX_CALL_DEPTH {
+            return Vec::new();
+        }
+        match value.kind() {
+            "call" => {
+                if let Some(use_) = cuda::call_initialises_cuda(scope, value) {
+                    return finding(vec![use_], label);
+                }
+                let Some((def, callee_label)) = self.same_file_callee(value) else {
+                    return Vec::new();
+                };
+                let Some(body) = def.child_by_field_name("body") else {
+                    return Vec::new();
+                };
+                let mut returns = Vec::new();
+                syntax::walk_executed(body, &mut |n| {
+                    if n.kind() == "return_statement"
+                        && let Some(v) = n.named_child(0)
+                    {
+                        returns.push(v);
+                    }
+                });
+                let callee_label = format!("{callee_label}, called from {label}");
+                returns
+                    .into_iter()
+                    .flat_map(|v| self.returned_cuda(v, &callee_label, depth + 1))
+                    .collect()
+            }
+            "identifier" => {
+                if syntax::enclosing_function(value).is_none()
+                    && value.parent().is_some_and(|p| p.kind() == "lambda")
+                {
+                    return Vec::new();
+                }
+                // Only bindings in the same function: a module-level tensor is not the worker's.
+                let values = scope.bound_values(value);
+                values
+                    .into_iter()
+                    .filter(|v| syntax::enclosing_function(*v) == syntax::enclosing_function(value))
+                    .flat_map(|v| self.returned_cuda(v, label, depth + 1))
+                    .collect()
+            }
+            "tuple"
+            | "list"
+            | "expression_list"
+            | "parenthesized_expression"
+            | "dictionary"
+            | "pair" => {
+                let mut cursor = value.walk();
+                let children: Vec<Node> = value.named_children(&mut cursor).collect();
+                children
+                    .into_iter()
+                    .filter(|c| c.kind() != "comment")
+                    .map(|c| match c.kind() {
+                        "pair" => c.child_by_field_name("value").unwrap_or(c),
+                        _ => c,
+                    })
+                    .flat_map(|c| self.returned_cuda(c, label, depth + 1))
+                    .collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+}
+
+fn finding(uses: Vec<cuda::CudaUse>, label: &str) -> Vec<Finding> {
+    uses.into_iter()
+        .map(|u| Finding {
+            file: None,
+            range: u.range,
+            what: u.what,
+            within: label.to_owned(),
+            cudaness: u.cudaness,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::loaders::Param;
+
+    fn facts_of(source: &str) -> WorkerCode {
+        let source = format!("from torch.utils.data import DataLoader\n{source}");
+        syntax::with_scope(&source, |scope| {
+            let loader = scope.m.loaders().first().expect("a DataLoader call");
+            let argument = |param| loader.argument(param).map(|a| a.value_node);
+            worker_code(
+                scope,
+                argument(Param::Dataset),
+                argument(Param::CollateFn),
+                argument(Param::WorkerInitFn),
+                Path::new("t.py"),
+                &ProjectIndex::default(),
+            )
+        })
+    }
+
+    #[test]
+    fn dataset_method_and_transitive_helpers() {
+        let code = facts_of(
+            "import torch\nGPU = 'cuda:0'\ndef load(p):\n    return torch.zeros(1, device=GPU)\n\
+             class Base:\n    def __getitem__(self, i):\n        return self._read(i)\n    def _read(self, i):\n        return load(i)\n\
+             class Files(Base):\n    pass\n\
+             ds = Files()\nDataLoader(ds, num_workers=2)\n",
+        );
+        let cuda: Vec<_> = code
+            .cuda()
+            .map(|f| (f.what.as_str(), f.within.as_str()))
+            .collect();
+        assert_eq!(cuda.len(), 1, "{cuda:?}");
+        assert!(cuda[0].1.contains("`load`"));
+        assert!(cuda[0].1.contains("inherited by `Files`"));
+        assert_eq!(code.returns_cuda().count(), 1);
+    }
+
+    #[test]
+    fn lambda_collate_and_cpu_dataset() {
+        let code = facts_of(
+            "import torch\nclass Cpu:\n    def __getitem__(self, i):\n        return torch.zeros(1)\n\
+             DataLoader(Cpu(), collate_fn=lambda b: torch.stack(b).cuda())\n",
+        );
+        assert_eq!(code.cuda().count(), 1);
+        assert_eq!(code.parts.len(), 2);
+        assert_eq!(code.returns_cuda().count(), 1);
+    }
+
+    #[test]
+    fn returns_through_names_and_tuples() {
+        let code = facts_of(
+            "import torch\nclass D:\n    def __getitem__(self, i):\n        x = torch.randn(2)\n        y = x.cuda()\n        return x, {'y': y}\n\
+             DataLoader(D())\n",
+        );
+        assert_eq!(code.returns_cuda().count(), 1);
+    }
+
+    #[test]
+    fn cuda_checks_only_do_not_count() {
+        let code = facts_of(
+            "import torch\nclass D:\n    def __getitem__(self, i):\n        return torch.tensor([torch.cuda.is_available()])\nDataLoader(D(), num_workers=2)\n",
+        );
+        assert_eq!(code.cuda().count(), 0);
+    }
+}

@@ -1,0 +1,83 @@
+//! Diagnostics out: pushed (debounced per document) or pulled with `textDocument/diagnostic`
+//! when the client supports it — never both for the same diagnostics.
+
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc::{Error, Result};
+use tower_lsp_server::ls_types::*;
+
+use crate::server::index;
+use crate::server::session::Session;
+
+pub async fn publish_now(session: &Arc<Session>, uri: &Uri) {
+    if session.negotiated().pull_diagnostics {
+        return;
+    }
+    session.publish(uri).await;
+}
+
+/// After [`super::did_change::DEBOUNCE`] without a newer change (whose own task takes over):
+/// refreshes this file's entry in the workspace index and publishes. Analysis runs in the task,
+/// on the newest text. In pull mode only a dropped explain result needs a push
+/// (`cleared_explained`).
+pub fn publish_debounced(
+    session: &Arc<Session>,
+    uri: Uri,
+    generation: u64,
+    cleared_explained: bool,
+) {
+    let session = Arc::clone(session);
+    tokio::spawn(async move {
+        tokio::time::sleep(super::did_change::DEBOUNCE).await;
+        let current = session.generation(&uri) == Some(generation);
+        if current
+            && let Some(snapshot) = session.snapshot(&uri)
+            && index::is_python(&snapshot.path)
+        {
+            session.update_index(|idx| index::add(idx, &snapshot.path, &snapshot.text));
+        }
+        let pull = session.negotiated().pull_diagnostics;
+        if (current && !pull) || cleared_explained {
+            session.publish(&uri).await;
+        }
+    });
+}
+
+/// After a configuration or index change: every open document again, and a refresh request
+/// to a pulling client.
+pub async fn republish_all(session: &Arc<Session>) {
+    let negotiated = session.negotiated();
+    if negotiated.pull_diagnostics {
+        if negotiated.diagnostic_refresh {
+            let refresh = session.client.workspace_diagnostic_refresh();
+            let _ =
+                tokio::time::timeout(super::configuration::CLIENT_REQUEST_TIMEOUT, refresh).await;
+        }
+        return;
+    }
+    for uri in session.open_uris() {
+        session.publish(&uri).await;
+    }
+}
+
+pub fn pull(
+    session: &Session,
+    params: DocumentDiagnosticParams,
+) -> Result<DocumentDiagnosticReportResult> {
+    let uri = params.text_document.uri;
+    let Some((_, diagnostics)) = session.diagnostics(&uri) else {
+        return Err(Error::invalid_params(format!(
+            "document is not open: {}",
+            uri.as_str()
+        )));
+    };
+    Ok(DocumentDiagnosticReportResult::Report(
+        DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
+            related_documents: None,
+            full_document_diagnostic_report: FullDocumentDiagnosticReport {
+                result_id: None,
+                items: diagnostics.as_ref().clone(),
+            },
+        }),
+    ))
+}

@@ -1,0 +1,91 @@
+//! Document sync: `didOpen`, `didChange` (incremental), `didSave`, `didClose`.
+//!
+//! Handlers run up to four at a time, so every change is applied to the stored document (text,
+//! `Tree::edit`, re-parse) synchronously, before the handler's first `.await`: edits can then
+//! never be reordered. Analysis and publishing happen afterwards, debounced per document.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tower_lsp_server::ls_types::*;
+
+use crate::server::convert::line_col;
+use crate::server::document::{Change, Document};
+use crate::server::index;
+use crate::server::session::{Session, uri_path};
+
+/// Quiet time after the last edit before diagnostics are pushed.
+pub const DEBOUNCE: Duration = Duration::from_millis(60);
+
+pub async fn did_open(session: &Arc<Session>, params: DidOpenTextDocumentParams) {
+    let doc = params.text_document;
+    let path = uri_path(&doc.uri);
+    session
+        .documents
+        .insert(doc.uri.clone(), Document::new(doc.text, doc.version, path));
+    super::diagnostic::publish_now(session, &doc.uri).await;
+}
+
+pub async fn did_change(session: &Arc<Session>, params: DidChangeTextDocumentParams) {
+    let uri = params.text_document.uri;
+    let encoding = session.encoding();
+    let changes: Vec<Change> = params
+        .content_changes
+        .iter()
+        .map(|c| Change {
+            range: c.range.map(|r| (line_col(r.start), line_col(r.end))),
+            text: &c.text,
+        })
+        .collect();
+    let generation = {
+        let Some(mut doc) = session.documents.get_mut(&uri) else {
+            tracing::warn!(
+                "didChange for a document that is not open: {}",
+                uri.as_str()
+            );
+            return;
+        };
+        doc.apply_changes(&changes, params.text_document.version, encoding);
+        doc.generation
+    };
+    // Explain results on this file described the old text.
+    let had_explained = session
+        .explained
+        .lock()
+        .map(|mut map| map.remove(&uri).is_some())
+        .unwrap_or(false);
+    super::diagnostic::publish_debounced(session, uri, generation, had_explained);
+}
+
+pub async fn did_save(session: &Arc<Session>, params: DidSaveTextDocumentParams) {
+    let uri = params.text_document.uri;
+    let path = uri_path(&uri);
+    if path.file_name().is_some_and(|n| n == "pyproject.toml") {
+        super::configuration::reload(session).await;
+        return;
+    }
+    if !index::is_python(&path) {
+        return;
+    }
+    let text = match params.text {
+        Some(text) => Some(text),
+        None => session.documents.get(&uri).map(|d| d.text.clone()),
+    };
+    if let Some(text) = text {
+        session.update_index(|idx| index::add(idx, &path, &text));
+        // Other open files may use what this one defines.
+        super::diagnostic::republish_all(session).await;
+    }
+}
+
+pub async fn did_close(session: &Arc<Session>, params: DidCloseTextDocumentParams) {
+    let uri = params.text_document.uri;
+    session.forget(&uri);
+    if let Ok(mut map) = session.explained.lock() {
+        map.remove(&uri);
+    }
+    session
+        .client
+        .publish_diagnostics(uri, Vec::new(), None)
+        .await;
+}

@@ -1,0 +1,307 @@
+//! Hover: DataLoader keyword arguments (what, default, workers/shm/fork, the value here with
+//! where it comes from, and this machine's facts), `DataLoader` itself (the loader's effective
+//! setup and its findings), DL codes inside `# noqa` comments (the rule's docs),
+//! `set_start_method` and `set_sharing_strategy`. What the code means comes from the semantic
+//! model, the same one the rules read.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+
+use crate::host::{HostFacts, format_bytes};
+use crate::python::loaders::{ArgState, Loader, Param};
+use crate::python::model::Module;
+use crate::python::start_method;
+use crate::python::syntax::Scope;
+use crate::rules::Code;
+use crate::server::hover_docs::{self, Labels};
+use crate::server::noqa;
+use crate::server::session::{Config, Session, Snapshot, guarded};
+use crate::text::TextRange;
+
+const START_METHOD_CALLS: &[&str] = &[
+    "multiprocessing.set_start_method",
+    "torch.multiprocessing.set_start_method",
+    "multiprocessing.context.set_start_method",
+];
+const SHARING_STRATEGY_CALLS: &[&str] = &["torch.multiprocessing.set_sharing_strategy"];
+
+pub fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
+    if session.fault.as_deref() == Some("hover") {
+        return guarded("hover", || panic!("injected fault in hover"));
+    }
+    let position = params.text_document_position_params;
+    let uri = position.text_document.uri;
+    let Some(snapshot) = session.snapshot(&uri) else {
+        return Ok(None);
+    };
+    let encoding = session.encoding();
+    let offset = snapshot.coords(encoding).offset(position.position);
+    let hovered = guarded("hover", || {
+        let findings = || {
+            session
+                .diagnostics(&uri)
+                .map(|(_, d)| d)
+                .unwrap_or_default()
+        };
+        content(session, &snapshot, offset, findings)
+    })?;
+    Ok(hovered.map(|(range, markdown)| Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: markdown,
+        }),
+        range: Some(snapshot.coords(encoding).range(range)),
+    }))
+}
+
+fn content(
+    session: &Session,
+    snapshot: &Snapshot,
+    offset: usize,
+    findings: impl FnOnce() -> Arc<Vec<Diagnostic>>,
+) -> Option<(TextRange, String)> {
+    let tree = snapshot.tree.as_ref()?;
+    if let Some((range, code)) = noqa::code_in_comment(&snapshot.text, tree, offset) {
+        let code: Code = code.parse().ok()?;
+        return Some((range, rule_docs(code)));
+    }
+    let config = session.config();
+    let locale = config.locale;
+    enum Found {
+        Keyword(TextRange, String),
+        Loader(TextRange, String, usize, usize),
+        Doc(TextRange, &'static str),
+    }
+    let found = session.with_index(|index| {
+        let model = Module::build(&snapshot.text, tree, &snapshot.path, index);
+        // The innermost loader around the cursor (a loader may sit inside another's arguments).
+        let loader = model
+            .loaders()
+            .iter()
+            .filter(|l| l.range.contains(offset))
+            .min_by_key(|l| l.range.len());
+        if let Some(loader) = loader {
+            if let Some(arg) = loader
+                .arguments
+                .iter()
+                .find(|a| a.keyword.is_some_and(|k| k.contains(offset)))
+            {
+                let range = arg.keyword.unwrap_or(arg.anchor);
+                return Some(Found::Keyword(
+                    range,
+                    keyword(&model, loader, arg.param, &config)?,
+                ));
+            }
+            if loader.callee.contains(offset) {
+                let first = model.line(loader.range.start) - 1;
+                let last = model.line(loader.range.end) - 1;
+                return Some(Found::Loader(
+                    last_name(&snapshot.text, loader.callee),
+                    setup(&model, loader, &config),
+                    first as usize,
+                    last as usize,
+                ));
+            }
+        }
+        let call = model
+            .calls()
+            .iter()
+            .filter(|c| Module::range(c.callee).contains(offset))
+            .min_by_key(|c| Module::range(c.callee).len())?;
+        let qualified = call.qualified.as_deref()?;
+        let range = last_name(&snapshot.text, Module::range(call.callee));
+        if START_METHOD_CALLS.contains(&qualified) {
+            Some(Found::Doc(range, hover_docs::set_start_method(locale)))
+        } else if SHARING_STRATEGY_CALLS.contains(&qualified) {
+            Some(Found::Doc(range, hover_docs::set_sharing_strategy(locale)))
+        } else {
+            None
+        }
+    })?;
+    match found {
+        Found::Keyword(range, md) => Some((range, md)),
+        Found::Doc(range, text) => Some((range, text.to_owned())),
+        Found::Loader(range, mut md, first, last) => {
+            append_findings(
+                &mut md,
+                &findings(),
+                first,
+                last,
+                hover_docs::labels(locale),
+            );
+            Some((range, md))
+        }
+    }
+}
+
+/// The last dotted name of a callee (`DataLoader` of `torch.utils.data.DataLoader`).
+fn last_name(text: &str, callee: TextRange) -> TextRange {
+    let written = text.get(callee.start..callee.end).unwrap_or_default();
+    match written.rfind('.') {
+        Some(dot) => TextRange::new(callee.start + dot + 1, callee.end),
+        None => callee,
+    }
+}
+
+fn keyword(model: &Module, loader: &Loader, param: Param, config: &Config) -> Option<String> {
+    let locale = config.locale;
+    let name = param.name();
+    let doc = hover_docs::argument(name)?;
+    let labels = hover_docs::labels(locale);
+    let mut md = format!("**DataLoader** `{name}`\n\n{}\n\n", doc.text(locale));
+    let _ = writeln!(md, "- {}: `{}`", labels.default, doc.default);
+    if let ArgState::Passed(arg) = loader.state(param) {
+        let here = if arg.value.value.is_known() {
+            arg.value.describe()
+        } else {
+            format!("`{}` ({})", model.text(arg.value_node), labels.unknown)
+        };
+        let conditional = if arg.conditional {
+            labels.conditional
+        } else {
+            ""
+        };
+        let _ = writeln!(md, "- {}: {here}{conditional}", labels.here);
+    }
+    let _ = writeln!(
+        md,
+        "- {}: {}",
+        labels.machine,
+        machine(&config.host, labels)
+    );
+    Some(md)
+}
+
+/// The loader's effective setup: workers, start method and where it comes from, pinning.
+fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
+    let locale = config.locale;
+    let labels = hover_docs::labels(locale);
+    let value = |param: Param| match loader.state(param) {
+        ArgState::Passed(arg) if arg.value.value.is_known() => {
+            let conditional = if arg.conditional {
+                labels.conditional
+            } else {
+                ""
+            };
+            format!("{}{conditional}", arg.value.describe())
+        }
+        ArgState::Passed(arg) => format!("`{}` ({})", model.text(arg.value_node), labels.unknown),
+        ArgState::Default => format!(
+            "{} ({})",
+            param.default_value(),
+            labels.default.to_lowercase()
+        ),
+        ArgState::Unknown => labels.unknown.to_owned(),
+    };
+    let mut md = format!("**DataLoader**: {}\n\n", labels.effective);
+    let _ = writeln!(md, "- {}: {}", labels.workers, value(Param::NumWorkers));
+    let _ = writeln!(
+        md,
+        "- {}: {}",
+        labels.start_method,
+        start_method(model, loader, config)
+    );
+    let _ = writeln!(md, "- {}: {}", labels.pinning, value(Param::PinMemory));
+    let _ = writeln!(
+        md,
+        "- {}: {}",
+        labels.machine,
+        machine(&config.host, labels)
+    );
+    md
+}
+
+/// Where this loader's start method comes from: its own `multiprocessing_context`, else a
+/// process-wide `set_start_method`, else the platform's default (the same reading the fork
+/// rules use).
+fn start_method(model: &Module, loader: &Loader, config: &Config) -> String {
+    let scope = Scope::new(model);
+    let target = config.settings_for(model.path).target_version;
+    let platform = start_method::platform_default(&config.host.os, target);
+    let found = start_method::start_method(&scope, loader, platform);
+    let mut text = found.describe();
+    if let Some(range) = found.range() {
+        let _ = write!(
+            text,
+            " ({} {})",
+            hover_docs::labels(config.locale).line,
+            model.line(range.start)
+        );
+    }
+    text
+}
+
+fn append_findings(
+    md: &mut String,
+    findings: &[Diagnostic],
+    first: usize,
+    last: usize,
+    labels: &Labels,
+) {
+    let lines: Vec<String> = findings
+        .iter()
+        .filter(|d| (first..=last).contains(&(d.range.start.line as usize)))
+        .filter_map(|d| match &d.code {
+            Some(NumberOrString::String(code)) => Some(format!("`{code}` {}", d.message)),
+            _ => None,
+        })
+        .collect();
+    if lines.is_empty() {
+        let _ = writeln!(md, "- {}: {}", labels.rules_firing, labels.none);
+    } else {
+        let _ = writeln!(md, "- {}:", labels.rules_firing);
+        for line in lines {
+            let _ = writeln!(md, "  - {line}");
+        }
+    }
+}
+
+fn rule_docs(code: Code) -> String {
+    let rule = code.rule();
+    let mut md = format!("**{}** `{}`: {}\n\n", rule.code, rule.name, rule.summary);
+    if !rule.docs.trim().is_empty() {
+        md.push_str(rule.docs.trim());
+        md.push_str("\n\n");
+    }
+    let _ = write!(md, "[{}]({})", rule.code, rule.url());
+    md
+}
+
+fn machine(host: &HostFacts, labels: &Labels) -> String {
+    let cpus = host
+        .usable_cpus
+        .map_or_else(|| labels.unknown.to_owned(), |n| n.to_string());
+    let shm = host.shm.as_ref().map_or_else(
+        || labels.unknown.to_owned(),
+        |s| {
+            format!(
+                "{} ({} {})",
+                format_bytes(s.total_bytes),
+                format_bytes(s.free_bytes),
+                labels.free
+            )
+        },
+    );
+    format!("{cpus} {}, {} {shm}", labels.usable_cpus, labels.shm)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_name_of_a_dotted_callee() {
+        let text = "torch.utils.data.DataLoader(ds)";
+        assert_eq!(
+            last_name(text, TextRange::new(0, 27)),
+            TextRange::new(17, 27)
+        );
+        assert_eq!(
+            last_name("DL(ds)", TextRange::new(0, 2)),
+            TextRange::new(0, 2)
+        );
+    }
+}

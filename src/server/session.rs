@@ -1,0 +1,354 @@
+//! The server's shared state and the operations every handler needs: snapshots of documents,
+//! analysis with panics caught, and publishing.
+//!
+//! DashMap discipline: take what you need from a guard, drop it, then `.await`. A guard held
+//! across an `.await` wedges every other handler touching the same shard.
+
+use std::collections::HashMap;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+
+use dashmap::DashMap;
+use tower_lsp_server::Client;
+use tower_lsp_server::jsonrpc;
+use tower_lsp_server::ls_types::{self as lsp, Uri};
+use tree_sitter::Tree;
+
+use crate::analyze::{self, Context};
+use crate::config::{ConfigResolver, Settings};
+use crate::host::HostFacts;
+use crate::kb::KnowledgeBase;
+use crate::python::index::ProjectIndex;
+use crate::server::convert::{self, Coords};
+use crate::server::document::Document;
+use crate::server::noqa;
+use crate::server::settings::{ClientSettings, Locale};
+use crate::text::{Encoding, LineIndex};
+
+/// What was agreed at `initialize`.
+#[derive(Clone, Debug, Default)]
+pub struct Negotiated {
+    pub encoding: Encoding,
+    /// The client pulls diagnostics (`textDocument/diagnostic`); the server then never pushes
+    /// its static diagnostics.
+    pub pull_diagnostics: bool,
+    pub diagnostic_refresh: bool,
+    pub configuration_request: bool,
+    pub work_done_progress: bool,
+    pub client_locale: Option<String>,
+    pub roots: Vec<PathBuf>,
+}
+
+/// Effective configuration: each file's project settings under the editor's, and this
+/// machine's facts under the editor's assumptions.
+#[derive(Debug)]
+pub struct Config {
+    pub client: ClientSettings,
+    /// The nearest `pyproject.toml` of each file, cached per folder.
+    pub resolver: ConfigResolver,
+    pub host: HostFacts,
+    pub locale: Locale,
+    pub kb: Arc<KnowledgeBase>,
+}
+
+impl Config {
+    pub fn new(
+        client: ClientSettings,
+        host: HostFacts,
+        locale: Locale,
+        kb: Arc<KnowledgeBase>,
+    ) -> Self {
+        Self {
+            host: client.apply_host(host),
+            client,
+            resolver: ConfigResolver::default(),
+            locale,
+            kb,
+        }
+    }
+
+    /// The settings for the file at `path`. A broken pyproject.toml is reported in the log and
+    /// the defaults apply, so the editor keeps working while the user fixes it.
+    pub fn settings_for(&self, path: &Path) -> Settings {
+        match self.resolver.settings_for(path) {
+            Ok(settings) => self.client.apply(&settings),
+            Err(err) => {
+                tracing::warn!("{err}");
+                self.client.apply(&Settings::default())
+            }
+        }
+    }
+}
+
+/// A document's state at one generation, taken out of the map so no guard outlives it.
+pub struct Snapshot {
+    pub text: String,
+    pub index: LineIndex,
+    pub tree: Option<Tree>,
+    pub path: PathBuf,
+    pub version: i32,
+    pub generation: u64,
+}
+
+impl Snapshot {
+    pub fn coords(&self, encoding: Encoding) -> Coords<'_> {
+        Coords::new(&self.text, &self.index, encoding)
+    }
+}
+
+struct CachedDiagnostics {
+    generation: u64,
+    epoch: u64,
+    diagnostics: Arc<Vec<lsp::Diagnostic>>,
+}
+
+pub struct Session {
+    pub client: Client,
+    pub documents: DashMap<Uri, Document>,
+    cache: DashMap<Uri, CachedDiagnostics>,
+    /// Diagnostics placed by `dldoctor.explain` on the user's frames, per file.
+    pub explained: Mutex<HashMap<Uri, Vec<lsp::Diagnostic>>>,
+    pub negotiated: RwLock<Negotiated>,
+    config: RwLock<Arc<Config>>,
+    /// Bumped when the configuration changes, so cached analyses are recomputed.
+    epoch: AtomicU64,
+    /// Read-locked only for the synchronous span of one analysis, never across an `.await`.
+    index: RwLock<ProjectIndex>,
+    pub shutdown_requested: AtomicBool,
+    /// This machine's facts, read once at start.
+    pub measured_host: HostFacts,
+    /// Fault injection for the robustness tests: `DLDOCTOR_LSP_FAULT=hover` makes the hover
+    /// handler panic, to show a panic is answered with an error and the server goes on.
+    pub fault: Option<String>,
+}
+
+impl Session {
+    pub fn new(client: Client) -> Self {
+        Self {
+            client,
+            documents: DashMap::new(),
+            cache: DashMap::new(),
+            explained: Mutex::new(HashMap::new()),
+            negotiated: RwLock::new(Negotiated::default()),
+            config: RwLock::new(Arc::new(Config::new(
+                ClientSettings::default(),
+                HostFacts::unknown(),
+                Locale::En,
+                Arc::new(KnowledgeBase::embedded()),
+            ))),
+            measured_host: HostFacts::detect(),
+            epoch: AtomicU64::new(0),
+            index: RwLock::new(ProjectIndex::default()),
+            shutdown_requested: AtomicBool::new(false),
+            fault: std::env::var("DLDOCTOR_LSP_FAULT").ok(),
+        }
+    }
+
+    pub fn negotiated(&self) -> Negotiated {
+        self.negotiated
+            .read()
+            .map(|n| n.clone())
+            .unwrap_or_default()
+    }
+
+    pub fn encoding(&self) -> Encoding {
+        self.negotiated
+            .read()
+            .map(|n| n.encoding)
+            .unwrap_or_default()
+    }
+
+    pub fn config(&self) -> Arc<Config> {
+        match self.config.read() {
+            Ok(config) => Arc::clone(&config),
+            Err(poisoned) => Arc::clone(&poisoned.into_inner()),
+        }
+    }
+
+    pub fn set_config(&self, config: Config) {
+        match self.config.write() {
+            Ok(mut slot) => *slot = Arc::new(config),
+            Err(poisoned) => *poisoned.into_inner() = Arc::new(config),
+        }
+        self.epoch.fetch_add(1, Ordering::SeqCst);
+    }
+
+    pub fn with_index<T>(&self, f: impl FnOnce(&ProjectIndex) -> T) -> T {
+        match self.index.read() {
+            Ok(index) => f(&index),
+            Err(poisoned) => f(&poisoned.into_inner()),
+        }
+    }
+
+    /// Changes the workspace index; cached analyses are recomputed afterwards.
+    pub fn update_index(&self, f: impl FnOnce(&mut ProjectIndex)) {
+        match self.index.write() {
+            Ok(mut index) => f(&mut index),
+            Err(poisoned) => f(&mut poisoned.into_inner()),
+        }
+        self.epoch.fetch_add(1, Ordering::SeqCst);
+    }
+
+    pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {
+        let doc = self.documents.get(uri)?;
+        Some(Snapshot {
+            text: doc.text.clone(),
+            index: doc.index.clone(),
+            tree: doc.tree.clone(),
+            path: doc.path.clone(),
+            version: doc.version,
+            generation: doc.generation,
+        })
+    }
+
+    pub fn generation(&self, uri: &Uri) -> Option<u64> {
+        self.documents.get(uri).map(|doc| doc.generation)
+    }
+
+    /// The static diagnostics of an open document in LSP form, computed once per generation
+    /// and configuration. `None` when the document is not open.
+    pub fn diagnostics(&self, uri: &Uri) -> Option<(i32, Arc<Vec<lsp::Diagnostic>>)> {
+        let epoch = self.epoch.load(Ordering::SeqCst);
+        let snapshot = self.snapshot(uri)?;
+        if let Some(cached) = self.cache.get(uri)
+            && cached.generation == snapshot.generation
+            && cached.epoch == epoch
+        {
+            return Some((snapshot.version, Arc::clone(&cached.diagnostics)));
+        }
+        let diagnostics = Arc::new(self.analyze_snapshot(uri, &snapshot));
+        if self.generation(uri) == Some(snapshot.generation) {
+            self.cache.insert(
+                uri.clone(),
+                CachedDiagnostics {
+                    generation: snapshot.generation,
+                    epoch,
+                    diagnostics: Arc::clone(&diagnostics),
+                },
+            );
+        }
+        Some((snapshot.version, diagnostics))
+    }
+
+    /// Runs the analysis on a snapshot; a panic inside it is logged and yields no diagnostics.
+    fn analyze_snapshot(&self, uri: &Uri, snapshot: &Snapshot) -> Vec<lsp::Diagnostic> {
+        let Some(tree) = snapshot.tree.as_ref() else {
+            return Vec::new();
+        };
+        let encoding = self.encoding();
+        let result = guarded("analysis", || {
+            let found = self.analyze_source(&snapshot.text, tree, &snapshot.path);
+            let coords = snapshot.coords(encoding);
+            found
+                .iter()
+                .map(|d| {
+                    let ignore = noqa::ignore_action(&snapshot.text, tree, &coords, d);
+                    convert::diagnostic(d, uri, &coords, &|path| self.text_of(path), ignore)
+                })
+                .collect()
+        });
+        result.unwrap_or_default()
+    }
+
+    /// The same analysis as `check`, with this session's configuration and workspace index.
+    pub fn analyze_source(
+        &self,
+        source: &str,
+        tree: &Tree,
+        path: &Path,
+    ) -> Vec<crate::diagnostic::Diagnostic> {
+        let config = self.config();
+        let settings = config.settings_for(path);
+        self.with_index(|index| {
+            let ctx = Context {
+                settings: &settings,
+                host: &config.host,
+                index,
+            };
+            analyze::analyze_tree(source, tree, path, &ctx)
+        })
+    }
+
+    /// A file's text: the open document's if it is open, else what is on disk.
+    pub fn text_of(&self, path: &Path) -> Option<String> {
+        if let Some(uri) = Uri::from_file_path(path)
+            && let Some(doc) = self.documents.get(&uri)
+        {
+            return Some(doc.text.clone());
+        }
+        let bytes = std::fs::read(path).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
+    }
+
+    pub fn forget(&self, uri: &Uri) {
+        self.documents.remove(uri);
+        self.cache.remove(uri);
+    }
+
+    pub fn open_uris(&self) -> Vec<Uri> {
+        self.documents.iter().map(|e| e.key().clone()).collect()
+    }
+
+    pub fn explained_for(&self, uri: &Uri) -> Vec<lsp::Diagnostic> {
+        self.explained
+            .lock()
+            .ok()
+            .and_then(|map| map.get(uri).cloned())
+            .unwrap_or_default()
+    }
+
+    /// Pushes what the client should show for `uri`: in push mode the static diagnostics and
+    /// the explain ones together (a push replaces the file's set); in pull mode only the
+    /// explain ones, since the static ones are pulled.
+    pub async fn publish(&self, uri: &Uri) {
+        let pull = self.negotiated().pull_diagnostics;
+        let mut all = Vec::new();
+        let mut version = None;
+        if !pull && let Some((v, diagnostics)) = self.diagnostics(uri) {
+            all.extend(diagnostics.iter().cloned());
+            version = Some(v);
+        }
+        all.extend(self.explained_for(uri));
+        self.client
+            .publish_diagnostics(uri.clone(), all, version)
+            .await;
+    }
+}
+
+/// Runs `f`, turning a panic into a logged internal error so the server keeps serving.
+pub fn guarded<T>(what: &str, f: impl FnOnce() -> T) -> jsonrpc::Result<T> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        let reason = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".to_owned());
+        tracing::error!("{what} panicked: {reason}");
+        let mut error = jsonrpc::Error::internal_error();
+        error.message = format!("dldoctor: {what} failed: {reason}").into();
+        error
+    })
+}
+
+/// The file a URI names, or a stand-in path for unsaved buffers (`untitled:`), which then
+/// match no `per-file-ignores` and import nothing relative.
+pub fn uri_path(uri: &Uri) -> PathBuf {
+    uri.to_file_path()
+        .map(|p| p.into_owned())
+        .unwrap_or_else(|| PathBuf::from(uri.as_str()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_an_internal_error() {
+        let err = guarded("hover", || -> u32 { panic!("boom") }).unwrap_err();
+        assert_eq!(err.code, jsonrpc::ErrorCode::InternalError);
+        assert!(err.message.contains("boom"));
+        assert_eq!(guarded("hover", || 3).unwrap(), 3);
+    }
+}
