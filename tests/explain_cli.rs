@@ -252,3 +252,28 @@ fn kb_list_show_and_validate() {
     assert_eq!(validate.status.code(), Some(0), "{}", stderr(&validate));
     assert!(stdout(&validate).contains("entries valid"));
 }
+
+#[test]
+fn kb_folders_of_pyproject_are_used() {
+    let project = tempfile::tempdir().unwrap();
+    let kb_dir = project.path().join("ops/kb");
+    std::fs::create_dir_all(&kb_dir).unwrap();
+    let mut json = extra_entry();
+    json["regex"] = "nfs: server \\S+ not responding".into();
+    json["regexes"] = serde_json::json!([]);
+    json["signature"] = "nfs: server storage01 not responding, still trying".into();
+    std::fs::write(kb_dir.join("slow-nfs.json"), json.to_string()).unwrap();
+    std::fs::write(
+        project.path().join("pyproject.toml"),
+        "[tool.dldoctor]\nkb = [\"ops/kb\"]\n",
+    )
+    .unwrap();
+    let root = project.path().to_str().unwrap();
+    let out = run_stdin(
+        &["explain", "--root", root, "--format", "json"],
+        "nfs: server storage01 not responding, still trying\n",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["findings"][0]["id"], "team/slow-nfs");
+}
