@@ -62,7 +62,7 @@ fn text_report_names_cause_fix_dead_ends_and_the_users_line() {
         "--shm-size=8g",
         "code action: DL202",
         "prevented by (dldoctor check): DL202, DL203",
-        "don't: Set pin_memory=False., because Pinned memory",
+        "don't: Set pin_memory=False, because pinned memory",
         "docs: https://pytorch.org/docs/stable/data.html#multi-process-data-loading",
         "1 known failure found",
     ] {
@@ -141,7 +141,7 @@ fn chinese_report_uses_the_chinese_fields() {
     let out = run(&["explain", path.to_str().unwrap(), "--lang", "zh"]);
     let text = stdout(&out);
     assert!(text.contains("原因: SIGKILL 无法被捕获"), "{text}");
-    assert!(text.contains("不要: 扩大 /dev/shm。，因为"), "{text}");
+    assert!(text.contains("不要: 扩大 /dev/shm，因为SIGKILL"), "{text}");
     assert!(text.contains("找到 1 个已知故障"), "{text}");
 }
 

@@ -118,15 +118,17 @@ fn body(out: &mut String, finding: &Finding, kb: &KnowledgeBase, lang: Lang) {
         let _ = writeln!(out, "  {}: {}", l.prevented_by, finding.rules.join(", "));
     }
     for d in &finding.dead_ends {
-        let sep = match lang {
-            Lang::En => ", ",
-            Lang::Zh => "，",
+        let action = d.action.trim_end_matches(['.', '。']);
+        let _ = match lang {
+            Lang::En => writeln!(
+                out,
+                "  {}: {action}, {} {}",
+                l.dont,
+                l.because,
+                sentence_case_lower(&d.why_fails)
+            ),
+            Lang::Zh => writeln!(out, "  {}: {action}，{}{}", l.dont, l.because, d.why_fails),
         };
-        let _ = writeln!(
-            out,
-            "  {}: {}{sep}{} {}",
-            l.dont, d.action, l.because, d.why_fails
-        );
     }
     if let Some(entry) = entry {
         for next in &entry.transition_graph.leads_to {
@@ -169,4 +171,21 @@ pub fn render_entry(entry: &Entry, kb: &KnowledgeBase, lang: Lang) -> String {
         let _ = writeln!(out, "  source: {} {}", ev.url, ev.note);
     }
     out
+}
+
+/// "Pinned memory is ..." -> "pinned memory is ..." to follow "because"; words such as "PyTorch"
+/// or "SIGKILL" keep their capitals.
+fn sentence_case_lower(text: &str) -> String {
+    let mut chars = text.chars();
+    match (chars.next(), chars.next()) {
+        (Some(first), Some(second))
+            if first.is_ascii_uppercase() && second.is_ascii_lowercase() =>
+        {
+            let mut out = String::with_capacity(text.len());
+            out.push(first.to_ascii_lowercase());
+            out.push_str(&text[first.len_utf8()..]);
+            out
+        }
+        _ => text.to_string(),
+    }
 }
