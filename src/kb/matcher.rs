@@ -38,8 +38,12 @@ const MAX_STREAMS: usize = 64;
 const MAX_PENDING: usize = 256;
 /// Characters of a matched line kept in a finding.
 const MAX_MATCHED_CHARS: usize = 1000;
-/// A line this long may have been wrapped by the terminal: try it joined with the next.
+/// A line this long may have been wrapped at a space: try it joined with the next.
 const WRAP_MIN_CHARS: usize = 40;
+/// A line this long may have been cut mid-word at the terminal's width.
+const WRAP_AT_WIDTH_MIN_CHARS: usize = 70;
+/// Characters of each line kept in a join: more than the longest message a pattern spans.
+const JOIN_CONTEXT_CHARS: usize = 400;
 
 /// Options of [`explain`].
 #[derive(Debug, Clone, Default)]
@@ -515,10 +519,23 @@ impl LineContext<'_> {
 /// The ways two lines can be one message that a terminal wrapped: at a space (the space lost
 /// to the newline), or mid-word at the terminal's width.
 fn wrapped_joins(prev: &str, next: &str) -> Vec<String> {
-    if prev.chars().count() < WRAP_MIN_CHARS {
+    let len = prev.chars().count();
+    if len < WRAP_MIN_CHARS {
         return Vec::new();
     }
-    vec![format!("{prev} {next}"), format!("{prev}{next}")]
+    let tail = match prev.char_indices().nth_back(JOIN_CONTEXT_CHARS) {
+        Some((start, _)) => &prev[start..],
+        None => prev,
+    };
+    let head = match next.char_indices().nth(JOIN_CONTEXT_CHARS) {
+        Some((end, _)) => &next[..end],
+        None => next,
+    };
+    let mut joins = vec![format!("{tail} {head}")];
+    if len >= WRAP_AT_WIDTH_MIN_CHARS {
+        joins.push(format!("{tail}{head}"));
+    }
+    joins
 }
 
 /// Ends the current traceback of a stream: its pending matches become final (or stay context),
@@ -609,5 +626,71 @@ fn truncate_chars(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         Some((end, _)) => s[..end].to_string(),
         None => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str) -> Vec<String> {
+        let kb = KnowledgeBase::embedded();
+        explain(text, &kb, &ExplainOptions::default())
+            .into_iter()
+            .map(|f| f.id)
+            .collect()
+    }
+
+    #[test]
+    fn a_message_wrapped_mid_word_at_the_terminal_width_is_joined() {
+        // An 80-column terminal cut the line inside "Bus error".
+        let text = "2024-05-01 12:00:03 ERROR  RuntimeError: DataLoader worker (pid 473829) is kil\n\
+                    led by signal: Bus error.\n";
+        assert_eq!(ids(text), ["pytorch/dataloader-worker-bus-error-shm"]);
+    }
+
+    #[test]
+    fn the_final_exception_outranks_its_context() {
+        let text = "Traceback (most recent call last):\n  File \"a.py\", line 1, in f\n\
+                    RuntimeError: DataLoader timed out after 5 seconds\n\n\
+                    During handling of the above exception, another exception occurred:\n\n\
+                    Traceback (most recent call last):\n  File \"a.py\", line 2, in g\n\
+                    RuntimeError: stack expects each tensor to be equal size, but got [3] at entry 0 and [4] at entry 1\n";
+        assert_eq!(
+            ids(text),
+            [
+                "pytorch/collate-size-mismatch",
+                "pytorch/dataloader-timeout"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_fatal_error_outranks_a_later_warning() {
+        let text = "RuntimeError: DataLoader timed out after 5 seconds\n\
+                    UserWarning: This DataLoader will create 8 worker processes in total. Our suggested max number of worker in current system is 2, which is smaller\n";
+        assert_eq!(
+            ids(text),
+            [
+                "pytorch/dataloader-timeout",
+                "pytorch/worker-count-exceeds-suggested"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_later_failure_outranks_an_earlier_one() {
+        let text = "RuntimeError: DataLoader timed out after 5 seconds\n\
+                    RuntimeError: DataLoader worker (pid 9) is killed by signal: Killed.\n";
+        assert_eq!(ids(text)[0], "pytorch/dataloader-worker-killed-oom");
+    }
+
+    #[test]
+    fn empty_and_binary_input_give_nothing() {
+        assert!(ids("").is_empty());
+        let kb = KnowledgeBase::embedded();
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(1 << 16).collect();
+        let found = explain_reader(&bytes[..], &kb, &ExplainOptions::default()).unwrap();
+        assert!(found.is_empty());
     }
 }
