@@ -173,19 +173,37 @@ pub fn render_entry(entry: &Entry, kb: &KnowledgeBase, lang: Lang) -> String {
     out
 }
 
-/// "Pinned memory is ..." -> "pinned memory is ..." to follow "because"; words such as "PyTorch"
-/// or "SIGKILL" keep their capitals.
+/// "Pinned memory is ..." -> "pinned memory is ..." to follow "because"; names such as
+/// "DataLoader", "PyTorch" or "SIGKILL" keep their capitals.
 fn sentence_case_lower(text: &str) -> String {
-    let mut chars = text.chars();
-    match (chars.next(), chars.next()) {
-        (Some(first), Some(second))
-            if first.is_ascii_uppercase() && second.is_ascii_lowercase() =>
-        {
-            let mut out = String::with_capacity(text.len());
-            out.push(first.to_ascii_lowercase());
-            out.push_str(&text[first.len_utf8()..]);
-            out
-        }
-        _ => text.to_string(),
+    let word = text.split_whitespace().next().unwrap_or_default();
+    let mut chars = word.chars();
+    let plain_word = chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.clone().next().is_some()
+        && chars.all(|c| c.is_ascii_lowercase());
+    if !plain_word && word != "A" {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..1].to_ascii_lowercase());
+    out.push_str(&text[1..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sentence_case_lower;
+
+    #[test]
+    fn only_ordinary_words_are_lowercased() {
+        assert_eq!(sentence_case_lower("Pinned memory is"), "pinned memory is");
+        assert_eq!(
+            sentence_case_lower("DataLoader workers"),
+            "DataLoader workers"
+        );
+        assert_eq!(sentence_case_lower("SIGKILL is"), "SIGKILL is");
+        assert_eq!(sentence_case_lower("A process"), "a process");
+        assert_eq!(sentence_case_lower("PyTorch does"), "PyTorch does");
+        assert_eq!(sentence_case_lower(""), "");
     }
 }
