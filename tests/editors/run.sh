@@ -101,7 +101,12 @@ step_build() {
   (cd "$VSCODE_EXT" && bounded 300 npm run --silent typecheck && bounded 300 npm run --silent build)
   rm -rf "$VSCODE_EXT/server"
   mkdir -p "$VSCODE_EXT/server"
-  cp "$ROOT/target/release/dldoctor" "$VSCODE_EXT/server/dldoctor"
+  # The release profile keeps line tables for backtraces; the packaged server does without.
+  if command -v strip >/dev/null; then
+    strip -o "$VSCODE_EXT/server/dldoctor" "$ROOT/target/release/dldoctor"
+  else
+    cp "$ROOT/target/release/dldoctor" "$VSCODE_EXT/server/dldoctor"
+  fi
   mkdir -p "$ARTIFACTS"
   (cd "$VSCODE_EXT" && bounded 300 npx vsce package --no-dependencies --allow-missing-repository --skip-license --target linux-x64 \
     --out "$ARTIFACTS/dldoctor-linux-x64.vsix")
