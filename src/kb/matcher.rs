@@ -343,10 +343,13 @@ impl LineContext<'_> {
         let trimmed = text.trim_start();
         let indented = trimmed.len() < text.len();
 
-        if trimmed.starts_with("Traceback (most recent call last):")
-            || trimmed.starts_with("Original Traceback (most recent call last):")
-        {
-            let wrapper = trimmed.starts_with("Original");
+        if trimmed.ends_with("Traceback (most recent call last):") {
+            // `Original Traceback ...` (the worker wrapper) and the legacy
+            // `RuntimeError: Traceback ...` (PyTorch <= 1.1) continue the exception before them.
+            let wrapper = !trimmed.starts_with("Traceback");
+            if wrapper {
+                self.match_line(state, best, text, trimmed);
+            }
             if state.in_group && (state.phase == Phase::Chained || wrapper) {
                 state.mark_section_context();
                 state.section += 1;
@@ -410,6 +413,17 @@ impl LineContext<'_> {
             return;
         }
 
+        self.match_line(state, best, text, trimmed);
+    }
+
+    /// Runs the patterns on one line, and on it joined with the line before (terminal wrap).
+    fn match_line(
+        &self,
+        state: &mut StreamState,
+        best: &mut HashMap<usize, Candidate>,
+        text: &str,
+        trimmed: &str,
+    ) {
         let matcher = self.kb.matcher();
         let entries = matcher.entries_matching(text);
         for &entry in &entries {
@@ -455,11 +469,9 @@ impl LineContext<'_> {
             } else {
                 Position::Loose
             },
-            frames: if state.in_group {
-                state.frames.iter().cloned().collect()
-            } else {
-                Vec::new()
-            },
+            // A traceback's candidates get its frames when it ends (see `close_group`): the
+            // worker's frames come after the wrapper line that matched.
+            frames: Vec::new(),
             section: state.section,
         };
         if state.in_group && state.pending.len() < MAX_PENDING {
@@ -484,19 +496,24 @@ fn wrapped_joins(prev: &str, next: &str) -> Vec<String> {
 fn close_group(kb: &KnowledgeBase, state: &mut StreamState, best: &mut HashMap<usize, Candidate>) {
     let entries = kb.entries();
     let any_specific = state.pending.iter().any(|c| !entries[c.entry].generic);
-    for candidate in state.pending.drain(..) {
+    let frames: Vec<Frame> = state.frames.iter().cloned().collect();
+    for mut candidate in state.pending.drain(..) {
         if any_specific && entries[candidate.entry].generic {
             continue;
         }
+        candidate.frames = frames.clone();
         merge(best, candidate);
     }
     state.in_group = false;
     state.section = 0;
 }
 
+/// Keeps the better match of an entry: one inside a traceback (it has the frames) over a loose
+/// line, then the final exception over context, then the later one.
 fn merge(best: &mut HashMap<usize, Candidate>, candidate: Candidate) {
+    let key = |c: &Candidate| (!c.frames.is_empty(), c.position, c.line);
     match best.get(&candidate.entry) {
-        Some(old) if (old.position, old.line) > (candidate.position, candidate.line) => {}
+        Some(old) if key(old) > key(&candidate) => {}
         _ => {
             best.insert(candidate.entry, candidate);
         }

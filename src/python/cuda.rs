@@ -366,12 +366,12 @@ mod tests {
     use super::*;
 
     fn inits(source: &str) -> Vec<String> {
-        let tree = crate::python::parse(source, None).expect("tree");
-        let scope = Scope::new(source, &tree);
-        cuda_inits(&scope, tree.root_node())
-            .into_iter()
-            .map(|u| u.what)
-            .collect()
+        syntax::with_scope(source, |scope| {
+            cuda_inits(scope, scope.root())
+                .into_iter()
+                .map(|u| u.what)
+                .collect()
+        })
     }
 
     #[test]
@@ -417,26 +417,24 @@ mod tests {
     #[test]
     fn conditional_device_is_cuda_when_available() {
         let source = "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = torch.nn.Linear(1, 1).to(device)\n";
-        let tree = crate::python::parse(source, None).expect("tree");
-        let scope = Scope::new(source, &tree);
-        let uses = cuda_inits(&scope, tree.root_node());
+        let uses = syntax::with_scope(source, |scope| cuda_inits(scope, scope.root()));
         assert_eq!(uses.len(), 1);
         assert_eq!(uses[0].cudaness, Cudaness::WhenAvailable);
     }
 
     fn before(source: &str, marker: &str) -> Vec<String> {
-        let tree = crate::python::parse(source, None).expect("tree");
-        let scope = Scope::new(source, &tree);
-        let at = source.find(marker).expect("marker");
-        let node = tree
-            .root_node()
-            .descendant_for_byte_range(at, at)
-            .expect("node");
-        let statement = syntax::statement_of(node).expect("statement");
-        cuda_before(&scope, statement)
-            .into_iter()
-            .map(|u| u.what)
-            .collect()
+        syntax::with_scope(source, |scope| {
+            let at = source.find(marker).expect("marker");
+            let node = scope
+                .root()
+                .descendant_for_byte_range(at, at)
+                .expect("node");
+            let statement = syntax::statement_of(node).expect("statement");
+            cuda_before(scope, statement)
+                .into_iter()
+                .map(|u| u.what)
+                .collect()
+        })
     }
 
     #[test]

@@ -849,6 +849,14 @@ impl<'a> Module<'a> {
         false
     }
 
+    /// Whether an `if` statement is `if __name__ == "__main__":`.
+    pub fn is_main_guard(&self, if_statement: Node) -> bool {
+        if_statement.kind() == "if_statement"
+            && if_statement
+                .child_by_field_name("condition")
+                .is_some_and(|c| self.is_main_check(c))
+    }
+
     fn is_main_check(&self, condition: Node) -> bool {
         if condition.kind() != "comparison_operator" || condition.named_child_count() != 2 {
             return false;

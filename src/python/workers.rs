@@ -111,14 +111,12 @@ impl WorkerCode {
 /// Collects the worker-side code of the DataLoader `call` in the file at `path`.
 pub fn worker_code(
     scope: &Scope,
-    call: Node,
     dataset: Option<Node>,
     collate_fn: Option<Node>,
     worker_init_fn: Option<Node>,
     path: &Path,
     index: &ProjectIndex,
 ) -> WorkerCode {
-    let _ = call;
     let mut code = WorkerCode::default();
     if let Some(facts) = dataset.and_then(|d| dataset_facts(scope, d, path, index)) {
         code.parts.push((Role::Dataset, facts));
@@ -453,30 +451,22 @@ fn finding(uses: Vec<cuda::CudaUse>, label: &str) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::python::loaders::Param;
 
     fn facts_of(source: &str) -> WorkerCode {
-        let tree = crate::python::parse(source, None).expect("tree");
-        let scope = Scope::new(source, &tree);
-        let mut call = None;
-        syntax::walk_all(tree.root_node(), &mut |n| {
-            if n.kind() == "call"
-                && n.child_by_field_name("function")
-                    .is_some_and(|f| scope.text(f) == "DataLoader")
-            {
-                call = Some(n);
-            }
-        });
-        let call = call.expect("a DataLoader call");
-        let index = ProjectIndex::default();
-        worker_code(
-            &scope,
-            call,
-            syntax::positional_argument(call, 0),
-            scope.keyword(call, "collate_fn"),
-            scope.keyword(call, "worker_init_fn"),
-            Path::new("t.py"),
-            &index,
-        )
+        let source = format!("from torch.utils.data import DataLoader\n{source}");
+        syntax::with_scope(&source, |scope| {
+            let loader = scope.m.loaders().first().expect("a DataLoader call");
+            let argument = |param| loader.argument(param).map(|a| a.value_node);
+            worker_code(
+                scope,
+                argument(Param::Dataset),
+                argument(Param::CollateFn),
+                argument(Param::WorkerInitFn),
+                Path::new("t.py"),
+                &ProjectIndex::default(),
+            )
+        })
     }
 
     #[test]

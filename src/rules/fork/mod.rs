@@ -14,76 +14,62 @@ use tree_sitter::Node;
 
 use crate::diagnostic::Diagnostic;
 use crate::fix::{Edit, Fix};
-use crate::python::start_method::{self, Origin, StartMethod};
+use crate::python::edit;
+use crate::python::loaders::{self, ArgState, Param, Passing};
+use crate::python::start_method::{self, StartMethod};
 use crate::python::syntax::{self, Scope};
+use crate::python::values::Value;
 use crate::python::workers::{self, WorkerCode};
 use crate::rules::Checker;
 use crate::text::TextRange;
 
-const DATALOADER: &[&str] = &[
-    "torch.utils.data.DataLoader",
-    "torch.utils.data.dataloader.DataLoader",
-];
-
-/// One `torch.utils.data.DataLoader(...)` call as the DL1xx rules see it.
+/// One `torch.utils.data.DataLoader(...)` call as the DL1xx rules see it: the model's loader
+/// with its start method.
 pub(crate) struct Loader<'a> {
-    pub call: Node<'a>,
-    /// The callee (`DataLoader`, `tud.DataLoader`), where diagnostics go by default.
-    pub callee: Node<'a>,
-    /// `**kwargs` may bind any argument not written out.
-    pub has_splat: bool,
+    pub inner: &'a loaders::Loader<'a>,
     pub start: StartMethod,
 }
 
 impl<'a> Loader<'a> {
-    /// The expression bound to `name`, by keyword or by position.
-    pub fn argument(&self, scope: &Scope<'a>, name: &str) -> Option<Node<'a>> {
-        scope.keyword(self.call, name).or_else(|| {
-            let index = start_method::DATALOADER_SIGNATURE
-                .iter()
-                .position(|p| *p == name)?;
-            syntax::positional_argument(self.call, index)
-        })
+    pub fn call(&self) -> Node<'a> {
+        self.inner.call
     }
 
-    /// The whole argument (`name=value`, or the positional expression) for squiggles.
-    pub fn argument_range(&self, scope: &Scope<'a>, name: &str) -> Option<TextRange> {
-        let value = self.argument(scope, name)?;
-        let node = value
-            .parent()
-            .filter(|p| p.kind() == "keyword_argument")
-            .unwrap_or(value);
-        Some(syntax::range(node))
+    /// The callee (`DataLoader`, `tud.DataLoader`), where diagnostics go by default.
+    pub fn callee(&self) -> TextRange {
+        self.inner.callee
     }
 
-    /// `num_workers` when it is known: written as an integer (or a name bound once to one),
-    /// or absent (0) with no `**kwargs` that could bind it.
-    pub fn num_workers(&self, scope: &Scope<'a>) -> Option<i64> {
-        match self.argument(scope, "num_workers") {
-            Some(value) => int_value(scope, value),
-            None if self.has_splat => None,
-            None => Some(0),
-        }
+    /// The expression bound to `name` (by keyword, position or a readable `**` dict).
+    pub fn argument(&self, name: &str) -> Option<Node<'a>> {
+        let param = loaders::Param::from_name(name)?;
+        self.inner.argument(param).map(|a| a.value_node)
     }
 
-    /// Whether worker processes start at all (`num_workers` known and above 0).
-    pub fn has_workers(&self, scope: &Scope<'a>) -> bool {
-        self.num_workers(scope).is_some_and(|n| n > 0)
+    /// Where a diagnostic about the argument `name` goes.
+    pub fn argument_range(&self, name: &str) -> Option<TextRange> {
+        let param = loaders::Param::from_name(name)?;
+        self.inner.argument(param).map(|a| a.anchor)
     }
 
-    /// `pin_memory` is known to be true.
-    pub fn pins_memory(&self, scope: &Scope<'a>) -> bool {
-        self.argument(scope, "pin_memory")
-            .is_some_and(|v| bool_value(scope, v) == Some(true))
+    /// Whether worker processes certainly start (`num_workers` known and above 0).
+    pub fn has_workers(&self) -> bool {
+        self.inner.certainly_multi_process()
+    }
+
+    /// `pin_memory` is certainly true.
+    pub fn pins_memory(&self) -> bool {
+        self.inner
+            .certain(Param::PinMemory)
+            .is_some_and(|r| r.value == Value::Bool(true))
     }
 
     pub fn worker_code(&self, scope: &Scope<'a>, checker: &Checker) -> WorkerCode {
         workers::worker_code(
             scope,
-            self.call,
-            self.argument(scope, "dataset"),
-            self.argument(scope, "collate_fn"),
-            self.argument(scope, "worker_init_fn"),
+            self.argument("dataset"),
+            self.argument("collate_fn"),
+            self.argument("worker_init_fn"),
             checker.model.path,
             checker.model.index,
         )
@@ -93,8 +79,8 @@ impl<'a> Loader<'a> {
     /// that uses the name the loader is assigned to (a `for`, `iter()`, `zip()`, a `fit()`),
     /// else the statement that builds the loader.
     pub fn start_statement(&self, scope: &Scope<'a>) -> Option<Node<'a>> {
-        let statement = syntax::statement_of(self.call)?;
-        let Some(name) = assigned_name(scope, self.call) else {
+        let statement = syntax::statement_of(self.call())?;
+        let Some(name) = assigned_name(scope, self.call()) else {
             return Some(statement);
         };
         let mut sibling = statement.next_named_sibling();
@@ -107,80 +93,37 @@ impl<'a> Loader<'a> {
         Some(statement)
     }
 
-    /// An edit list adding `multiprocessing_context="<method>"` (or replacing the value that
-    /// is there).
+    /// Edits that set `multiprocessing_context="<method>"`: the written keyword's value is
+    /// replaced, or the keyword is added. Nothing when the context arrives through a `**` dict
+    /// or an unreadable `**kwargs` (a second keyword would be a `TypeError`).
     pub fn set_context_edits(&self, scope: &Scope<'a>, method: &str) -> Vec<Edit> {
         let value = format!("\"{method}\"");
-        if let Some(existing) = self.argument(scope, "multiprocessing_context") {
-            return vec![Edit::replace(syntax::range(existing), value)];
+        match self.inner.state(Param::MultiprocessingContext) {
+            ArgState::Passed(a) if a.passing == Passing::Keyword => {
+                vec![edit::replace(a.value_node, value)]
+            }
+            ArgState::Default => {
+                edit::add_keyword(scope.source, self.call(), "multiprocessing_context", &value)
+                    .unwrap_or_default()
+            }
+            _ => Vec::new(),
         }
-        add_keyword_edits(scope, self.call, "multiprocessing_context", &value)
     }
 }
 
 /// Every DataLoader call of the file, with its start method.
-pub(crate) fn loaders<'a>(scope: &Scope<'a>, checker: &Checker) -> Vec<Loader<'a>> {
+pub(crate) fn loaders<'a>(scope: &Scope<'a>, checker: &Checker<'a>) -> Vec<Loader<'a>> {
     let platform =
         start_method::platform_default(&checker.ctx.host.os, checker.ctx.settings.target_version);
-    let mut found = Vec::new();
-    syntax::walk_all(scope.root(), &mut |n| {
-        if n.kind() != "call" {
-            return;
-        }
-        let Some(callee) = n.child_by_field_name("function") else {
-            return;
-        };
-        let Some(qualified) = scope.qualified_name(callee) else {
-            return;
-        };
-        if !DATALOADER.contains(&qualified.as_str()) {
-            return;
-        }
-        let has_splat = n.child_by_field_name("arguments").is_some_and(|args| {
-            let mut cursor = args.walk();
-            args.named_children(&mut cursor)
-                .any(|a| a.kind() == "dictionary_splat")
-        });
-        let mut start = start_method::start_method(scope, n, platform);
-        // `**kwargs` may carry its own `multiprocessing_context`.
-        if has_splat && !matches!(start.origin, Origin::Argument(_)) {
-            start.method = None;
-        }
-        found.push(Loader {
-            call: n,
-            callee: callee.child_by_field_name("attribute").unwrap_or(callee),
-            has_splat,
-            start,
-        });
-    });
-    found
-}
-
-/// An integer literal, or a name bound once to one.
-fn int_value(scope: &Scope, node: Node) -> Option<i64> {
-    match node.kind() {
-        "integer" => scope.text(node).replace('_', "").parse().ok(),
-        "unary_operator" if scope.text(node).starts_with('-') => {
-            int_value(scope, node.named_child(0)?).map(|v| -v)
-        }
-        "identifier" => match scope.bound_values(node).as_slice() {
-            [value] => int_value(scope, *value),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-fn bool_value(scope: &Scope, node: Node) -> Option<bool> {
-    match node.kind() {
-        "true" => Some(true),
-        "false" => Some(false),
-        "identifier" => match scope.bound_values(node).as_slice() {
-            [value] => bool_value(scope, *value),
-            _ => None,
-        },
-        _ => None,
-    }
+    checker
+        .model
+        .loaders()
+        .iter()
+        .map(|inner| Loader {
+            inner,
+            start: start_method::start_method(scope, inner, platform),
+        })
+        .collect()
 }
 
 /// `loader` in `loader = DataLoader(...)`.
@@ -196,53 +139,6 @@ fn mentions(scope: &Scope, node: Node, name: &str) -> bool {
         found |= n.kind() == "identifier" && scope.text(n) == name;
     });
     found
-}
-
-/// Edits that add `name=value` as the call's last argument, keeping the call's layout: on its
-/// own line before a closing parenthesis that sits on its own line, else inline.
-pub(crate) fn add_keyword_edits(scope: &Scope, call: Node, name: &str, value: &str) -> Vec<Edit> {
-    let Some(arguments) = call.child_by_field_name("arguments") else {
-        return Vec::new();
-    };
-    let source = scope.source;
-    let close = arguments.end_byte().saturating_sub(1);
-    if source.as_bytes().get(close) != Some(&b')') {
-        return Vec::new();
-    }
-    let mut cursor = arguments.walk();
-    let last = arguments
-        .named_children(&mut cursor)
-        .filter(|a| a.kind() != "comment")
-        .last();
-    let Some(last) = last else {
-        return vec![Edit::insert(close, format!("{name}={value}"))];
-    };
-    let between = &source[last.end_byte()..close];
-    let trailing_comma = between.trim_start().starts_with(',');
-    let close_line_start = source[..close].rfind('\n').map_or(0, |i| i + 1);
-    let close_on_own_line =
-        source[close_line_start..close].trim().is_empty() && close_line_start > last.end_byte();
-    if close_on_own_line {
-        let last_line_start = source[..last.start_byte()].rfind('\n').map_or(0, |i| i + 1);
-        let indent: String = source[last_line_start..]
-            .chars()
-            .take_while(|c| *c == ' ' || *c == '\t')
-            .collect();
-        let mut edits = Vec::new();
-        if !trailing_comma {
-            edits.push(Edit::insert(last.end_byte(), ","));
-        }
-        edits.push(Edit::insert(
-            close_line_start,
-            format!("{indent}{name}={value},\n"),
-        ));
-        return edits;
-    }
-    if trailing_comma {
-        let comma = last.end_byte() + between.find(',').unwrap_or(0) + 1;
-        return vec![Edit::insert(comma, format!(" {name}={value}"))];
-    }
-    vec![Edit::insert(last.end_byte(), format!(", {name}={value}"))]
 }
 
 /// Adds the fixes DL101 and DL102 offer, spawn (preferred) and forkserver, and points at where
@@ -302,41 +198,4 @@ pub(crate) fn spawn_consequences(scope: &Scope, loader: &Loader) -> Vec<(TextRan
         ));
     }
     notes
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::fix::apply_edits;
-
-    fn add(source: &str) -> String {
-        let tree = crate::python::parse(source, None).expect("tree");
-        let scope = Scope::new(source, &tree);
-        let call = tree
-            .root_node()
-            .named_child(0)
-            .and_then(|s| s.named_child(0))
-            .expect("call");
-        let edits = add_keyword_edits(&scope, call, "multiprocessing_context", "\"spawn\"");
-        apply_edits(source, &edits).expect("edits apply")
-    }
-
-    #[test]
-    fn adds_a_keyword_keeping_the_layout() {
-        assert_eq!(add("f(a)"), "f(a, multiprocessing_context=\"spawn\")");
-        assert_eq!(add("f()"), "f(multiprocessing_context=\"spawn\")");
-        assert_eq!(add("f(a, )"), "f(a, multiprocessing_context=\"spawn\" )");
-        assert_eq!(
-            add("f(\n    a,\n    b=1,  # note\n)\n"),
-            "f(\n    a,\n    b=1,  # note\n    multiprocessing_context=\"spawn\",\n)\n"
-        );
-        assert_eq!(
-            add("f(\n    a,\n    **kwargs\n)\n"),
-            "f(\n    a,\n    **kwargs,\n    multiprocessing_context=\"spawn\",\n)\n"
-        );
-        assert_eq!(
-            add("f(a,\n  b)\n"),
-            "f(a,\n  b, multiprocessing_context=\"spawn\")\n"
-        );
-    }
 }
