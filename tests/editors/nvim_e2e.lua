@@ -11,10 +11,10 @@ local passed, failed = 0, 0
 local function check(ok, what, detail)
   if ok then
     passed = passed + 1
-    print('ok - ' .. what)
+    io.stdout:write('ok - ' .. what .. '\n')
   else
     failed = failed + 1
-    print('not ok - ' .. what .. (detail and (': ' .. detail) or ''))
+    io.stdout:write('not ok - ' .. what .. (detail and (': ' .. detail) or '') .. '\n')
   end
   return ok
 end
@@ -23,7 +23,7 @@ local function finish()
   for _, client in ipairs(vim.lsp.get_clients()) do
     client:stop(true)
   end
-  print(string.format('nvim: %d passed, %d failed', passed, failed))
+  io.stdout:write(string.format('nvim: %d passed, %d failed\n', passed, failed))
   os.exit(failed == 0 and passed > 0 and 0 or 1)
 end
 
@@ -31,7 +31,7 @@ end
 local notifications = {}
 vim.notify = function(msg)
   table.insert(notifications, msg)
-  print('notify: ' .. msg)
+  io.stdout:write('notify: ' .. msg .. '\n')
 end
 
 local function read(path)
@@ -65,8 +65,9 @@ vim.cmd('runtime! plugin/dldoctor.lua')
 
 vim.lsp.config('dldoctor', {
   cmd = { bin, 'lsp' },
-  -- Host facts fixed so the result does not depend on this machine.
-  settings = { dldoctor = { assumeCpus = 4, assumeShm = '8G' } },
+  -- Host facts fixed so the result does not depend on this machine; one CPU makes DL201 fire
+  -- on num_workers=2, which shows the settings reach the server.
+  settings = { dldoctor = { assumeCpus = 1, assumeShm = '8G' } },
 })
 vim.lsp.enable('dldoctor')
 
@@ -142,6 +143,14 @@ end
 check(vim.wait(WAIT_MS, function()
   return #dl301() > 0
 end, 50), 'DL301 on prefetch_factor without workers', vim.inspect(vim.diagnostic.get(risky)))
+local d201 = diagnostics_with(risky, function(d)
+  return code_of(d) == 'DL201'
+end)[1]
+check(
+  d201 ~= nil and d201.lnum == 8 and d201.severity == vim.diagnostic.severity.WARN,
+  'DL201 on num_workers=2 with assumeCpus = 1 from the settings',
+  vim.inspect(vim.diagnostic.get(risky))
+)
 local d301 = dl301()[1]
 if d301 then
   check(d301.lnum == 4 and d301.source == 'dldoctor', 'DL301 sits on line 5, source dldoctor', vim.inspect(d301))
@@ -264,8 +273,7 @@ check(vim.wait(WAIT_MS, function()
 end, 50), ':DldoctorExplain FILE works through the CLI with no server running')
 
 -- 7. :checkhealth dldoctor
-vim.cmd('checkhealth dldoctor')
-print('') -- ends the "Running healthchecks..." message line
+vim.cmd('silent checkhealth dldoctor')
 local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
 check(report:match('dldoctor: server binary') ~= nil, ':checkhealth dldoctor runs', report)
 check(report:match('ERROR') == nil, ':checkhealth dldoctor reports no error', report)

@@ -58,7 +58,6 @@ class DldoctorExtension implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Cleaned output of the last finished command per terminal, for "Explain terminal selection" without a selection. */
   private readonly lastOutput = new WeakMap<vscode.Terminal, { text: string; cwd?: string }>();
-  private lastExplained: { text: string; at: number } | undefined;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel("dldoctor", { log: true });
@@ -292,13 +291,6 @@ class DldoctorExtension implements vscode.Disposable {
   // ---- diagnosis --------------------------------------------------------------------------
 
   private async explain(text: string, origin: Origin, options: { show?: boolean } = {}): Promise<void> {
-    // The same output reported twice in a row (a re-run printing the same crash, or a command
-    // and its selection) is diagnosed once per few seconds.
-    const now = Date.now();
-    if (!options.show && this.lastExplained?.text === text && now - this.lastExplained.at < 5000) {
-      return;
-    }
-    this.lastExplained = { text, at: now };
     const client = await this.runningClient();
     if (client === undefined) {
       return;

@@ -172,8 +172,9 @@ fs.writeFileSync(
       "telemetry.telemetryLevel": "off",
       "chat.commandCenter.enabled": false,
       "editor.minimap.enabled": false,
-      // Host facts fixed so the result does not depend on this machine.
-      "dldoctor.assumeCpus": 4,
+      // Host facts fixed so the result does not depend on this machine; one CPU makes DL201
+      // fire on num_workers=2, which shows the settings reach the server.
+      "dldoctor.assumeCpus": 1,
       "dldoctor.assumeShm": "8G",
     },
     null,
@@ -280,6 +281,7 @@ try {
     await page.keyboard.press("Control+Shift+M");
     await waitFor("DL301 in Problems", async () => /DL301/.test(await problemsText()), 30_000);
     check(true, "the Problems panel lists DL301 for risky.py");
+    check(/DL201/.test(await problemsText()), "DL201 fires with dldoctor.assumeCpus = 1 from the settings", await problemsText());
     await page.screenshot({ path: path.join(SCREENSHOTS, "vscode-squiggle-problems.png") });
   });
   await step("the DL301 quick fix changes the file", async () => {
@@ -386,6 +388,21 @@ try {
     );
     check(/## |Cause/.test(rendered) && /train\.py:7/.test(rendered), "the page has the cause, the fixes and the user's line", rendered);
     await page.screenshot({ path: path.join(SCREENSHOTS, "vscode-explain-view.png") });
+  });
+  await step("Go to line opens the user's frame", async () => {
+    await runInTerminal(CRASH);
+    await toast.waitFor({ timeout: STEP_MS });
+    await toast.getByRole("button", { name: "Go to line" }).click();
+    await page.waitForSelector('.tab.active[aria-label*="train.py"]', { timeout: 15_000 });
+    const status = await waitFor(
+      "the cursor on line 7",
+      async () => {
+        const text = await page.locator(".statusbar").first().innerText();
+        return /Ln 7, Col 1\b/.test(text) ? text : undefined;
+      },
+      15_000,
+    );
+    check(true, '"Go to line" puts the cursor on train.py line 7', status);
   });
 } catch (error) {
   check(false, "the VS Code session", error instanceof Error ? error.stack : String(error));
