@@ -538,3 +538,99 @@ fn a_dataset_in_another_workspace_file_is_seen() {
         position_of(&data, at, Enc::Utf16).0
     );
 }
+
+/// A recorded crash (tests/corpus, from a real PyTorch run) handed to `dldoctor.explain`, as
+/// the editors do with terminal output: the findings come back as the explain JSON, and a
+/// diagnostic lands on the user's own line with the rule's fix.
+#[test]
+fn explain_puts_the_crash_on_the_users_line_with_the_rules_fix() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("bad_argument.py");
+    std::fs::copy(corpus.join("scripts/bad_argument.py"), &script).unwrap();
+    let source = std::fs::read_to_string(&script).unwrap();
+    // The recording ran the script from /srv/project; here it lives in the workspace.
+    let output = std::fs::read_to_string(corpus.join("arg-prefetch-factor.txt"))
+        .unwrap()
+        .replace("/srv/project/", &format!("{}/", dir.path().display()));
+    let uri = file_uri(&script);
+
+    let (mut lsp, caps) = start(&["utf-8"], false, dir.path());
+    let commands = caps["executeCommandProvider"]["commands"]
+        .as_array()
+        .unwrap();
+    assert!(
+        commands.contains(&json!("dldoctor.explain")) && commands.contains(&json!("dldoctor.env"))
+    );
+    let report = lsp.request(
+        "workspace/executeCommand",
+        json!({"command": "dldoctor.explain", "arguments": [{"text": output, "cwd": dir.path()}]}),
+    );
+    let top = &report["findings"][0];
+    assert_eq!(
+        top["id"], "pytorch/prefetch-factor-without-workers",
+        "{report:#}"
+    );
+    assert!(top["rules"].as_array().unwrap().contains(&json!("DL301")));
+    let user_line = top["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .find(|f| f["user"] == true)
+        .unwrap()["line"]
+        .clone();
+    assert_eq!(user_line, 9);
+
+    // Published for a file that is not even open, under its own source.
+    let placed = lsp.diagnostics_where(&uri, |d| !d.is_empty());
+    let on_line = placed
+        .iter()
+        .find(|d| d["range"]["start"]["line"] == 8)
+        .unwrap_or_else(|| panic!("nothing on line 9: {placed:#?}"));
+    assert_eq!(on_line["source"], "dldoctor-explain");
+    assert_eq!(on_line["severity"], 1);
+    assert_eq!(on_line["code"], "pytorch/prefetch-factor-without-workers");
+    // The callers' lines are marked too, as information.
+    assert!(
+        placed
+            .iter()
+            .any(|d| d["range"]["start"]["line"] == 26 && d["severity"] == 3)
+    );
+
+    // Its quick fix is DL301's: remove the argument on that line.
+    let actions = code_actions(&mut lsp, &uri, on_line, None);
+    let fix = actions
+        .iter()
+        .find(|a| a["kind"] == "quickfix")
+        .unwrap_or_else(|| panic!("no quick fix in {actions:#?}"));
+    let fixed = apply_text_edits(&source, &edits_of(fix, &uri), Enc::Utf8);
+    assert!(
+        fixed.contains("\"prefetch_factor\": lambda: DataLoader(data, num_workers=0),"),
+        "{fixed}"
+    );
+
+    // The user opens the file and applies it: the explain diagnostics go with the change.
+    lsp.open(&uri, &source);
+    lsp.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": as_content_changes(&edits_of(fix, &uri))}),
+    );
+    let after = lsp.diagnostics_for_version(&uri, 2);
+    assert!(
+        after.iter().all(|d| d["source"] == "dldoctor"),
+        "{after:#?}"
+    );
+    assert!(
+        !after
+            .iter()
+            .any(|d| d["code"] == "DL301" && d["range"]["start"]["line"] == 8)
+    );
+
+    // The next explain replaces the previous one's diagnostics everywhere.
+    let none = lsp.request(
+        "workspace/executeCommand",
+        json!({"command": "dldoctor.explain", "arguments": [{"text": "all good\n"}]}),
+    );
+    assert_eq!(none["findings"], json!([]));
+}

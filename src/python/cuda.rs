@@ -17,6 +17,7 @@
 use tree_sitter::Node;
 
 use crate::python::syntax::{self, Scope};
+use crate::python::values::Value;
 use crate::text::TextRange;
 
 /// `torch.cuda` functions that initialise CUDA in the calling process.
@@ -327,7 +328,12 @@ fn device_cudaness_at(scope: &Scope, expr: Node, depth: u8) -> Option<Cudaness> 
         "identifier" | "attribute" => {
             let values = scope.bound_values(expr);
             if values.is_empty() {
-                return None;
+                // What the model resolves beyond plain bindings: `args.device` from the
+                // `default=` of `add_argument("--device")`.
+                return match scope.m.value_of(expr).value {
+                    Value::Str(s) if is_cuda_device_string(&s) => Some(Cudaness::Cuda),
+                    _ => None,
+                };
             }
             let mut all_cuda = true;
             let mut any = None;
@@ -467,6 +473,14 @@ def main():
 main()
 ";
         assert!(before(after_only, "LOADER").is_empty());
+    }
+
+    #[test]
+    fn argparse_default_device() {
+        let found = inits(
+            "import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--device', default='cuda')\nargs = parser.parse_args()\nx = y.to(args.device)\n",
+        );
+        assert_eq!(found, ["`.to(args.device)`"]);
     }
 
     #[test]

@@ -1,11 +1,11 @@
-//! Small questions about the syntax tree that the fork/spawn analyses share: node text,
-//! arguments of a call, string literals, names imported and bound in a file, enclosing
-//! scopes, statement order and the `__main__` guard.
+//! The questions the fork/spawn analyses ask of a file: walks that skip what does not run,
+//! call arguments, the values a name or `self.attr` may hold (through the semantic model's
+//! bindings), definitions visible from a place, enclosing scopes, statement order and the
+//! `__main__` guard.
 
 use tree_sitter::Node;
 
 use crate::python::model::{BindingKind, Module};
-
 use crate::text::TextRange;
 
 pub fn range(node: Node) -> TextRange {

@@ -52,9 +52,14 @@ impl<'a> Loader<'a> {
         self.inner.argument(param).map(|a| a.anchor)
     }
 
-    /// Whether worker processes certainly start (`num_workers` known and above 0).
+    /// Whether worker processes certainly start: `num_workers` known and above 0, or a CPU
+    /// count (at least 1) used as it is.
     pub fn has_workers(&self) -> bool {
         self.inner.certainly_multi_process()
+            || self
+                .inner
+                .certain(Param::NumWorkers)
+                .is_some_and(|r| matches!(r.value, Value::CpuCount { exact: true, .. }))
     }
 
     /// `pin_memory` is certainly true.
@@ -75,22 +80,53 @@ impl<'a> Loader<'a> {
         )
     }
 
-    /// The statement at which the workers start: the first later statement of the same block
-    /// that uses the name the loader is assigned to (a `for`, `iter()`, `zip()`, a `fit()`),
-    /// else the statement that builds the loader.
+    /// The statement at which the workers start (see [`Loader::start_points`]), else the
+    /// statement that builds the loader: nothing before it can be after the start.
     pub fn start_statement(&self, scope: &Scope<'a>) -> Option<Node<'a>> {
-        let statement = syntax::statement_of(self.call())?;
+        self.start_points(scope)
+            .into_iter()
+            .next()
+            .or_else(|| syntax::statement_of(self.call()))
+    }
+
+    /// Where the loader's workers may start. A loader iterated where it is built (`for x in
+    /// DataLoader(...)`, `zip(DataLoader(...), ...)`) starts in that statement; one assigned
+    /// to a name starts at the first later statement of the same block that uses the name (a
+    /// `for`, `iter()`, `zip()`, a `fit()`), or, for a module-level name, wherever a function
+    /// uses it. A loader that is returned or stored on an object starts somewhere this file
+    /// does not show: no start points.
+    pub fn start_points(&self, scope: &Scope<'a>) -> Vec<Node<'a>> {
+        let Some(statement) = syntax::statement_of(self.call()) else {
+            return Vec::new();
+        };
         let Some(name) = assigned_name(scope, self.call()) else {
-            return Some(statement);
+            return if is_stored(self.call(), statement) {
+                Vec::new()
+            } else {
+                vec![statement]
+            };
         };
         let mut sibling = statement.next_named_sibling();
         while let Some(s) = sibling {
             if mentions(scope, s, name) {
-                return Some(s);
+                return vec![s];
             }
             sibling = s.next_named_sibling();
         }
-        Some(statement)
+        if syntax::enclosing_function(statement).is_some() {
+            return Vec::new();
+        }
+        let mut uses = Vec::new();
+        for function in scope.m.functions() {
+            if let Some(body) = function.body {
+                syntax::walk_all(body, &mut |n| {
+                    if n.kind() == "identifier" && scope.text(n) == name {
+                        uses.push(n);
+                    }
+                });
+            }
+        }
+        uses
     }
 
     /// Edits that set `multiprocessing_context="<method>"`: the written keyword's value is
@@ -99,7 +135,9 @@ impl<'a> Loader<'a> {
     pub fn set_context_edits(&self, scope: &Scope<'a>, method: &str) -> Vec<Edit> {
         let value = format!("\"{method}\"");
         match self.inner.state(Param::MultiprocessingContext) {
-            ArgState::Passed(a) if a.passing == Passing::Keyword => {
+            ArgState::Passed(a)
+                if matches!(a.passing, Passing::Keyword | Passing::Positional(_)) =>
+            {
                 vec![edit::replace(a.value_node, value)]
             }
             ArgState::Default => {
@@ -126,6 +164,25 @@ pub(crate) fn loaders<'a>(scope: &Scope<'a>, checker: &Checker<'a>) -> Vec<Loade
         .collect()
 }
 
+/// A loader returned, or kept in an attribute, a dict or a list by an assignment: its
+/// workers start wherever it is taken out again.
+fn is_stored(call: Node, statement: Node) -> bool {
+    if statement.kind() == "return_statement" {
+        return true;
+    }
+    let mut current = call;
+    while let Some(parent) = current.parent() {
+        if parent.id() == statement.id() {
+            return false;
+        }
+        if matches!(parent.kind(), "assignment" | "augmented_assignment") {
+            return true;
+        }
+        current = parent;
+    }
+    false
+}
+
 /// `loader` in `loader = DataLoader(...)`.
 fn assigned_name<'a>(scope: &Scope<'a>, call: Node<'a>) -> Option<&'a str> {
     let assignment = call.parent().filter(|p| p.kind() == "assignment")?;
@@ -133,9 +190,16 @@ fn assigned_name<'a>(scope: &Scope<'a>, call: Node<'a>) -> Option<&'a str> {
     (left.kind() == "identifier").then(|| scope.text(left))
 }
 
-fn mentions(scope: &Scope, node: Node, name: &str) -> bool {
+/// Whether running `statement` reads `name` (defining a function that uses it does not).
+fn mentions(scope: &Scope, statement: Node, name: &str) -> bool {
+    if matches!(
+        statement.kind(),
+        "function_definition" | "class_definition" | "decorated_definition"
+    ) {
+        return false;
+    }
     let mut found = false;
-    syntax::walk_all(node, &mut |n| {
+    syntax::walk_executed(statement, &mut |n| {
         found |= n.kind() == "identifier" && scope.text(n) == name;
     });
     found
@@ -160,13 +224,18 @@ pub(crate) fn with_start_method_fixes(
         let notes: Vec<&str> = consequences.iter().map(|(_, note)| note.as_str()).collect();
         format!(" ({})", notes.join("; "))
     };
+    let verb = if loader.argument("multiprocessing_context").is_some() {
+        "Set"
+    } else {
+        "Add"
+    };
     for (i, method) in ["spawn", "forkserver"].iter().enumerate() {
         let edits = loader.set_context_edits(scope, method);
         if edits.is_empty() {
             continue;
         }
         let fix = Fix::unsafe_(
-            format!("Add multiprocessing_context=\"{method}\"{suffix}"),
+            format!("{verb} multiprocessing_context=\"{method}\"{suffix}"),
             edits,
         );
         diagnostic = diagnostic.with_fix(if i == 0 { fix.preferred() } else { fix });

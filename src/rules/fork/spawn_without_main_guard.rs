@@ -106,8 +106,10 @@ pub fn check(checker: &mut Checker) {
 /// (followed up to [`MAX_CALLER_DEPTH`] callers). `None` when every path is guarded or the
 /// code is never called from module level (a library function).
 pub(crate) fn unguarded_start<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Option<Node<'a>> {
-    let start = loader.start_statement(scope)?;
-    unguarded_from(scope, start, 0)
+    loader
+        .start_points(scope)
+        .into_iter()
+        .find_map(|start| unguarded_from(scope, start, 0))
 }
 
 fn unguarded_from<'a>(scope: &Scope<'a>, node: Node<'a>, depth: u8) -> Option<Node<'a>> {
@@ -294,4 +296,71 @@ fn guarded(scope: &Scope, start: usize, end: usize) -> String {
         offset += line.len();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fix::apply_edits;
+
+    #[test]
+    fn guard_keeps_definitions_strings_and_comments() {
+        let source = r#"import torch
+"""Docstring."""
+X = 1
+setup()  # comment
+
+text = dedent("""
+line
+""")
+
+
+def f():
+    return X
+
+
+if __name__ == "__main__":
+    run()
+try:
+    import cupy
+except ImportError:
+    cupy = None
+go()
+"#;
+        let expected = r#"import torch
+"""Docstring."""
+X = 1
+if __name__ == "__main__":
+    setup()  # comment
+
+    text = dedent("""
+line
+""")
+
+
+def f():
+    return X
+
+
+if __name__ == "__main__":
+    run()
+try:
+    import cupy
+except ImportError:
+    cupy = None
+if __name__ == "__main__":
+    go()
+"#;
+        let fixed = syntax::with_scope(source, |scope| {
+            let fix = main_guard_fix(scope).expect("a fix");
+            apply_edits(source, &fix.edits).expect("applies")
+        });
+        assert_eq!(fixed, expected);
+    }
+
+    #[test]
+    fn nothing_to_wrap() {
+        let source = "import os\nX = (1, -2, {'a': None})\ndef f():\n    pass\n";
+        assert!(syntax::with_scope(source, |scope| main_guard_fix(scope).is_none()));
+    }
 }

@@ -264,6 +264,19 @@ fn captured_names(scope: &Scope, lambda: Node) -> Vec<String> {
         return Vec::new();
     };
     let mut read = Vec::new();
+    // Default values (`lambda b, s=scale: ...`) are evaluated where the lambda is defined.
+    if let Some(parameters) = lambda.child_by_field_name("parameters") {
+        let mut cursor = parameters.walk();
+        for parameter in parameters.named_children(&mut cursor) {
+            if let Some(value) = parameter.child_by_field_name("value") {
+                syntax::walk_all(value, &mut |n| {
+                    if n.kind() == "identifier" {
+                        read.push(scope.text(n).to_owned());
+                    }
+                });
+            }
+        }
+    }
     // Attribute names and keyword names are not variables. Collected on the way down (the
     // parent is always visited first), because asking a node for its parent costs a walk
     // from the root.
@@ -386,7 +399,15 @@ fn extract_lambda_fix(scope: &Scope, local: &LocalCallable) -> Option<Fix> {
     } else {
         body_text.to_owned()
     };
-    let definition = format!("def {name}({parameters}):\n    return {returned}\n\n\n");
+    // Two blank lines around a top-level function, as the file's formatter would leave them.
+    let before = &scope.source[..insert_at];
+    let blank_lines = before.len() - before.trim_end_matches('\n').len();
+    let padding = if insert_at == 0 {
+        ""
+    } else {
+        &"\n\n"[..2usize.saturating_sub(blank_lines.saturating_sub(1))]
+    };
+    let definition = format!("{padding}def {name}({parameters}):\n    return {returned}\n\n\n");
     Some(Fix::safe(
         format!("Move the lambda to a module-level function `{name}`"),
         vec![
