@@ -267,6 +267,21 @@ try {
     await page.keyboard.type(commandLine);
     await page.keyboard.press("Enter");
   };
+  /** The text of a markdown preview (a webview: nested frames) that matches `pattern`. */
+  const renderedPage = (pattern) =>
+    waitFor(
+      `a rendered page matching ${pattern}`,
+      async () => {
+        for (const frame of page.frames()) {
+          const text = await frame.locator("body").innerText({ timeout: 1000 }).catch(() => "");
+          if (pattern.test(text)) {
+            return text;
+          }
+        }
+        return undefined;
+      },
+      30_000,
+    );
   const CRASH = "python3 replay_crash.py recorded/persistent_workers.txt";
   const editorText = () => page.locator(".editor-instance .view-lines").first().innerText();
   const problemsText = () => page.locator(".markers-panel").first().innerText().catch(() => "");
@@ -281,7 +296,8 @@ try {
     await page.keyboard.press("Control+Shift+M");
     await waitFor("DL301 in Problems", async () => /DL301/.test(await problemsText()), 30_000);
     check(true, "the Problems panel lists DL301 for risky.py");
-    check(/DL201/.test(await problemsText()), "DL201 fires with dldoctor.assumeCpus = 1 from the settings", await problemsText());
+    await waitFor("DL201 in Problems", async () => /DL201/.test(await problemsText()), 15_000);
+    check(true, "DL201 fires with dldoctor.assumeCpus = 1 from the settings");
     await page.screenshot({ path: path.join(SCREENSHOTS, "vscode-squiggle-problems.png") });
   });
   await step("the DL301 quick fix changes the file", async () => {
@@ -372,20 +388,7 @@ try {
     await toast.getByRole("button", { name: "Explain" }).click();
     await page.waitForSelector('.tab[aria-label*="diagnosis-"]', { timeout: 15_000 });
     check(true, '"Explain" opens the diagnosis page');
-    // The markdown preview renders in a webview: nested frames.
-    const rendered = await waitFor(
-      "the rendered diagnosis",
-      async () => {
-        for (const frame of page.frames()) {
-          const text = await frame.locator("body").innerText({ timeout: 1000 }).catch(() => "");
-          if (/What fixes it/.test(text)) {
-            return text;
-          }
-        }
-        return undefined;
-      },
-      30_000,
-    );
+    const rendered = await renderedPage(/What fixes it/);
     check(/## |Cause/.test(rendered) && /train\.py:7/.test(rendered), "the page has the cause, the fixes and the user's line", rendered);
     await page.screenshot({ path: path.join(SCREENSHOTS, "vscode-explain-view.png") });
   });
@@ -403,6 +406,17 @@ try {
       15_000,
     );
     check(true, '"Go to line" puts the cursor on train.py line 7', status);
+  });
+  await step("Show this machine's facts", async () => {
+    await page.keyboard.press("F1");
+    await page.waitForSelector(".quick-input-widget input", { state: "visible", timeout: 10_000 });
+    await page.keyboard.type("dldoctor: Show this machine");
+    await sleep(700);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector('.tab[aria-label*="machine"]', { timeout: 15_000 });
+    const facts = await renderedPage(/This machine[\s\S]*usable/);
+    check(/os\s+linux/.test(facts), "the machine's facts page shows the usable CPUs and the OS", facts);
+    await page.screenshot({ path: path.join(SCREENSHOTS, "vscode-machine-facts.png") });
   });
 } catch (error) {
   check(false, "the VS Code session", error instanceof Error ? error.stack : String(error));
