@@ -161,6 +161,37 @@ fn root_marks_only_frames_under_it() {
     );
 }
 
+#[test]
+fn a_relative_root_is_taken_from_the_working_directory() {
+    let project = tempfile::tempdir().unwrap();
+    let project_dir = std::fs::canonicalize(project.path()).unwrap();
+    let log = std::fs::read_to_string(corpus("key-error.txt"))
+        .unwrap()
+        .replace("/srv/project", project_dir.to_str().unwrap());
+    let mut child = bin()
+        .args(["explain", "--root", ".", "--format", "json"])
+        .current_dir(&project_dir)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(log.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let frames = json["findings"][0]["frames"].as_array().unwrap();
+    assert!(
+        frames
+            .iter()
+            .any(|f| f["user"] == true && f["file"].as_str().unwrap().ends_with("key_error.py")),
+        "{frames:?}"
+    );
+}
+
 /// An embedded entry as the starting point of an extra one, renamed to `team/slow-nfs`.
 fn extra_entry() -> serde_json::Value {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("kb/dataloader-timeout.json");

@@ -13,14 +13,14 @@ use dldoctor::kb::{self, ExplainOptions, KnowledgeBase};
 use crate::{ExplainArgs, PlainFormat};
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    let mut dirs = configured_kb_dirs(args.root.as_deref());
+    // Frames in crash output carry absolute paths, so a relative `--root` must become one to
+    // mark them as the user's.
+    let root = args.root.as_deref().map(absolute_root);
+    let mut dirs = configured_kb_dirs(root.as_deref());
     dirs.extend(args.kb.iter().cloned());
     let kb = KnowledgeBase::with_dirs(&dirs).context("reading the knowledge base")?;
     let lang = super::kb::lang(args.lang);
-    let options = ExplainOptions {
-        root: args.root.clone(),
-        lang,
-    };
+    let options = ExplainOptions { root, lang };
     let findings = match args.file.as_deref() {
         None => kb::explain_reader(io::stdin().lock(), &kb, &options),
         Some(path) if path.as_os_str() == "-" => {
@@ -55,6 +55,12 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn absolute_root(root: &Path) -> PathBuf {
+    std::fs::canonicalize(root)
+        .or_else(|_| std::path::absolute(root))
+        .unwrap_or_else(|_| root.to_path_buf())
 }
 
 /// The `kb = [...]` folders of the nearest pyproject.toml with a `[tool.dldoctor]` table, found

@@ -21,7 +21,12 @@ const ROOT = path.resolve(process.env.DLDOCTOR_ROOT ?? path.join(here, "../../..
 const VSIX = process.env.DLDOCTOR_VSIX;
 const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
 const CODE_SERVER = path.join(here, "node_modules/.bin/code-server");
-const SCREENSHOTS = path.join(ROOT, "docs/screenshots");
+// Test runs keep their screenshots with the other artifacts; `DLDOCTOR_SCREENSHOTS=docs/screenshots`
+// refreshes the ones the READMEs show.
+const SCREENSHOTS = path.resolve(
+  ROOT,
+  process.env.DLDOCTOR_SCREENSHOTS ?? "tests/editors/artifacts/tmp/screenshots",
+);
 const STEP_MS = 60_000;
 
 let passed = 0;
