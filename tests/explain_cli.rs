@@ -21,8 +21,14 @@ fn run(args: &[&str]) -> Output {
 }
 
 fn run_stdin(args: &[&str], input: &str) -> Output {
-    let mut child = bin()
-        .args(args)
+    let mut cmd = bin();
+    cmd.args(args);
+    feed(cmd, input)
+}
+
+/// Runs `cmd` with `input` on its standard input.
+fn feed(mut cmd: Command, input: &str) -> Output {
+    let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -168,20 +174,10 @@ fn a_relative_root_is_taken_from_the_working_directory() {
     let log = std::fs::read_to_string(corpus("key-error.txt"))
         .unwrap()
         .replace("/srv/project", project_dir.to_str().unwrap());
-    let mut child = bin()
-        .args(["explain", "--root", ".", "--format", "json"])
-        .current_dir(&project_dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(log.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let mut cmd = bin();
+    cmd.args(["explain", "--root", ".", "--format", "json"])
+        .current_dir(&project_dir);
+    let out = feed(cmd, &log);
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let frames = json["findings"][0]["frames"].as_array().unwrap();
     assert!(
