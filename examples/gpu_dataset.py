@@ -4,8 +4,6 @@ On Linux (before Python 3.14) the workers start by fork, and a forked child cann
 "RuntimeError: Cannot re-initialize CUDA in forked subprocess".
 """
 
-import os
-
 import torch
 from torch.utils.data import DataLoader, Dataset
 
@@ -22,11 +20,10 @@ class GpuFeatures(Dataset):
 
 
 def main():
-    torch.multiprocessing.set_sharing_strategy("file_system")
     loader = DataLoader(
         GpuFeatures(50_000),
         batch_size=256,
-        num_workers=os.cpu_count(),
+        num_workers=4,
         pin_memory=True,
     )
     model = torch.nn.Linear(128, 1).cuda()

@@ -41,7 +41,7 @@ pub fn analyze_tree(source: &str, tree: &Tree, path: &Path, ctx: &Context) -> Ve
     let model = Module::build(source, tree, path, ctx.index);
     let mut diagnostics = rules::run(&model, ctx);
     // A configured severity replaces the one the rule chose; otherwise the rule's stands (a
-    // rule may raise or lower its default, as DL102 and DL105 do).
+    // rule may raise or lower its default, as DL102, DL105 and DL202 do).
     for d in &mut diagnostics {
         if let Some(severity) = ctx.settings.severity.get(&d.code) {
             d.severity = *severity;

@@ -219,10 +219,24 @@ fn read_source(path: &Path) -> Result<String, String> {
     })
 }
 
-/// The cross-file index: dataset classes and functions of every checked file, so a loader in
-/// one file sees the Dataset defined in another.
-fn build_index(_files: &[Loaded]) -> ProjectIndex {
-    ProjectIndex::default()
+/// The cross-file index: dataset classes and functions of the checked files, so a loader in
+/// one file sees the Dataset defined in another. The index records worker-side CUDA facts, and
+/// a file can only contribute one if it names CUDA, a CUDA-capable library or NCCL somewhere;
+/// other files are not parsed for it (a class missing from the index and a class with no
+/// facts keep every rule equally quiet).
+fn build_index(files: &[Loaded]) -> ProjectIndex {
+    const NEEDLES: [&[u8]; 5] = [b"cuda", b"cupy", b"dali", b"nccl", b"device_ids"];
+    let mut index = ProjectIndex::new();
+    for file in files {
+        if let Ok(source) = &file.source
+            && NEEDLES
+                .iter()
+                .any(|n| memchr::memmem::find(source.as_bytes(), n).is_some())
+        {
+            index.add_file(&file.path, source);
+        }
+    }
+    index
 }
 
 /// What checking one file gave.

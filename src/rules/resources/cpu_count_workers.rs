@@ -1,6 +1,14 @@
 //! DL205 `cpu-count-workers`.
 
-use crate::diagnostic::Severity;
+use tree_sitter::Node;
+
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::Fix;
+use crate::python::edit;
+use crate::python::loaders::Param;
+use crate::python::model::{CallSite, Module};
+use crate::python::values::{Provenance, Value};
+use crate::rules::resources::{assumed, imports};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -13,7 +21,102 @@ pub const RULE: Rule = Rule {
     kb: &["pytorch/worker-count-exceeds-suggested"],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for a `num_workers` computed from `os.cpu_count()` or `multiprocessing.cpu_count()`
+(directly, through a name, or in arithmetic such as `os.cpu_count() // 2`).
 
-pub fn check(_checker: &mut Checker) {}
+## Why is this bad?
+Both count every CPU of the machine, not the CPUs this process may use. In a container with a
+CPU quota, a Slurm job, or under `taskset`, a 128-core node reports 128 while the job may use
+8: the loader starts 128 workers that fight over 8 cores, and PyTorch warns that the count
+exceeds its suggestion. `len(os.sched_getaffinity(0))` honours the affinity mask (which is
+what PyTorch's own suggestion uses); a cgroup quota is honoured by neither, so `dldoctor env`
+shows this machine's usable count.
+
+## Example
+```python
+loader = DataLoader(dataset, num_workers=os.cpu_count())
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, num_workers=len(os.sched_getaffinity(0)))
+```
+
+`os.sched_getaffinity` exists on Linux only; code that also runs on macOS or Windows needs a
+fallback to `os.cpu_count()` there.
+
+## Fix safety
+The fix replaces the call with `len(os.sched_getaffinity(0))` (adding `import os` if needed).
+It is unsafe: it changes the number of workers, and fails on platforms without
+`sched_getaffinity`.
+"#;
+
+const COUNTS: &[&str] = &[
+    "os.cpu_count",
+    "multiprocessing.cpu_count",
+    "torch.multiprocessing.cpu_count",
+];
+
+pub fn check(checker: &mut Checker) {
+    let m = checker.model;
+    let host = checker.ctx.host;
+    for loader in m.loaders() {
+        let Some(arg) = loader.argument(Param::NumWorkers) else {
+            continue;
+        };
+        let Value::CpuCount { func, .. } = arg.value.value else {
+            continue;
+        };
+        if !func.ignores_affinity() {
+            continue;
+        }
+        let usable = match host.usable_cpus {
+            Some(n) => format!(
+                "; this machine lets it use {n}{}",
+                assumed(&host.cpus_source)
+            ),
+            None => String::new(),
+        };
+        let message = format!(
+            "num_workers from {} counts every CPU of the machine, not the CPUs this process may \
+             use (affinity mask, container or Slurm quota){usable}; `len(os.sched_getaffinity(0))` \
+             counts those",
+            func.call_text()
+        );
+        let mut d = Diagnostic::new(Code::DL205, arg.anchor, message);
+        let call = count_call(m, arg.value_node).or_else(|| match &arg.value.provenance {
+            Provenance::Constant { at, .. } => m
+                .bindings()
+                .iter()
+                .find(|b| b.name_range == *at)
+                .and_then(|b| b.value)
+                .and_then(|v| count_call(m, v)),
+            _ => None,
+        });
+        if let Some(call) = call {
+            if arg.value_node.id() != call.node.id()
+                && !arg
+                    .value_node
+                    .byte_range()
+                    .contains(&call.node.start_byte())
+            {
+                d = d.with_related(Module::range(call.node), "the CPU count is taken here");
+            }
+            if let Some(mut edits) = imports(m, &["os"]) {
+                edits.push(edit::replace(call.node, "len(os.sched_getaffinity(0))"));
+                d = d.with_fix(
+                    Fix::unsafe_("Use `len(os.sched_getaffinity(0))`", edits).preferred(),
+                );
+            }
+        }
+        checker.report(d);
+    }
+}
+
+/// The `os.cpu_count()`-like call inside an expression.
+fn count_call<'m, 'a>(m: &'m Module<'a>, expr: Node<'a>) -> Option<&'m CallSite<'a>> {
+    let range = expr.byte_range();
+    m.calls_to(COUNTS)
+        .find(|c| range.start <= c.node.start_byte() && c.node.end_byte() <= range.end)
+}

@@ -1,6 +1,9 @@
 //! DL204 `file-system-sharing-strategy`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::Fix;
+use crate::python::edit;
+use crate::python::model::positional_args;
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -13,7 +16,78 @@ pub const RULE: Rule = Rule {
     kb: &["pytorch/shm-open-failed", "pytorch/too-many-open-files"],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for `torch.multiprocessing.set_sharing_strategy("file_system")`.
 
-pub fn check(_checker: &mut Checker) {}
+## Why is this bad?
+It is the usual answer to `RuntimeError: Too many open files. Communication with the workers
+is no longer possible.` and PyTorch's own message suggests it. But with `file_system` every
+shared tensor is a named file in `/dev/shm`, kept alive by the `torch_shm_manager` process:
+files of a worker that is killed are never removed, `/dev/shm` fills over long runs, and the
+run ends with
+
+```text
+RuntimeError: unable to open shared memory object </torch_547_2991312382> in read-write mode: Too many open files (24)
+```
+
+or a bus error. The default strategy on Linux, `file_descriptor`, passes open file
+descriptors instead and only needs a higher open-file limit (`ulimit -n 65535`, or
+`resource.setrlimit(resource.RLIMIT_NOFILE, ...)` at start-up).
+
+## Example
+```python
+torch.multiprocessing.set_sharing_strategy("file_system")
+```
+
+## Use instead
+```python
+import resource
+
+soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+```
+
+## Fix safety
+The fix switches to `"file_descriptor"` and is unsafe: a run that opens many descriptors then
+needs a higher `ulimit -n`.
+"#;
+
+pub fn check(checker: &mut Checker) {
+    let m = checker.model;
+    let host = checker.ctx.host;
+    for call in m.calls_to(&["torch.multiprocessing.set_sharing_strategy"]) {
+        let Some(arg) = m
+            .keyword_arg(call.node, "new_strategy")
+            .or_else(|| positional_args(call.node).first().copied())
+        else {
+            continue;
+        };
+        if m.value_of(arg).value.as_str() != Some("file_system") {
+            continue;
+        }
+        let limit = match host.nofile_soft {
+            Some(n) => format!(" (this machine's open-file limit is {n})"),
+            None => String::new(),
+        };
+        let message = format!(
+            "set_sharing_strategy(\"file_system\") keeps every shared tensor as a named file in \
+             /dev/shm: files of a worker that dies are never removed and /dev/shm fills; the \
+             default \"file_descriptor\" only needs a higher `ulimit -n`{limit}"
+        );
+        let mut d = Diagnostic::new(
+            Code::DL204,
+            crate::python::model::Module::range(arg),
+            message,
+        );
+        if arg.kind() == "string" {
+            d = d.with_fix(
+                Fix::unsafe_(
+                    "Use \"file_descriptor\" (raise `ulimit -n` if workers report \"Too many open files\")",
+                    vec![edit::replace(arg, "\"file_descriptor\"")],
+                )
+                .preferred(),
+            );
+        }
+        checker.report(d);
+    }
+}

@@ -1,6 +1,11 @@
 //! DL201 `num-workers-exceeds-cpus`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::Fix;
+use crate::python::edit;
+use crate::python::loaders::{Param, Passing};
+use crate::python::values::Value;
+use crate::rules::resources::{assumed, atom_text, imports};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -13,7 +18,123 @@ pub const RULE: Rule = Rule {
     kb: &["pytorch/worker-count-exceeds-suggested"],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for a `num_workers` larger than the CPUs this machine lets the process use (its
+affinity mask, capped by a cgroup CPU quota), or larger than the configured `max-workers`.
+The value may be written in the call, bound once to a name, or be the `default=` of an
+argparse option; the message says which.
 
-pub fn check(_checker: &mut Checker) {}
+## Why is this bad?
+Each worker is a process that decodes and augments samples. More workers than CPUs do not
+load faster: they compete for the same cores with the training process, each holds a copy of
+the dataset object and its prefetched batches, and the machine can slow down or freeze.
+PyTorch itself warns at run time:
+
+```text
+UserWarning: This DataLoader will create 64 worker processes in total. Our suggested max number of worker in current system is 8, which is smaller than what this DataLoader is going to create. Please be aware that excessive worker creation might get DataLoader running slow or even freeze, lower the worker number to avoid potential slowness/freeze if necessary.
+```
+
+A default written on a workstation with 64 cores is the usual cause when the same script runs
+in a container or a Slurm job with 8.
+
+## Example
+```python
+parser.add_argument("--num_workers", type=int, default=64)
+...
+loader = DataLoader(dataset, num_workers=args.num_workers)
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, num_workers=min(args.num_workers, len(os.sched_getaffinity(0))))
+```
+
+`os.sched_getaffinity` exists on Linux only; elsewhere use `os.cpu_count()`.
+
+## Fix safety
+Both fixes change the number of worker processes and are unsafe: setting the count of this
+machine, or capping the value with `min(..., len(os.sched_getaffinity(0)))` (which adds
+`import os` if needed).
+"#;
+
+pub fn check(checker: &mut Checker) {
+    let m = checker.model;
+    let ctx = checker.ctx;
+    let (limit, limit_text, from_cpus) = match (ctx.settings.max_workers, ctx.host.usable_cpus) {
+        (Some(max), _) => (max, format!("the configured max-workers of {max}"), false),
+        (None, Some(cpus)) => (
+            cpus,
+            format!(
+                "the {cpus} usable CPUs of this machine{}",
+                assumed(&ctx.host.cpus_source)
+            ),
+            true,
+        ),
+        (None, None) => return,
+    };
+    for loader in m.loaders() {
+        let Some(arg) = loader.argument(Param::NumWorkers) else {
+            continue;
+        };
+        let Value::Int(n) = arg.value.value else {
+            continue;
+        };
+        if n <= i64::from(limit) {
+            continue;
+        }
+        let described = loader
+            .describe(Param::NumWorkers)
+            .unwrap_or_else(|| format!("num_workers={n}"));
+        let mut message = format!("{described} exceeds {limit_text}");
+        if from_cpus {
+            message.push_str(&format!(
+                "; PyTorch warns \"This DataLoader will create {n} worker processes in total. Our \
+                 suggested max number of worker in current system is {limit}, which is smaller \
+                 than what this DataLoader is going to create.\" and loading may slow down or \
+                 freeze"
+            ));
+        }
+        let mut d = Diagnostic::new(Code::DL201, arg.anchor, message);
+        if let Some(at) = arg.value.defined_at() {
+            d = d.with_related(at, format!("num_workers={n} comes from here"));
+        }
+        if matches!(arg.passing, Passing::Keyword | Passing::Positional(_)) {
+            let literal = arg.value_node.kind() == "integer";
+            let set = Fix::unsafe_(
+                format!("Set `num_workers={limit}`"),
+                vec![edit::replace(arg.value_node, limit.to_string())],
+            );
+            let cap = if from_cpus {
+                imports(m, &["os"]).map(|mut edits| {
+                    edits.push(edit::replace(
+                        arg.value_node,
+                        format!(
+                            "min({}, len(os.sched_getaffinity(0)))",
+                            atom_text(m, arg.value_node)
+                        ),
+                    ));
+                    Fix::unsafe_("Cap with `min(..., len(os.sched_getaffinity(0)))`", edits)
+                })
+            } else {
+                Some(Fix::unsafe_(
+                    format!("Cap with `min(..., {limit})`"),
+                    vec![edit::replace(
+                        arg.value_node,
+                        format!("min({}, {limit})", atom_text(m, arg.value_node)),
+                    )],
+                ))
+            };
+            match (literal, cap) {
+                (true, cap) => {
+                    d = d.with_fix(set.preferred());
+                    if let Some(cap) = cap {
+                        d = d.with_fix(cap);
+                    }
+                }
+                (false, Some(cap)) => d = d.with_fix(cap.preferred()).with_fix(set),
+                (false, None) => d = d.with_fix(set),
+            }
+        }
+        checker.report(d);
+    }
+}

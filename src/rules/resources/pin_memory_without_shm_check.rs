@@ -1,6 +1,11 @@
 //! DL202 `pin-memory-without-shm-check`.
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::fix::{Edit, Fix};
+use crate::python::edit;
+use crate::python::loaders::{Loader, Param, Passing};
+use crate::python::model::Module;
+use crate::rules::resources::{GIB, atom_text, imports, possible_workers, shm_text};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -16,7 +21,171 @@ pub const RULE: Rule = Rule {
     ],
 };
 
-// TODO(rule author): What it does / Why is this bad? / Example / Use instead / Fix safety.
-const DOCS: &str = "";
+const DOCS: &str = r#"## What it does
+Checks for a DataLoader with `pin_memory=True` and workers (`num_workers > 0`) in a file that
+never looks at `/dev/shm` (`shutil.disk_usage`, `os.statvfs` or `psutil.disk_usage` on it).
 
-pub fn check(_checker: &mut Checker) {}
+It is a warning when this machine's `/dev/shm` is under 2 GiB or cannot be read, and
+information otherwise; the message says which.
+
+## Why is this bad?
+This is the configuration of most training scripts, and it is fast where shared memory is
+plentiful. Where it is not (Docker's default is 64 MiB), every batch the workers hand over
+goes through `/dev/shm`, and the pinned copies add to the memory the run holds; the failure
+arrives minutes into training as a worker killed by a bus error:
+
+```text
+RuntimeError: DataLoader worker (pid 4242) is killed by signal: Bus error. It is possible that dataloader's workers are out of shared memory. Please try to raise your shared memory limit.
+```
+
+A script that checks `/dev/shm` before it builds its loaders can fall back to fewer workers
+instead of dying, and says why.
+
+## Example
+```python
+loader = DataLoader(dataset, batch_size=64, num_workers=8, pin_memory=True)
+```
+
+## Use instead
+```python
+shm_ok = not os.path.isdir("/dev/shm") or shutil.disk_usage("/dev/shm").free >= 2 * 1024**3
+loader = DataLoader(
+    dataset, batch_size=64, num_workers=8 if shm_ok else 0, pin_memory=shm_ok
+)
+```
+
+## Fix safety
+Both fixes are unsafe. Inserting the check changes the number of workers where shared memory
+is short; `pin_memory=False` changes the speed of host-to-GPU copies.
+"#;
+
+/// Functions that measure a file system; called on /dev/shm they are the check.
+const SHM_CHECKS: &[&str] = &["shutil.disk_usage", "os.statvfs", "psutil.disk_usage"];
+
+fn module_checks_shm(m: &Module) -> bool {
+    m.calls_to(SHM_CHECKS).any(|call| {
+        crate::python::model::positional_args(call.node)
+            .first()
+            .is_some_and(|arg| {
+                m.value_of(*arg)
+                    .value
+                    .as_str()
+                    .is_some_and(|p| p.starts_with("/dev/shm"))
+                    // A path built elsewhere: the file mentions /dev/shm, so trust it.
+                    || m.source.contains("/dev/shm")
+            })
+    })
+}
+
+pub fn check(checker: &mut Checker) {
+    let m = checker.model;
+    let host = checker.ctx.host;
+    let mut checked: Option<bool> = None;
+    for loader in m.loaders() {
+        let Some(pin) = loader.argument(Param::PinMemory) else {
+            continue;
+        };
+        if pin.value.value.truthy() != Some(true) {
+            continue;
+        }
+        let Some((workers, _)) = possible_workers(loader) else {
+            continue;
+        };
+        if *checked.get_or_insert_with(|| module_checks_shm(m)) {
+            return;
+        }
+        let (severity, machine) = match (&host.shm, shm_text(host)) {
+            (Some(shm), Some(facts)) if shm.total_bytes < 2 * GIB => (
+                Severity::Warning,
+                format!("this machine's {facts}, under 2 GiB"),
+            ),
+            (Some(_), Some(facts)) => (
+                Severity::Info,
+                format!(
+                    "this machine's {facts}, enough here, but a container gets 64 MiB unless \
+                     given more"
+                ),
+            ),
+            _ => (
+                Severity::Warning,
+                "the size of /dev/shm is unknown on this machine".to_owned(),
+            ),
+        };
+        let pin_text = loader
+            .describe(Param::PinMemory)
+            .unwrap_or_else(|| "pin_memory=True".to_owned());
+        let workers_text = loader
+            .describe(Param::NumWorkers)
+            .unwrap_or_else(|| "workers".to_owned());
+        let message = format!(
+            "{pin_text} with {workers_text} and no check of /dev/shm in this file: workers pass \
+             every batch through /dev/shm and die with a bus error when it fills; {machine}"
+        );
+        let mut d = Diagnostic::new(Code::DL202, pin.anchor, message).with_severity(severity);
+        if workers.anchor != pin.anchor {
+            d = d.with_related(
+                workers.anchor,
+                "the workers that pass batches through /dev/shm",
+            );
+        }
+        if let Some(fix) = shm_check_fix(m, loader) {
+            d = d.with_fix(fix.preferred());
+        }
+        if pin.is_keyword() {
+            d = d.with_fix(Fix::unsafe_(
+                "Set `pin_memory=False`",
+                vec![edit::replace(pin.value_node, "False")],
+            ));
+        }
+        checker.report(d);
+    }
+}
+
+/// Inserts `shm_ok = ...` before the loader's statement and makes the worker count and
+/// `pin_memory` depend on it. Only where both arguments are written in the call and the
+/// statement starts its own line.
+fn shm_check_fix(m: &Module, loader: &Loader) -> Option<Fix> {
+    const NAME: &str = "shm_ok";
+    let pin = loader.argument(Param::PinMemory)?;
+    let workers = loader.argument(Param::NumWorkers)?;
+    let in_call = |passing| matches!(passing, Passing::Keyword | Passing::Positional(_));
+    if !in_call(pin.passing) || !in_call(workers.passing) {
+        return None;
+    }
+    if m.lookup(NAME, loader.scope).is_some() {
+        return None;
+    }
+    let stmt = loader.statement;
+    let line_start = m
+        .source
+        .get(..stmt.start_byte())?
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
+    let indent = m.source.get(line_start..stmt.start_byte())?;
+    if !indent.chars().all(|c| c == ' ' || c == '\t') {
+        return None;
+    }
+    let newline = if m.source.contains("\r\n") {
+        "\r\n"
+    } else {
+        "\n"
+    };
+    let mut edits = imports(m, &["os", "shutil"])?;
+    edits.push(Edit::insert(
+        line_start,
+        format!(
+            "{indent}# Workers pass batches through /dev/shm; a container gets 64 MiB unless \
+             given more.{newline}{indent}{NAME} = not os.path.isdir(\"/dev/shm\") or \
+             shutil.disk_usage(\"/dev/shm\").free >= 2 * 1024**3{newline}"
+        ),
+    ));
+    edits.push(edit::replace(
+        workers.value_node,
+        format!("{} if {NAME} else 0", atom_text(m, workers.value_node)),
+    ));
+    edits.push(edit::replace(pin.value_node, NAME));
+    Some(Fix::unsafe_(
+        "Check /dev/shm first and fall back to no workers when it is short",
+        edits,
+    ))
+}

@@ -218,10 +218,10 @@ fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
 /// process-wide `set_start_method`, else the platform's default (the same reading the fork
 /// rules use).
 fn start_method(model: &Module, loader: &Loader, config: &Config) -> String {
-    let scope = Scope::new(model.source, model.tree);
+    let scope = Scope::new(model);
     let target = config.settings_for(model.path).target_version;
     let platform = start_method::platform_default(&config.host.os, target);
-    let found = start_method::start_method(&scope, loader.call, platform);
+    let found = start_method::start_method(&scope, loader, platform);
     let mut text = found.describe();
     if let Some(range) = found.range() {
         let _ = write!(
