@@ -3,15 +3,19 @@
 
 use std::fs::File;
 use std::io::{self, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use dldoctor::config::{ConfigResolver, Overrides};
 use dldoctor::kb::{self, ExplainOptions, KnowledgeBase};
 
 use crate::{ExplainArgs, PlainFormat};
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    let kb = KnowledgeBase::with_dirs(&args.kb).context("reading the knowledge base")?;
+    let mut dirs = configured_kb_dirs(args.root.as_deref());
+    dirs.extend(args.kb.iter().cloned());
+    let kb = KnowledgeBase::with_dirs(&dirs).context("reading the knowledge base")?;
     let lang = super::kb::lang(args.lang);
     let options = ExplainOptions {
         root: args.root.clone(),
@@ -51,4 +55,23 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The `kb = [...]` folders of the nearest pyproject.toml with a `[tool.dldoctor]` table, found
+/// from `--root` or the current directory. A broken config does not stop the diagnosis of a
+/// crash: it is reported and skipped.
+fn configured_kb_dirs(root: Option<&Path>) -> Vec<PathBuf> {
+    let start = match root {
+        Some(root) => root.to_path_buf(),
+        None => std::env::current_dir().unwrap_or_default(),
+    };
+    let resolver = ConfigResolver::new(Overrides::default());
+    // The resolver looks up the settings of a file; any name in the start folder will do.
+    match resolver.settings_for(&start.join("pyproject.toml")) {
+        Ok(settings) => settings.kb.clone(),
+        Err(err) => {
+            eprintln!("dldoctor: warning: {err}; using the built-in knowledge base");
+            Vec::new()
+        }
+    }
 }

@@ -56,6 +56,10 @@ pub struct Entry {
     /// Real lines in the other wordings, for validation of `regexes`.
     #[serde(default)]
     pub examples: Vec<String>,
+    /// For wordings that other programs print too (`EOFError: Ran out of input`): a match counts
+    /// only inside a traceback with a frame whose file path (with `/` separators) matches this.
+    #[serde(default)]
+    pub requires_frame: Option<String>,
     pub domain: String,
     pub category: String,
     #[serde(default)]

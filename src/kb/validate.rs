@@ -102,6 +102,11 @@ fn check_entry(origin: &str, e: &Entry, ids: &HashSet<&str>, out: &mut Vec<KbErr
             );
         }
     }
+    if let Some(pattern) = &e.requires_frame
+        && let Err(err) = compile_pattern(pattern)
+    {
+        problem("requires_frame", format!("does not compile: {err}"));
+    }
     for (i, example) in e.examples.iter().enumerate() {
         if !compiled.iter().any(|(_, re)| re.is_match(example)) {
             problem(

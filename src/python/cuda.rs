@@ -17,6 +17,7 @@
 use tree_sitter::Node;
 
 use crate::python::syntax::{self, Scope};
+use crate::python::values::Value;
 use crate::text::TextRange;
 
 /// `torch.cuda` functions that initialise CUDA in the calling process.
@@ -327,7 +328,12 @@ fn device_cudaness_at(scope: &Scope, expr: Node, depth: u8) -> Option<Cudaness> 
         "identifier" | "attribute" => {
             let values = scope.bound_values(expr);
             if values.is_empty() {
-                return None;
+                // What the model resolves beyond plain bindings: `args.device` from the
+                // `default=` of `add_argument("--device")`.
+                return match scope.m.value_of(expr).value {
+                    Value::Str(s) if is_cuda_device_string(&s) => Some(Cudaness::Cuda),
+                    _ => None,
+                };
             }
             let mut all_cuda = true;
             let mut any = None;
@@ -366,12 +372,12 @@ mod tests {
     use super::*;
 
     fn inits(source: &str) -> Vec<String> {
-        let tree = crate::python::parse(source, None).expect("tree");
-        let scope = Scope::new(source, &tree);
-        cuda_inits(&scope, tree.root_node())
-            .into_iter()
-            .map(|u| u.what)
-            .collect()
+        syntax::with_scope(source, |scope| {
+            cuda_inits(scope, scope.root())
+                .into_iter()
+                .map(|u| u.what)
+                .collect()
+        })
     }
 
     #[test]
@@ -417,26 +423,24 @@ mod tests {
     #[test]
     fn conditional_device_is_cuda_when_available() {
         let source = "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = torch.nn.Linear(1, 1).to(device)\n";
-        let tree = crate::python::parse(source, None).expect("tree");
-        let scope = Scope::new(source, &tree);
-        let uses = cuda_inits(&scope, tree.root_node());
+        let uses = syntax::with_scope(source, |scope| cuda_inits(scope, scope.root()));
         assert_eq!(uses.len(), 1);
         assert_eq!(uses[0].cudaness, Cudaness::WhenAvailable);
     }
 
     fn before(source: &str, marker: &str) -> Vec<String> {
-        let tree = crate::python::parse(source, None).expect("tree");
-        let scope = Scope::new(source, &tree);
-        let at = source.find(marker).expect("marker");
-        let node = tree
-            .root_node()
-            .descendant_for_byte_range(at, at)
-            .expect("node");
-        let statement = syntax::statement_of(node).expect("statement");
-        cuda_before(&scope, statement)
-            .into_iter()
-            .map(|u| u.what)
-            .collect()
+        syntax::with_scope(source, |scope| {
+            let at = source.find(marker).expect("marker");
+            let node = scope
+                .root()
+                .descendant_for_byte_range(at, at)
+                .expect("node");
+            let statement = syntax::statement_of(node).expect("statement");
+            cuda_before(scope, statement)
+                .into_iter()
+                .map(|u| u.what)
+                .collect()
+        })
     }
 
     #[test]
@@ -469,6 +473,14 @@ def main():
 main()
 ";
         assert!(before(after_only, "LOADER").is_empty());
+    }
+
+    #[test]
+    fn argparse_default_device() {
+        let found = inits(
+            "import argparse\nparser = argparse.ArgumentParser()\nparser.add_argument('--device', default='cuda')\nargs = parser.parse_args()\nx = y.to(args.device)\n",
+        );
+        assert_eq!(found, ["`.to(args.device)`"]);
     }
 
     #[test]

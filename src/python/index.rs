@@ -10,6 +10,7 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use crate::python::model::Module;
 use crate::python::syntax::{self, Scope};
 use crate::python::workers::{self, Facts};
 
@@ -36,7 +37,10 @@ impl ProjectIndex {
             self.files.remove(path);
             return;
         };
-        let scope = Scope::new(source, &tree);
+        // Another file's own imports do not reach further files: its summary is local to it.
+        let no_index = ProjectIndex::default();
+        let module = Module::build(source, &tree, path, &no_index);
+        let scope = Scope::new(&module);
         let mut summary = FileSummary::default();
         let root = tree.root_node();
         let mut cursor = root.walk();

@@ -6,9 +6,9 @@
 
 use std::fmt;
 
-use tree_sitter::Node;
-
+use crate::python::loaders::{ArgState, Loader, Param};
 use crate::python::syntax::{self, Scope};
+use crate::python::values::Value;
 use crate::text::TextRange;
 
 const MULTIPROCESSING_MODULES: &[&str] = &["multiprocessing", "torch.multiprocessing"];
@@ -140,101 +140,40 @@ pub fn platform_default(os: &str, target_version: Option<(u8, u8)>) -> StartMeth
     }
 }
 
-/// The start method of the DataLoader `call`. `platform` is what applies when nothing in the
-/// file chooses one (see [`platform_default`]).
-pub fn start_method(scope: &Scope, call: Node, platform: StartMethod) -> StartMethod {
-    if let Some(context) = scope
-        .keyword(call, "multiprocessing_context")
-        .or_else(|| loader_positional(call, "multiprocessing_context"))
-    {
-        let method = context_method(scope, context, 0);
-        // `None` passes the choice on to the process-wide method.
-        if !matches!(context.kind(), "none") {
-            return StartMethod {
-                method: method.unwrap_or(None),
-                origin: Origin::Argument(syntax::range(
-                    context
-                        .parent()
-                        .filter(|p| p.kind() == "keyword_argument")
-                        .unwrap_or(context),
-                )),
+/// The start method of a DataLoader. `platform` is what applies when nothing in the file
+/// chooses one (see [`platform_default`]).
+pub fn start_method(scope: &Scope, loader: &Loader, platform: StartMethod) -> StartMethod {
+    match loader.state(Param::MultiprocessingContext) {
+        ArgState::Passed(argument) => {
+            let origin = Origin::Argument(argument.anchor);
+            let method = match &argument.value.value {
+                // `None` leaves the choice to the process-wide method.
+                Value::None if !argument.conditional => return process_wide_or(scope, platform),
+                _ if argument.conditional => None,
+                Value::Str(name) => Method::parse(name),
+                Value::Context { method: Some(name) } => Method::parse(name),
+                // `get_context()` is the process-wide default context.
+                Value::Context { method: None } => process_wide_or(scope, platform).method,
+                _ => None,
             };
+            StartMethod { method, origin }
         }
+        // A `**kwargs` the model cannot read may carry its own context.
+        ArgState::Unknown => StartMethod {
+            method: None,
+            ..platform
+        },
+        ArgState::Default => process_wide_or(scope, platform),
     }
-    if let Some((range, method)) = process_wide(scope) {
-        return StartMethod {
+}
+
+fn process_wide_or(scope: &Scope, platform: StartMethod) -> StartMethod {
+    match process_wide(scope) {
+        Some((range, method)) => StartMethod {
             method,
             origin: Origin::ProcessWide(range),
-        };
-    }
-    platform
-}
-
-/// DataLoader's positional parameters, in order.
-pub const DATALOADER_SIGNATURE: &[&str] = &[
-    "dataset",
-    "batch_size",
-    "shuffle",
-    "sampler",
-    "batch_sampler",
-    "num_workers",
-    "collate_fn",
-    "pin_memory",
-    "drop_last",
-    "timeout",
-    "worker_init_fn",
-    "multiprocessing_context",
-    "generator",
-];
-
-/// The positional argument that binds `name` in DataLoader's signature.
-fn loader_positional<'t>(call: Node<'t>, name: &str) -> Option<Node<'t>> {
-    let index = DATALOADER_SIGNATURE.iter().position(|p| *p == name)?;
-    syntax::positional_argument(call, index)
-}
-
-/// The method a `multiprocessing_context` value names: `Some(Some(m))` when known,
-/// `Some(None)` when it is a context whose method cannot be read, `None` for no context.
-fn context_method(scope: &Scope, value: Node, depth: u8) -> Option<Option<Method>> {
-    if depth > 4 {
-        return Some(None);
-    }
-    match value.kind() {
-        "string" => Some(scope.string_value(value).as_deref().and_then(Method::parse)),
-        "call" => {
-            let function = value.child_by_field_name("function")?;
-            let qualified = scope.qualified_name(function)?;
-            let is_get_context = MULTIPROCESSING_MODULES
-                .iter()
-                .any(|m| qualified == format!("{m}.get_context"));
-            if !is_get_context {
-                return Some(None);
-            }
-            match scope
-                .keyword(value, "method")
-                .or_else(|| syntax::positional_argument(value, 0))
-            {
-                // `get_context()` is the process-wide default context.
-                None => Some(process_wide(scope).and_then(|(_, m)| m)),
-                Some(method) => Some(
-                    scope
-                        .string_value(method)
-                        .as_deref()
-                        .and_then(Method::parse),
-                ),
-            }
-        }
-        "identifier" => {
-            let values = scope.bound_values(value);
-            let mut methods = values.iter().map(|v| context_method(scope, *v, depth + 1));
-            let first = methods.next()?;
-            if methods.all(|m| m == first) {
-                first
-            } else {
-                Some(None)
-            }
-        }
-        _ => Some(None),
+        },
+        None => platform,
     }
 }
 
@@ -272,22 +211,11 @@ mod tests {
     use super::*;
 
     fn method_of(source: &str, os: &str, version: Option<(u8, u8)>) -> StartMethod {
-        let tree = crate::python::parse(source, None).expect("tree");
-        let scope = Scope::new(source, &tree);
-        let mut call = None;
-        syntax::walk_all(tree.root_node(), &mut |n| {
-            if n.kind() == "call"
-                && n.child_by_field_name("function")
-                    .is_some_and(|f| scope.text(f).ends_with("DataLoader"))
-            {
-                call = Some(n);
-            }
-        });
-        start_method(
-            &scope,
-            call.expect("a DataLoader call"),
-            platform_default(os, version),
-        )
+        let source = format!("from torch.utils.data import DataLoader\n{source}");
+        syntax::with_scope(&source, |scope| {
+            let loader = scope.m.loaders().first().expect("a DataLoader call");
+            start_method(scope, loader, platform_default(os, version))
+        })
     }
 
     #[test]

@@ -1,11 +1,11 @@
-//! Small questions about the syntax tree that the fork/spawn analyses share: node text,
-//! arguments of a call, string literals, names imported and bound in a file, enclosing
-//! scopes, statement order and the `__main__` guard.
+//! The questions the fork/spawn analyses ask of a file: walks that skip what does not run,
+//! call arguments, the values a name or `self.attr` may hold (through the semantic model's
+//! bindings), definitions visible from a place, enclosing scopes, statement order and the
+//! `__main__` guard.
 
-use std::collections::HashMap;
+use tree_sitter::Node;
 
-use tree_sitter::{Node, Tree};
-
+use crate::python::model::{BindingKind, Module};
 use crate::text::TextRange;
 
 pub fn range(node: Node) -> TextRange {
@@ -16,26 +16,32 @@ pub fn node_text<'s>(node: Node, source: &'s str) -> &'s str {
     source.get(node.start_byte()..node.end_byte()).unwrap_or("")
 }
 
-/// Visits `node` and every descendant that runs when `node` runs: the bodies of nested
-/// functions, classes and lambdas are skipped (their headers' default values are kept).
+/// Visits `node` and every descendant that runs when `node` runs, in source order: the
+/// bodies of nested functions, classes and lambdas are skipped (defining them runs nothing we
+/// look for). Iterative, so deeply nested input cannot exhaust the stack.
 pub fn walk_executed<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
-    visit(node);
-    let mut cursor = node.walk();
-    for child in node.named_children(&mut cursor) {
-        match child.kind() {
-            "function_definition" | "class_definition" | "lambda" => {}
-            "decorated_definition" => {}
-            _ => walk_executed(child, visit),
-        }
-    }
+    walk(node, visit, |child| {
+        !matches!(
+            child.kind(),
+            "function_definition" | "class_definition" | "lambda" | "decorated_definition"
+        )
+    });
 }
 
-/// Every descendant of `node`, including nested scopes.
+/// Every descendant of `node`, including nested scopes, in source order.
 pub fn walk_all<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
-    visit(node);
-    let mut cursor = node.walk();
-    for child in node.named_children(&mut cursor) {
-        walk_all(child, visit);
+    walk(node, visit, |_| true);
+}
+
+fn walk<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>), enter: impl Fn(Node<'t>) -> bool) {
+    let mut stack = vec![node];
+    let mut children = Vec::new();
+    while let Some(current) = stack.pop() {
+        visit(current);
+        let mut cursor = current.walk();
+        children.clear();
+        children.extend(current.named_children(&mut cursor).filter(|c| enter(*c)));
+        stack.extend(children.iter().rev());
     }
 }
 
@@ -55,95 +61,23 @@ pub fn positional_argument(call: Node, index: usize) -> Option<Node> {
     positional.nth(index)
 }
 
-/// Where a name is bound: imports map local names to qualified dotted names.
-#[derive(Debug, Default)]
-struct Imports {
-    names: HashMap<String, String>,
-}
-
-impl Imports {
-    fn collect(source: &str, root: Node) -> Self {
-        let mut imports = Imports::default();
-        walk_all(root, &mut |n| match n.kind() {
-            "import_statement" => {
-                let mut cursor = n.walk();
-                for name in n.children_by_field_name("name", &mut cursor) {
-                    match name.kind() {
-                        "dotted_name" => {
-                            // `import torch.cuda` binds `torch`.
-                            let full = node_text(name, source);
-                            let top = full.split('.').next().unwrap_or(full).trim();
-                            imports.names.insert(top.to_owned(), top.to_owned());
-                        }
-                        "aliased_import" => {
-                            if let (Some(module), Some(alias)) = (
-                                name.child_by_field_name("name"),
-                                name.child_by_field_name("alias"),
-                            ) {
-                                imports.names.insert(
-                                    node_text(alias, source).to_owned(),
-                                    dotted(node_text(module, source)),
-                                );
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            "import_from_statement" => {
-                let Some(module) = n.child_by_field_name("module_name") else {
-                    return;
-                };
-                let module = dotted(node_text(module, source));
-                let mut cursor = n.walk();
-                for name in n.children_by_field_name("name", &mut cursor) {
-                    let (imported, local) = match name.kind() {
-                        "dotted_name" => (node_text(name, source), node_text(name, source)),
-                        "aliased_import" => match (
-                            name.child_by_field_name("name"),
-                            name.child_by_field_name("alias"),
-                        ) {
-                            (Some(i), Some(a)) => (node_text(i, source), node_text(a, source)),
-                            _ => continue,
-                        },
-                        _ => continue,
-                    };
-                    let separator = if module.ends_with('.') { "" } else { "." };
-                    imports.names.insert(
-                        local.to_owned(),
-                        format!("{module}{separator}{}", dotted(imported)),
-                    );
-                }
-            }
-            _ => {}
-        });
-        imports
-    }
-}
-
-/// A dotted name without the spaces and comments Python allows inside it.
-fn dotted(text: &str) -> String {
-    text.chars().filter(|c| !c.is_whitespace()).collect()
-}
-
-/// One file's source and tree, with the names it imports.
+/// One file as the fork/spawn analyses read it: the semantic model (imports, qualified names,
+/// bindings, values) plus the syntax questions those analyses ask.
 pub struct Scope<'a> {
+    pub m: &'a Module<'a>,
     pub source: &'a str,
-    pub tree: &'a Tree,
-    imports: Imports,
 }
 
 impl<'a> Scope<'a> {
-    pub fn new(source: &'a str, tree: &'a Tree) -> Self {
+    pub fn new(m: &'a Module<'a>) -> Self {
         Self {
-            source,
-            tree,
-            imports: Imports::collect(source, tree.root_node()),
+            m,
+            source: m.source,
         }
     }
 
     pub fn root(&self) -> Node<'a> {
-        self.tree.root_node()
+        self.m.tree.root_node()
     }
 
     pub fn text(&self, node: Node) -> &'a str {
@@ -166,16 +100,7 @@ impl<'a> Scope<'a> {
     /// The fully qualified name an expression refers to through the file's imports
     /// (`cuda.set_device` → `torch.cuda.set_device` after `from torch import cuda`).
     pub fn qualified_name(&self, expr: Node) -> Option<String> {
-        match expr.kind() {
-            "identifier" => self.imports.names.get(self.text(expr)).cloned(),
-            "attribute" => {
-                let object = expr.child_by_field_name("object")?;
-                let attribute = expr.child_by_field_name("attribute")?;
-                let base = self.qualified_name(object)?;
-                Some(format!("{base}.{}", self.text(attribute)))
-            }
-            _ => None,
-        }
+        self.m.qualified_name(expr)
     }
 
     /// Whether `expr` names an imported module or something reached through one.
@@ -183,46 +108,32 @@ impl<'a> Scope<'a> {
         self.qualified_name(expr).is_some()
     }
 
-    /// A plain string literal's value (no f-string interpolation, no implicit concatenation).
+    /// A string literal's value (no f-string interpolation).
     pub fn string_value(&self, node: Node) -> Option<String> {
-        if node.kind() != "string" {
-            return None;
-        }
-        let mut value = String::new();
-        let mut cursor = node.walk();
-        for child in node.named_children(&mut cursor) {
-            match child.kind() {
-                "string_start" | "string_end" => {}
-                "string_content" => value.push_str(self.text(child)),
-                _ => return None,
-            }
-        }
-        Some(value)
+        self.m.string_value(node)
     }
 
-    /// The expressions a name (or `self.attr`) may be bound to where `expr` reads it: the
-    /// enclosing function's assignments, else the module's; `self.attr` from assignments in
-    /// the enclosing class. Empty when the name is a parameter or is not bound by assignment.
+    /// The expressions a name (or `self.attr`) may be bound to where `expr` reads it, by
+    /// Python's scoping rules; `self.attr` from assignments in the methods of the enclosing
+    /// class. Empty when any binding is not a plain assignment (a parameter, a loop variable):
+    /// the value is then unknown.
     pub fn bound_values(&self, expr: Node<'a>) -> Vec<Node<'a>> {
         match expr.kind() {
             "identifier" => {
-                let name = self.text(expr);
-                let mut scope = enclosing_function(expr);
-                while let Some(function) = scope {
-                    if function_binds_parameter(self, function, name) {
-                        return Vec::new();
+                let Some(ids) = self.m.lookup(self.text(expr), self.m.scope_at(expr)) else {
+                    return Vec::new();
+                };
+                let bindings = self.m.bindings();
+                let mut values = Vec::new();
+                for id in ids {
+                    match bindings.get(*id) {
+                        Some(b) if b.kind == BindingKind::Assign && b.value.is_some() => {
+                            values.extend(b.value);
+                        }
+                        _ => return Vec::new(),
                     }
-                    let values = self.assignments_in(function, |target| {
-                        target.kind() == "identifier" && self.text(target) == name
-                    });
-                    if !values.is_empty() {
-                        return values;
-                    }
-                    scope = enclosing_function(function);
                 }
-                self.assignments_in(self.root(), |target| {
-                    target.kind() == "identifier" && self.text(target) == name
-                })
+                values
             }
             "attribute" => {
                 let (Some(object), Some(attribute)) = (
@@ -239,53 +150,23 @@ impl<'a> Scope<'a> {
                 };
                 let name = self.text(attribute);
                 let mut values = Vec::new();
-                walk_all(class, &mut |n| {
-                    if n.kind() == "assignment"
-                        && let (Some(left), Some(right)) = (
-                            n.child_by_field_name("left"),
-                            n.child_by_field_name("right"),
-                        )
-                        && left.kind() == "attribute"
-                        && left
-                            .child_by_field_name("object")
-                            .is_some_and(|o| self.text(o) == "self")
-                        && left
-                            .child_by_field_name("attribute")
-                            .is_some_and(|a| self.text(a) == name)
+                for assignment in self.m.attribute_assignments() {
+                    let in_class = assignment.target.start_byte() >= class.start_byte()
+                        && assignment.target.end_byte() <= class.end_byte();
+                    if in_class
+                        && assignment.object.as_deref() == Some("self")
+                        && assignment.attribute == name
                     {
-                        values.push(right);
+                        match assignment.value {
+                            Some(value) => values.push(value),
+                            None => return Vec::new(),
+                        }
                     }
-                });
+                }
                 values
             }
             _ => Vec::new(),
         }
-    }
-
-    /// Right-hand sides of plain assignments in `scope`'s own body (not nested functions or
-    /// classes) whose target matches.
-    fn assignments_in(&self, scope: Node<'a>, target: impl Fn(Node) -> bool) -> Vec<Node<'a>> {
-        let body = if scope.kind() == "module" {
-            scope
-        } else {
-            match scope.child_by_field_name("body") {
-                Some(b) => b,
-                None => return Vec::new(),
-            }
-        };
-        let mut values = Vec::new();
-        walk_executed(body, &mut |n| {
-            if n.kind() == "assignment"
-                && let (Some(left), Some(right)) = (
-                    n.child_by_field_name("left"),
-                    n.child_by_field_name("right"),
-                )
-                && target(left)
-            {
-                values.push(right);
-            }
-        });
-        values
     }
 
     /// The module-level function or class named `name`.
@@ -344,38 +225,13 @@ impl<'a> Scope<'a> {
         self.top_level_definition(name)
     }
 
-    /// Whether `node` lies in the body of `if __name__ == "__main__":` (either spelling, either
-    /// side of `==`).
+    /// Whether `node` lies in the body of `if __name__ == "__main__":`.
     pub fn is_under_main_guard(&self, node: Node) -> bool {
-        let mut current = node.parent();
-        while let Some(n) = current {
-            if n.kind() == "if_statement" && self.is_main_guard(n) {
-                let in_consequence = n.child_by_field_name("consequence").is_some_and(|c| {
-                    c.start_byte() <= node.start_byte() && node.end_byte() <= c.end_byte()
-                });
-                if in_consequence {
-                    return true;
-                }
-            }
-            current = n.parent();
-        }
-        false
+        self.m.is_under_main_guard(node)
     }
 
     pub fn is_main_guard(&self, if_statement: Node) -> bool {
-        let Some(condition) = if_statement.child_by_field_name("condition") else {
-            return false;
-        };
-        if condition.kind() != "comparison_operator" {
-            return false;
-        }
-        let compact: String = self
-            .text(condition)
-            .chars()
-            .filter(|c| !c.is_whitespace())
-            .map(|c| if c == '\'' { '"' } else { c })
-            .collect();
-        compact == "__name__==\"__main__\"" || compact == "\"__main__\"==__name__"
+        self.m.is_main_guard(if_statement)
     }
 }
 
@@ -409,10 +265,6 @@ pub fn enclosing_class(node: Node) -> Option<Node> {
         current = n.parent();
     }
     None
-}
-
-fn function_binds_parameter(scope: &Scope, function: Node, name: &str) -> bool {
-    parameter_names(scope, function).iter().any(|p| p == name)
 }
 
 /// The names a function's (or lambda's) parameters bind.
@@ -477,4 +329,13 @@ pub fn preceding_statements(node: Node) -> Vec<Node> {
         current = owner;
     }
     statements
+}
+
+/// Runs `f` on the scope of `source` (parsed, with an empty project index).
+#[cfg(test)]
+pub(crate) fn with_scope<R>(source: &str, f: impl FnOnce(&Scope) -> R) -> R {
+    let tree = crate::python::parse(source, None).expect("tree");
+    let index = crate::python::index::ProjectIndex::default();
+    let module = Module::build(source, &tree, std::path::Path::new("test.py"), &index);
+    f(&Scope::new(&module))
 }

@@ -111,14 +111,12 @@ impl WorkerCode {
 /// Collects the worker-side code of the DataLoader `call` in the file at `path`.
 pub fn worker_code(
     scope: &Scope,
-    call: Node,
     dataset: Option<Node>,
     collate_fn: Option<Node>,
     worker_init_fn: Option<Node>,
     path: &Path,
     index: &ProjectIndex,
 ) -> WorkerCode {
-    let _ = call;
     let mut code = WorkerCode::default();
     if let Some(facts) = dataset.and_then(|d| dataset_facts(scope, d, path, index)) {
         code.parts.push((Role::Dataset, facts));
@@ -139,14 +137,85 @@ pub fn worker_code(
 fn dataset_facts(scope: &Scope, expr: Node, path: &Path, index: &ProjectIndex) -> Option<Facts> {
     let constructor = constructor_of(scope, expr, 0)?;
     let function = constructor.child_by_field_name("function")?;
-    if function.kind() == "identifier"
+    let mut facts = if function.kind() == "identifier"
         && let Some(class) = scope.visible_definition(constructor, scope.text(function))
         && class.kind() == "class_definition"
     {
-        return Some(class_facts(scope, class));
+        Some(class_facts(scope, class))
+    } else {
+        scope
+            .qualified_name(function)
+            .and_then(|q| index.class_facts(path, &q))
+    };
+    // Transforms handed to the dataset run in `__getitem__`, inside the worker.
+    for keyword in TRANSFORM_KEYWORDS {
+        if let Some(value) = scope.keyword(constructor, keyword)
+            && let Some(transform) = transform_facts(scope, value, path, index, 0)
+        {
+            facts.get_or_insert_with(Facts::default).extend(transform);
+        }
     }
-    let qualified = scope.qualified_name(function)?;
-    index.class_facts(path, &qualified)
+    facts
+}
+
+/// Dataset constructor arguments whose callables run on every sample (torchvision's names).
+const TRANSFORM_KEYWORDS: &[&str] = &["transform", "target_transform", "transforms"];
+
+/// The facts of a transform: a `Compose([...])` of transforms, an instance of a class of this
+/// file (its `__call__` or `forward`), or a function or lambda.
+fn transform_facts(
+    scope: &Scope,
+    expr: Node,
+    path: &Path,
+    index: &ProjectIndex,
+    depth: u8,
+) -> Option<Facts> {
+    if depth > 4 {
+        return None;
+    }
+    match expr.kind() {
+        "list" | "tuple" => {
+            let mut cursor = expr.walk();
+            let items: Vec<Node> = expr.named_children(&mut cursor).collect();
+            let mut facts = None;
+            for item in items {
+                if let Some(f) = transform_facts(scope, item, path, index, depth + 1) {
+                    facts.get_or_insert_with(Facts::default).extend(f);
+                }
+            }
+            facts
+        }
+        "call" => {
+            let function = expr.child_by_field_name("function")?;
+            if scope
+                .qualified_name(function)
+                .is_some_and(|q| q.ends_with(".Compose"))
+            {
+                let transforms = syntax::positional_argument(expr, 0)
+                    .or_else(|| scope.keyword(expr, "transforms"))?;
+                return transform_facts(scope, transforms, path, index, depth + 1);
+            }
+            if function.kind() == "identifier"
+                && let Some(class) = scope.visible_definition(expr, scope.text(function))
+                && class.kind() == "class_definition"
+            {
+                let class_name = scope.text(function);
+                let (_, method, name) = ["__call__", "forward"].iter().find_map(|name| {
+                    find_method(scope, class, name, 0).map(|(o, m)| (o, m, *name))
+                })?;
+                let mut tracer = Tracer::new(scope);
+                return Some(tracer.function(method, &format!("`{class_name}.{name}`"), 0));
+            }
+            callable_facts(scope, expr, path, index)
+        }
+        "identifier" => match scope.bound_values(expr).as_slice() {
+            [value] if value.kind() == "call" || value.kind() == "list" => {
+                transform_facts(scope, *value, path, index, depth + 1)
+            }
+            _ => callable_facts(scope, expr, path, index),
+        },
+        _ => callable_facts(scope, expr, path, index),
+    }
 }
 
 /// The call that built the value of `expr`, followed through names and `self.x`.
@@ -453,30 +522,22 @@ fn finding(uses: Vec<cuda::CudaUse>, label: &str) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::python::loaders::Param;
 
     fn facts_of(source: &str) -> WorkerCode {
-        let tree = crate::python::parse(source, None).expect("tree");
-        let scope = Scope::new(source, &tree);
-        let mut call = None;
-        syntax::walk_all(tree.root_node(), &mut |n| {
-            if n.kind() == "call"
-                && n.child_by_field_name("function")
-                    .is_some_and(|f| scope.text(f) == "DataLoader")
-            {
-                call = Some(n);
-            }
-        });
-        let call = call.expect("a DataLoader call");
-        let index = ProjectIndex::default();
-        worker_code(
-            &scope,
-            call,
-            syntax::positional_argument(call, 0),
-            scope.keyword(call, "collate_fn"),
-            scope.keyword(call, "worker_init_fn"),
-            Path::new("t.py"),
-            &index,
-        )
+        let source = format!("from torch.utils.data import DataLoader\n{source}");
+        syntax::with_scope(&source, |scope| {
+            let loader = scope.m.loaders().first().expect("a DataLoader call");
+            let argument = |param| loader.argument(param).map(|a| a.value_node);
+            worker_code(
+                scope,
+                argument(Param::Dataset),
+                argument(Param::CollateFn),
+                argument(Param::WorkerInitFn),
+                Path::new("t.py"),
+                &ProjectIndex::default(),
+            )
+        })
     }
 
     #[test]

@@ -2,6 +2,8 @@
 //! LSP shapes. Fix edits travel in `Diagnostic.data` already converted to the negotiated
 //! encoding, so a code action needs no server state.
 
+use std::path::Path;
+
 use serde::{Deserialize, Serialize};
 use tower_lsp_server::ls_types::{
     self as lsp, CodeDescription, DiagnosticRelatedInformation, DiagnosticSeverity, NumberOrString,
@@ -108,11 +110,13 @@ pub fn severity(severity: Severity) -> DiagnosticSeverity {
 }
 
 /// One dldoctor diagnostic in LSP form. `uri` is the document's, for related locations in the
-/// same file; `ignore` is the "ignore on this line" edit, if one can be made.
+/// same file; `other_text` gives the text of another file a related location points into;
+/// `ignore` is the "ignore on this line" edit, if one can be made.
 pub fn diagnostic(
     diagnostic: &Diagnostic,
     uri: &Uri,
     coords: &Coords,
+    other_text: &dyn Fn(&Path) -> Option<String>,
     ignore: Option<FixAction>,
 ) -> lsp::Diagnostic {
     let rule = diagnostic.code.rule();
@@ -120,16 +124,14 @@ pub fn diagnostic(
         .related
         .iter()
         .filter_map(|related| {
-            // Related places in other files carry no text here; point at their start line
-            // only when they are in this file, which is what rules report today.
-            let uri = match &related.file {
-                None => uri.clone(),
-                Some(path) => Uri::from_file_path(path)?,
-            };
-            let range = if related.file.is_none() {
-                coords.range(related.range)
-            } else {
-                Range::default()
+            let (uri, range) = match &related.file {
+                None => (uri.clone(), coords.range(related.range)),
+                Some(path) => {
+                    let text = other_text(path)?;
+                    let index = LineIndex::new(&text);
+                    let other = Coords::new(&text, &index, coords.encoding);
+                    (Uri::from_file_path(path)?, other.range(related.range))
+                }
             };
             Some(DiagnosticRelatedInformation {
                 location: lsp::Location::new(uri, range),
@@ -202,7 +204,7 @@ mod tests {
                 .preferred(),
             );
         let uri: Uri = "file:///t.py".parse().unwrap();
-        let lsp = diagnostic(&d, &uri, &coords, None);
+        let lsp = diagnostic(&d, &uri, &coords, &|_| None, None);
         assert_eq!(lsp.code, Some(NumberOrString::String("DL301".into())));
         assert_eq!(lsp.source.as_deref(), Some("dldoctor"));
         assert_eq!(lsp.message, Code::DL301.rule().summary);

@@ -170,9 +170,6 @@ pub struct Labels {
     pub none: &'static str,
     pub conditional: &'static str,
     pub line: &'static str,
-    pub implicit: &'static str,
-    pub implicit_linux: &'static str,
-    pub fork_or_forkserver: &'static str,
 }
 
 pub fn labels(locale: Locale) -> &'static Labels {
@@ -193,9 +190,6 @@ pub fn labels(locale: Locale) -> &'static Labels {
             none: "none",
             conditional: " (only under a condition)",
             line: "line",
-            implicit: "implicit, the default on",
-            implicit_linux: "implicit: Linux's default, fork before Python 3.14 and forkserver from 3.14",
-            fork_or_forkserver: "fork or forkserver",
         },
         Locale::Zh => &Labels {
             default: "默认值",
@@ -213,9 +207,6 @@ pub fn labels(locale: Locale) -> &'static Labels {
             none: "无",
             conditional: "（仅在某个条件下）",
             line: "行",
-            implicit: "隐式，默认于",
-            implicit_linux: "隐式：Linux 的默认方式，Python 3.14 之前为 fork，3.14 起为 forkserver",
-            fork_or_forkserver: "fork 或 forkserver",
         },
     }
 }

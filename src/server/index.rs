@@ -23,8 +23,7 @@ pub fn build(roots: &[PathBuf]) -> (ProjectIndex, usize) {
 }
 
 pub fn add(index: &mut ProjectIndex, path: &Path, source: &str) {
-    // The index's summaries arrive with the cross-file resolution of the fork rules.
-    let _ = (index, path, source);
+    index.add_file(path, source);
 }
 
 pub fn is_python(path: &Path) -> bool {

@@ -245,7 +245,7 @@ impl Session {
                 .iter()
                 .map(|d| {
                     let ignore = noqa::ignore_action(&snapshot.text, tree, &coords, d);
-                    convert::diagnostic(d, uri, &coords, ignore)
+                    convert::diagnostic(d, uri, &coords, &|path| self.text_of(path), ignore)
                 })
                 .collect()
         });
@@ -269,6 +269,17 @@ impl Session {
             };
             analyze::analyze_tree(source, tree, path, &ctx)
         })
+    }
+
+    /// A file's text: the open document's if it is open, else what is on disk.
+    pub fn text_of(&self, path: &Path) -> Option<String> {
+        if let Some(uri) = Uri::from_file_path(path)
+            && let Some(doc) = self.documents.get(&uri)
+        {
+            return Some(doc.text.clone());
+        }
+        let bytes = std::fs::read(path).ok()?;
+        Some(String::from_utf8_lossy(&bytes).into_owned())
     }
 
     pub fn forget(&self, uri: &Uri) {

@@ -53,10 +53,10 @@ callables must be picklable.
 
 pub fn check(checker: &mut Checker) {
     let model = checker.model;
-    let scope = Scope::new(model.source, model.tree);
+    let scope = Scope::new(model);
     let mut diagnostics = Vec::new();
     for loader in loaders(&scope, checker) {
-        if !loader.has_workers(&scope) || !loader.start.is_fork() {
+        if !loader.has_workers() || !loader.start.is_fork() {
             continue;
         }
         let code = loader.worker_code(&scope, checker);
@@ -100,7 +100,7 @@ pub fn check(checker: &mut Checker) {
         );
         let range = match loader.start.origin {
             Origin::Argument(range) => range,
-            _ => syntax::range(loader.callee),
+            _ => loader.callee(),
         };
         let mut diagnostic = Diagnostic::new(Code::DL102, range, message).with_severity(severity);
         diagnostic = diagnostic.with_related(first.range, "CUDA is initialised here");

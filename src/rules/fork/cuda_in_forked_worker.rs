@@ -2,7 +2,7 @@
 
 use crate::diagnostic::{Diagnostic, Related, Severity};
 use crate::python::cuda::Cudaness;
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax::Scope;
 use crate::rules::fork::{loaders, with_start_method_fixes};
 use crate::rules::{Checker, Code, Rule};
 
@@ -61,10 +61,10 @@ const MAX_RELATED: usize = 3;
 
 pub fn check(checker: &mut Checker) {
     let model = checker.model;
-    let scope = Scope::new(model.source, model.tree);
+    let scope = Scope::new(model);
     let mut diagnostics = Vec::new();
     for loader in loaders(&scope, checker) {
-        if !loader.has_workers(&scope) || !loader.start.is_fork() {
+        if !loader.has_workers() || !loader.start.is_fork() {
             continue;
         }
         let code = loader.worker_code(&scope, checker);
@@ -86,8 +86,8 @@ pub fn check(checker: &mut Checker) {
                 loader.start.describe()
             );
             let range = loader
-                .argument_range(&scope, role.argument())
-                .unwrap_or_else(|| syntax::range(loader.callee));
+                .argument_range(role.argument())
+                .unwrap_or_else(|| loader.callee());
             let mut diagnostic = Diagnostic::new(Code::DL101, range, message);
             for finding in facts.cuda.iter().take(MAX_RELATED) {
                 diagnostic.related.push(Related {

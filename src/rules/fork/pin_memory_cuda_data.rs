@@ -50,10 +50,10 @@ because moving the transfer out of the dataset is usually the better change.
 
 pub fn check(checker: &mut Checker) {
     let model = checker.model;
-    let scope = Scope::new(model.source, model.tree);
+    let scope = Scope::new(model);
     let mut diagnostics = Vec::new();
     for loader in loaders(&scope, checker) {
-        if !loader.pins_memory(&scope) {
+        if !loader.pins_memory() {
             continue;
         }
         let code = loader.worker_code(&scope, checker);
@@ -61,8 +61,8 @@ pub fn check(checker: &mut Checker) {
             continue;
         };
         let (Some(range), Some(value)) = (
-            loader.argument_range(&scope, "pin_memory"),
-            loader.argument(&scope, "pin_memory"),
+            loader.argument_range("pin_memory"),
+            loader.argument("pin_memory"),
         ) else {
             continue;
         };

@@ -58,13 +58,13 @@ const MAX_CALLER_DEPTH: u8 = 3;
 
 pub fn check(checker: &mut Checker) {
     let model = checker.model;
-    let scope = Scope::new(model.source, model.tree);
+    let scope = Scope::new(model);
     let mut diagnostics = Vec::new();
     for loader in loaders(&scope, checker) {
         let Some(method) = loader.start.method else {
             continue;
         };
-        if !loader.start.is_explicit() || !method.pickles() || !loader.has_workers(&scope) {
+        if !loader.start.is_explicit() || !method.pickles() || !loader.has_workers() {
             continue;
         }
         let Some(site) = unguarded_start(&scope, &loader) else {
@@ -72,7 +72,7 @@ pub fn check(checker: &mut Checker) {
         };
         let range = match loader.start.origin {
             Origin::Argument(range) => range,
-            _ => syntax::range(loader.callee),
+            _ => loader.callee(),
         };
         let mut diagnostic = Diagnostic::new(
             Code::DL104,
@@ -106,8 +106,10 @@ pub fn check(checker: &mut Checker) {
 /// (followed up to [`MAX_CALLER_DEPTH`] callers). `None` when every path is guarded or the
 /// code is never called from module level (a library function).
 pub(crate) fn unguarded_start<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Option<Node<'a>> {
-    let start = loader.start_statement(scope)?;
-    unguarded_from(scope, start, 0)
+    loader
+        .start_points(scope)
+        .into_iter()
+        .find_map(|start| unguarded_from(scope, start, 0))
 }
 
 fn unguarded_from<'a>(scope: &Scope<'a>, node: Node<'a>, depth: u8) -> Option<Node<'a>> {
@@ -164,7 +166,7 @@ fn statement_kind(scope: &Scope, statement: Node) -> Kind {
             match inner.kind() {
                 "string" | "concatenated_string" => Kind::Keep,
                 "assignment" => match inner.child_by_field_name("right") {
-                    Some(right) if is_constant(right) => Kind::Keep,
+                    Some(right) if is_constant(right, 0) => Kind::Keep,
                     // `x: int` declares without running anything.
                     None => Kind::Keep,
                     Some(_) => Kind::Run,
@@ -198,15 +200,22 @@ fn statement_kind(scope: &Scope, statement: Node) -> Kind {
     }
 }
 
-fn is_constant(node: Node) -> bool {
+/// A literal, or a container of literals (nested at most a few levels: deeper is not a
+/// constant worth keeping, and the bound keeps the stack small on pathological input).
+fn is_constant(node: Node, depth: u8) -> bool {
+    if depth > 8 {
+        return false;
+    }
     match node.kind() {
         "integer" | "float" | "string" | "concatenated_string" | "true" | "false" | "none" => true,
-        "unary_operator" => node.named_child(0).is_some_and(is_constant),
+        "unary_operator" => node
+            .named_child(0)
+            .is_some_and(|c| is_constant(c, depth + 1)),
         "tuple" | "list" | "set" | "parenthesized_expression" => {
             let mut cursor = node.walk();
             node.named_children(&mut cursor)
                 .filter(|c| c.kind() != "comment")
-                .all(is_constant)
+                .all(|c| is_constant(c, depth + 1))
         }
         "dictionary" => {
             let mut cursor = node.walk();
@@ -214,8 +223,12 @@ fn is_constant(node: Node) -> bool {
                 .filter(|c| c.kind() != "comment")
                 .all(|pair| {
                     pair.kind() == "pair"
-                        && pair.child_by_field_name("key").is_some_and(is_constant)
-                        && pair.child_by_field_name("value").is_some_and(is_constant)
+                        && pair
+                            .child_by_field_name("key")
+                            .is_some_and(|k| is_constant(k, depth + 1))
+                        && pair
+                            .child_by_field_name("value")
+                            .is_some_and(|v| is_constant(v, depth + 1))
                 })
         }
         _ => false,
@@ -283,4 +296,71 @@ fn guarded(scope: &Scope, start: usize, end: usize) -> String {
         offset += line.len();
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fix::apply_edits;
+
+    #[test]
+    fn guard_keeps_definitions_strings_and_comments() {
+        let source = r#"import torch
+"""Docstring."""
+X = 1
+setup()  # comment
+
+text = dedent("""
+line
+""")
+
+
+def f():
+    return X
+
+
+if __name__ == "__main__":
+    run()
+try:
+    import cupy
+except ImportError:
+    cupy = None
+go()
+"#;
+        let expected = r#"import torch
+"""Docstring."""
+X = 1
+if __name__ == "__main__":
+    setup()  # comment
+
+    text = dedent("""
+line
+""")
+
+
+def f():
+    return X
+
+
+if __name__ == "__main__":
+    run()
+try:
+    import cupy
+except ImportError:
+    cupy = None
+if __name__ == "__main__":
+    go()
+"#;
+        let fixed = syntax::with_scope(source, |scope| {
+            let fix = main_guard_fix(scope).expect("a fix");
+            apply_edits(source, &fix.edits).expect("applies")
+        });
+        assert_eq!(fixed, expected);
+    }
+
+    #[test]
+    fn nothing_to_wrap() {
+        let source = "import os\nX = (1, -2, {'a': None})\ndef f():\n    pass\n";
+        assert!(syntax::with_scope(source, |scope| main_guard_fix(scope).is_none()));
+    }
 }

@@ -93,10 +93,10 @@ pub(crate) fn unpicklable_arguments<'a>(
 ) -> Vec<LocalCallable<'a>> {
     let mut found = Vec::new();
     for argument in PICKLED_ARGUMENTS {
-        let Some(value) = loader.argument(scope, argument) else {
+        let Some(value) = loader.argument(argument) else {
             continue;
         };
-        let Some(argument_range) = loader.argument_range(scope, argument) else {
+        let Some(argument_range) = loader.argument_range(argument) else {
             continue;
         };
         let local = match *argument {
@@ -155,10 +155,10 @@ fn local_class_instance<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(Local
 
 pub fn check(checker: &mut Checker) {
     let model = checker.model;
-    let scope = Scope::new(model.source, model.tree);
+    let scope = Scope::new(model);
     let mut diagnostics = Vec::new();
     for loader in loaders(&scope, checker) {
-        if !loader.has_workers(&scope) {
+        if !loader.has_workers() {
             continue;
         }
         let Some(method) = loader.start.method else {
@@ -264,7 +264,26 @@ fn captured_names(scope: &Scope, lambda: Node) -> Vec<String> {
         return Vec::new();
     };
     let mut read = Vec::new();
+    // Default values (`lambda b, s=scale: ...`) are evaluated where the lambda is defined.
+    if let Some(parameters) = lambda.child_by_field_name("parameters") {
+        let mut cursor = parameters.walk();
+        for parameter in parameters.named_children(&mut cursor) {
+            if let Some(value) = parameter.child_by_field_name("value") {
+                syntax::walk_all(value, &mut |n| {
+                    if n.kind() == "identifier" {
+                        read.push(scope.text(n).to_owned());
+                    }
+                });
+            }
+        }
+    }
+    // Attribute names and keyword names are not variables. Collected on the way down (the
+    // parent is always visited first), because asking a node for its parent costs a walk
+    // from the root.
+    let mut not_variables = HashSet::new();
     syntax::walk_all(body, &mut |n| match n.kind() {
+        "attribute" => not_variables.extend(n.child_by_field_name("attribute").map(|a| a.id())),
+        "keyword_argument" => not_variables.extend(n.child_by_field_name("name").map(|a| a.id())),
         "lambda" => own.extend(syntax::parameter_names(scope, n)),
         "for_in_clause" => {
             if let Some(left) = n.child_by_field_name("left") {
@@ -275,7 +294,7 @@ fn captured_names(scope: &Scope, lambda: Node) -> Vec<String> {
                 });
             }
         }
-        "identifier" if is_read(n) => read.push(scope.text(n).to_owned()),
+        "identifier" if !not_variables.contains(&n.id()) => read.push(scope.text(n).to_owned()),
         _ => {}
     });
     let mut local = HashSet::new();
@@ -380,7 +399,15 @@ fn extract_lambda_fix(scope: &Scope, local: &LocalCallable) -> Option<Fix> {
     } else {
         body_text.to_owned()
     };
-    let definition = format!("def {name}({parameters}):\n    return {returned}\n\n\n");
+    // Two blank lines around a top-level function, as the file's formatter would leave them.
+    let before = &scope.source[..insert_at];
+    let blank_lines = before.len() - before.trim_end_matches('\n').len();
+    let padding = if insert_at == 0 {
+        ""
+    } else {
+        &"\n\n"[..2usize.saturating_sub(blank_lines.saturating_sub(1))]
+    };
+    let definition = format!("{padding}def {name}({parameters}):\n    return {returned}\n\n\n");
     Some(Fix::safe(
         format!("Move the lambda to a module-level function `{name}`"),
         vec![

@@ -80,7 +80,8 @@ async fn fetch(session: &Session) -> Option<ClientSettings> {
     }]);
     match tokio::time::timeout(CLIENT_REQUEST_TIMEOUT, request).await {
         Ok(Ok(values)) => {
-            let value = values.into_iter().next()?;
+            // A client without a `dldoctor` section answers null: keep what we have.
+            let value = values.into_iter().next().filter(|v| !v.is_null())?;
             let (settings, warnings) = ClientSettings::from_value(&value);
             for warning in warnings {
                 tracing::warn!("{warning}");
@@ -105,6 +106,8 @@ async fn fetch(session: &Session) -> Option<ClientSettings> {
 pub async fn refresh_from_client(session: &Arc<Session>) {
     if let Some(client) = fetch(session).await {
         apply(session, client);
+        // Documents opened while the client was answering were analysed with the old settings.
+        super::diagnostic::republish_all(session).await;
     }
 }
 

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 
+use crate::server::index;
 use crate::server::session::Session;
 
 pub async fn publish_now(session: &Arc<Session>, uri: &Uri) {
@@ -15,25 +16,30 @@ pub async fn publish_now(session: &Arc<Session>, uri: &Uri) {
     session.publish(uri).await;
 }
 
-/// Publishes after [`super::did_change::DEBOUNCE`] unless a newer change arrived meanwhile
-/// (its own task publishes then). Analysis runs in the task, on the newest text.
-/// In pull mode only a dropped explain result needs a push (`cleared_explained`).
+/// After [`super::did_change::DEBOUNCE`] without a newer change (whose own task takes over):
+/// refreshes this file's entry in the workspace index and publishes. Analysis runs in the task,
+/// on the newest text. In pull mode only a dropped explain result needs a push
+/// (`cleared_explained`).
 pub fn publish_debounced(
     session: &Arc<Session>,
     uri: Uri,
     generation: u64,
     cleared_explained: bool,
 ) {
-    if session.negotiated().pull_diagnostics && !cleared_explained {
-        return;
-    }
     let session = Arc::clone(session);
     tokio::spawn(async move {
         tokio::time::sleep(super::did_change::DEBOUNCE).await;
-        if session.generation(&uri) != Some(generation) && !cleared_explained {
-            return;
+        let current = session.generation(&uri) == Some(generation);
+        if current
+            && let Some(snapshot) = session.snapshot(&uri)
+            && index::is_python(&snapshot.path)
+        {
+            session.update_index(|idx| index::add(idx, &snapshot.path, &snapshot.text));
         }
-        session.publish(&uri).await;
+        let pull = session.negotiated().pull_diagnostics;
+        if (current && !pull) || cleared_explained {
+            session.publish(&uri).await;
+        }
     });
 }
 

@@ -128,7 +128,7 @@ fn place(session: &Session, report: &Value, root: Option<&Path>) -> HashMap<Uri,
             if !seen.insert((finding.id.clone(), uri.clone(), frame.line)) {
                 continue;
             }
-            let Some(source) = read_source(session, &uri, &path) else {
+            let Some(source) = session.text_of(&path) else {
                 continue;
             };
             let index = LineIndex::new(&source);
@@ -220,13 +220,4 @@ fn resolve(file: &str, root: Option<&Path>) -> PathBuf {
         Some(root) if path.is_relative() => root.join(path),
         _ => path,
     }
-}
-
-/// The open document's text, else the file on disk.
-fn read_source(session: &Session, uri: &Uri, path: &Path) -> Option<String> {
-    if let Some(doc) = session.documents.get(uri) {
-        return Some(doc.text.clone());
-    }
-    let text = std::fs::read(path).ok()?;
-    Some(String::from_utf8_lossy(&text).into_owned())
 }

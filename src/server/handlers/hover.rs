@@ -13,6 +13,8 @@ use tower_lsp_server::ls_types::*;
 use crate::host::{HostFacts, format_bytes};
 use crate::python::loaders::{ArgState, Loader, Param};
 use crate::python::model::Module;
+use crate::python::start_method;
+use crate::python::syntax::Scope;
 use crate::rules::Code;
 use crate::server::hover_docs::{self, Labels};
 use crate::server::noqa;
@@ -22,6 +24,7 @@ use crate::text::TextRange;
 const START_METHOD_CALLS: &[&str] = &[
     "multiprocessing.set_start_method",
     "torch.multiprocessing.set_start_method",
+    "multiprocessing.context.set_start_method",
 ];
 const SHARING_STRATEGY_CALLS: &[&str] = &["torch.multiprocessing.set_sharing_strategy"];
 
@@ -186,7 +189,11 @@ fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
             format!("{}{conditional}", arg.value.describe())
         }
         ArgState::Passed(arg) => format!("`{}` ({})", model.text(arg.value_node), labels.unknown),
-        ArgState::Default => param.default_value().to_string(),
+        ArgState::Default => format!(
+            "{} ({})",
+            param.default_value(),
+            labels.default.to_lowercase()
+        ),
         ArgState::Unknown => labels.unknown.to_owned(),
     };
     let mut md = format!("**DataLoader**: {}\n\n", labels.effective);
@@ -208,37 +215,23 @@ fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
 }
 
 /// Where this loader's start method comes from: its own `multiprocessing_context`, else a
-/// process-wide `set_start_method`, else the platform's default.
+/// process-wide `set_start_method`, else the platform's default (the same reading the fork
+/// rules use).
 fn start_method(model: &Module, loader: &Loader, config: &Config) -> String {
-    let labels = hover_docs::labels(config.locale);
-    match loader.state(Param::MultiprocessingContext) {
-        ArgState::Passed(arg) if arg.value.value.is_known() => {
-            return format!("{} (`multiprocessing_context`)", arg.value.describe());
-        }
-        ArgState::Passed(arg) => {
-            return format!("`{}` ({})", model.text(arg.value_node), labels.unknown);
-        }
-        ArgState::Unknown => return labels.unknown.to_owned(),
-        ArgState::Default => {}
-    }
-    if let Some(call) = model.calls_to(START_METHOD_CALLS).next() {
-        return format!(
-            "`{}` ({} {})",
-            model.text(call.node),
-            labels.line,
-            model.line(call.node.start_byte())
+    let scope = Scope::new(model);
+    let target = config.settings_for(model.path).target_version;
+    let platform = start_method::platform_default(&config.host.os, target);
+    let found = start_method::start_method(&scope, loader, platform);
+    let mut text = found.describe();
+    if let Some(range) = found.range() {
+        let _ = write!(
+            text,
+            " ({} {})",
+            hover_docs::labels(config.locale).line,
+            model.line(range.start)
         );
     }
-    let os = config.host.os.as_str();
-    let linux_method = match config.settings_for(model.path).target_version {
-        Some(version) if version >= (3, 14) => "forkserver",
-        Some(_) => "fork",
-        None => labels.fork_or_forkserver,
-    };
-    match os {
-        "linux" => format!("{linux_method} ({})", labels.implicit_linux),
-        _ => format!("spawn ({} {os})", labels.implicit),
-    }
+    text
 }
 
 fn append_findings(
