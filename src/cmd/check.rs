@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
 use rayon::prelude::*;
+use tree_sitter::Tree;
 
 use dldoctor::analyze::{self, Context};
 use dldoctor::config::{ConfigResolver, Overrides};
@@ -18,7 +19,10 @@ use dldoctor::diagnostic::Diagnostic;
 use dldoctor::fix::{self, Applicability, Fix};
 use dldoctor::host::{self, HostFacts};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
-use dldoctor::python::{self, index::ProjectIndex};
+use dldoctor::python::{
+    self,
+    index::{FileSummary, ProjectIndex},
+};
 use dldoctor::text::LineIndex;
 
 use crate::CheckFormat;
@@ -192,13 +196,23 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
 struct Loaded {
     path: PathBuf,
     source: Result<String, String>,
+    /// The parse of `source`, shared by the index and the analysis; `None` when neither needs
+    /// the file.
+    tree: Option<Tree>,
 }
 
 fn load(path: &Path) -> Loaded {
     let source = read_source(path);
+    let tree = match &source {
+        Ok(text) if analyze::may_have_findings(text.as_bytes()) || may_feed_index(text) => {
+            python::parse(text, None)
+        }
+        _ => None,
+    };
     Loaded {
         path: path.to_owned(),
         source,
+        tree,
     }
 }
 
@@ -225,18 +239,33 @@ fn read_source(path: &Path) -> Result<String, String> {
 /// other files are not parsed for it (a class missing from the index and a class with no
 /// facts keep every rule equally quiet).
 fn build_index(files: &[Loaded]) -> ProjectIndex {
-    const NEEDLES: [&[u8]; 5] = [b"cuda", b"cupy", b"dali", b"nccl", b"device_ids"];
     let mut index = ProjectIndex::new();
-    for file in files {
-        if let Ok(source) = &file.source
-            && NEEDLES
-                .iter()
-                .any(|n| memchr::memmem::find(source.as_bytes(), n).is_some())
-        {
-            index.add_file(&file.path, source);
-        }
+    // A single file finds its own definitions without the index.
+    if files.len() < 2 {
+        return index;
+    }
+    let summaries: Vec<(&Path, FileSummary)> = files
+        .par_iter()
+        .filter_map(|file| match (&file.source, &file.tree) {
+            (Ok(source), Some(tree)) if may_feed_index(source) => Some((
+                file.path.as_path(),
+                FileSummary::of(&file.path, source, tree),
+            )),
+            _ => None,
+        })
+        .collect();
+    for (path, summary) in summaries {
+        index.insert(path, summary);
     }
     index
+}
+
+/// Only a file that mentions CUDA can hold worker-side facts another file would look up.
+fn may_feed_index(source: &str) -> bool {
+    const NEEDLES: [&[u8]; 5] = [b"cuda", b"cupy", b"dali", b"nccl", b"device_ids"];
+    NEEDLES
+        .iter()
+        .any(|n| memchr::memmem::find(source.as_bytes(), n).is_some())
 }
 
 /// What checking one file gave.
@@ -276,7 +305,10 @@ fn check_file(
         index,
     };
     let mut current = source.clone();
-    let mut diagnostics = analyze::analyze(&current, &file.path, &ctx);
+    let mut diagnostics = match &file.tree {
+        Some(tree) => analyze::analyze_tree(&current, tree, &file.path, &ctx),
+        None => analyze::analyze(&current, &file.path, &ctx),
+    };
     let mut applied = Vec::new();
     if mode.enabled {
         let original_has_errors = has_syntax_errors(source);

@@ -10,6 +10,8 @@
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
+use tree_sitter::Tree;
+
 use crate::python::model::Module;
 use crate::python::syntax::{self, Scope};
 use crate::python::workers::{self, Facts};
@@ -20,26 +22,21 @@ pub struct ProjectIndex {
     files: HashMap<PathBuf, FileSummary>,
 }
 
+/// What the index keeps of one file: the worker-side facts of its module-level classes and
+/// functions.
 #[derive(Debug, Default, Clone)]
-struct FileSummary {
+pub struct FileSummary {
     classes: HashMap<String, Facts>,
     functions: HashMap<String, Facts>,
 }
 
-impl ProjectIndex {
-    pub fn new() -> Self {
-        Self::default()
-    }
-
-    /// Indexes (or re-indexes) one file. Unparsable input leaves the file out.
-    pub fn add_file(&mut self, path: &Path, source: &str) {
-        let Some(tree) = crate::python::parse(source, None) else {
-            self.files.remove(path);
-            return;
-        };
+impl FileSummary {
+    /// Summarises a parsed file. Independent of other files, so files can be summarised in
+    /// parallel and then [`ProjectIndex::insert`]ed.
+    pub fn of(path: &Path, source: &str, tree: &Tree) -> FileSummary {
         // Another file's own imports do not reach further files: its summary is local to it.
         let no_index = ProjectIndex::default();
-        let module = Module::build(source, &tree, path, &no_index);
+        let module = Module::build(source, tree, path, &no_index);
         let scope = Scope::new(&module);
         let mut summary = FileSummary::default();
         let root = tree.root_node();
@@ -65,6 +62,25 @@ impl ProjectIndex {
                 _ => {}
             }
         }
+        summary
+    }
+}
+
+impl ProjectIndex {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Indexes (or re-indexes) one file. Unparsable input leaves the file out.
+    pub fn add_file(&mut self, path: &Path, source: &str) {
+        match crate::python::parse(source, None) {
+            Some(tree) => self.insert(path, FileSummary::of(path, source, &tree)),
+            None => self.remove_file(path),
+        }
+    }
+
+    /// Adds a file summarised from its already parsed tree (see [`FileSummary::of`]).
+    pub fn insert(&mut self, path: &Path, summary: FileSummary) {
         self.files.insert(path.to_owned(), summary);
     }
 

@@ -24,7 +24,7 @@
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
-use tree_sitter::{Node, Tree};
+use tree_sitter::{Node, Tree, TreeCursor};
 
 use crate::python::argparse::ArgparseDefaults;
 use crate::python::index::ProjectIndex;
@@ -1057,6 +1057,8 @@ struct Walker<'a> {
     source: &'a str,
     out: Walked<'a>,
     stack: Vec<Frame<'a>>,
+    /// One cursor reused for every node's children (a new cursor allocates).
+    cursor: TreeCursor<'a>,
 }
 
 impl<'a> Walker<'a> {
@@ -1088,6 +1090,7 @@ impl<'a> Walker<'a> {
                 scope: MODULE_SCOPE,
                 in_except: false,
             }],
+            cursor: root.walk(),
         };
         while let Some(frame) = walker.stack.pop() {
             walker.visit(frame);
@@ -1122,13 +1125,26 @@ impl<'a> Walker<'a> {
 
     /// Pushes the named children of `node` so they are visited in source order.
     fn push_children(&mut self, node: Node<'a>, scope: ScopeId, in_except: bool) {
-        let mut cursor = node.walk();
-        let children: Vec<Node<'a>> = node.named_children(&mut cursor).collect();
-        for child in children.into_iter().rev() {
-            if child.kind() != "comment" {
-                self.push(child, scope, in_except);
+        // Pushed in order, then the new frames reversed in place: no list per node.
+        let first = self.stack.len();
+        let cursor = &mut self.cursor;
+        cursor.reset(node);
+        if cursor.goto_first_child() {
+            loop {
+                let child = cursor.node();
+                if child.is_named() && child.kind() != "comment" {
+                    self.stack.push(Frame {
+                        node: child,
+                        scope,
+                        in_except,
+                    });
+                }
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
             }
         }
+        self.stack[first..].reverse();
     }
 
     fn function_of(&self, scope: ScopeId) -> Option<FunctionId> {

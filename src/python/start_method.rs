@@ -180,30 +180,30 @@ fn process_wide_or(scope: &Scope, platform: StartMethod) -> StartMethod {
 /// The first `set_start_method(...)` of `multiprocessing` or `torch.multiprocessing` in the
 /// file, wherever it is (module level, under the main guard, in a function).
 pub fn process_wide(scope: &Scope) -> Option<(TextRange, Option<Method>)> {
-    let mut found = None;
-    syntax::walk_all(scope.root(), &mut |n| {
-        if found.is_some() || n.kind() != "call" {
-            return;
+    // The model's calls, in source order, instead of a walk of the tree per loader; the
+    // model's own resolution only preselects, the name is resolved where the call reads it.
+    scope.m.calls().iter().find_map(|call| {
+        let named = call
+            .qualified
+            .as_deref()
+            .is_some_and(|q| q.ends_with(".set_start_method"))
+            || scope.text(call.callee).ends_with("set_start_method");
+        if !named {
+            return None;
         }
-        let Some(function) = n.child_by_field_name("function") else {
-            return;
-        };
-        let Some(qualified) = scope.qualified_name(function) else {
-            return;
-        };
-        if MULTIPROCESSING_MODULES
+        let qualified = scope.qualified_name(call.callee)?;
+        MULTIPROCESSING_MODULES
             .iter()
-            .any(|m| qualified == format!("{m}.set_start_method"))
-        {
-            let method = scope
-                .keyword(n, "method")
-                .or_else(|| syntax::positional_argument(n, 0))
-                .and_then(|m| scope.string_value(m))
-                .and_then(|m| Method::parse(&m));
-            found = Some((syntax::range(n), method));
-        }
-    });
-    found
+            .any(|m| qualified.strip_prefix(m) == Some(".set_start_method"))
+            .then(|| {
+                let method = scope
+                    .keyword(call.node, "method")
+                    .or_else(|| syntax::positional_argument(call.node, 0))
+                    .and_then(|m| scope.string_value(m))
+                    .and_then(|m| Method::parse(&m));
+                (syntax::range(call.node), method)
+            })
+    })
 }
 
 #[cfg(test)]

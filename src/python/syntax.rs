@@ -3,6 +3,10 @@
 //! bindings), definitions visible from a place, enclosing scopes, statement order and the
 //! `__main__` guard.
 
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+
 use tree_sitter::Node;
 
 use crate::python::model::{BindingKind, Module};
@@ -66,14 +70,89 @@ pub fn positional_argument(call: Node, index: usize) -> Option<Node> {
 pub struct Scope<'a> {
     pub m: &'a Module<'a>,
     pub source: &'a str,
+    /// Module-level functions and classes by name (the first of a name), built on first use.
+    top_level: OnceCell<Definitions>,
+    /// Per function (by node id): the functions and classes its body defines, built on first
+    /// use, so a lookup per call costs a hash probe instead of a walk of the body.
+    nested: RefCell<HashMap<usize, Rc<Definitions>>>,
 }
+
+/// A definition table: names to the byte ranges of `def`/`class` nodes. Ranges rather than
+/// nodes keep `Scope` covariant in its lifetime (a cell of nodes would pin it).
+type Definitions = HashMap<String, (usize, usize)>;
 
 impl<'a> Scope<'a> {
     pub fn new(m: &'a Module<'a>) -> Self {
         Self {
             m,
             source: m.source,
+            top_level: OnceCell::new(),
+            nested: RefCell::new(HashMap::new()),
         }
+    }
+
+    /// The name of a function or class definition (after unwrapping decorators).
+    fn definition_name(&self, node: Node) -> Option<&'a str> {
+        if matches!(node.kind(), "function_definition" | "class_definition") {
+            node.child_by_field_name("name").map(|n| self.text(n))
+        } else {
+            None
+        }
+    }
+
+    fn top_level_definitions(&self) -> &Definitions {
+        self.top_level.get_or_init(|| {
+            let root = self.root();
+            let mut cursor = root.walk();
+            let mut table = HashMap::new();
+            for d in root.named_children(&mut cursor).map(unwrap_decorated) {
+                if let Some(name) = self.definition_name(d) {
+                    table
+                        .entry(name.to_owned())
+                        .or_insert((d.start_byte(), d.end_byte()));
+                }
+            }
+            table
+        })
+    }
+
+    /// The definition node a table entry stands for: the deepest node spanning its range.
+    fn definition_at(&self, (start, end): (usize, usize)) -> Option<Node<'a>> {
+        let node = self.root().descendant_for_byte_range(start, end)?;
+        (matches!(node.kind(), "function_definition" | "class_definition")
+            && node.start_byte() == start
+            && node.end_byte() == end)
+            .then_some(node)
+    }
+
+    /// What `visible_definition` finds in one function's body: the walk visits the body's
+    /// executed nodes in order; the first node that directly holds a definition of a name
+    /// decides it, and among that node's children the last definition of the name wins.
+    fn nested_definitions(&self, function: Node) -> Rc<Definitions> {
+        if let Some(table) = self.nested.borrow().get(&function.id()) {
+            return Rc::clone(table);
+        }
+        let mut table = Definitions::new();
+        if let Some(body) = function.child_by_field_name("body") {
+            let mut in_node = HashMap::new();
+            walk_executed(body, &mut |n| {
+                in_node.clear();
+                let mut cursor = n.walk();
+                for child in n.named_children(&mut cursor).map(unwrap_decorated) {
+                    if let Some(name) = self.definition_name(child) {
+                        in_node.insert(name, (child.start_byte(), child.end_byte()));
+                    }
+                }
+                for (name, def) in in_node.drain() {
+                    table.entry(name.to_owned()).or_insert(def);
+                }
+            });
+        }
+        let table = Rc::new(table);
+        self.nested
+            .borrow_mut()
+            .insert(function.id(), Rc::clone(&table));
+        table
     }
 
     pub fn root(&self) -> Node<'a> {
@@ -171,15 +250,8 @@ impl<'a> Scope<'a> {
 
     /// The module-level function or class named `name`.
     pub fn top_level_definition(&self, name: &str) -> Option<Node<'a>> {
-        let root = self.root();
-        let mut cursor = root.walk();
-        root.named_children(&mut cursor)
-            .map(unwrap_decorated)
-            .find(|d| {
-                matches!(d.kind(), "function_definition" | "class_definition")
-                    && d.child_by_field_name("name")
-                        .is_some_and(|n| self.text(n) == name)
-            })
+        let range = *self.top_level_definitions().get(name)?;
+        self.definition_at(range)
     }
 
     /// The method `name` of a class definition.
@@ -200,25 +272,8 @@ impl<'a> Scope<'a> {
     pub fn visible_definition(&self, at: Node<'a>, name: &str) -> Option<Node<'a>> {
         let mut scope = enclosing_function(at);
         while let Some(function) = scope {
-            if let Some(body) = function.child_by_field_name("body") {
-                let mut found = None;
-                walk_executed(body, &mut |n| {
-                    if found.is_none() {
-                        let mut cursor = n.walk();
-                        for child in n.named_children(&mut cursor).map(unwrap_decorated) {
-                            if matches!(child.kind(), "function_definition" | "class_definition")
-                                && child
-                                    .child_by_field_name("name")
-                                    .is_some_and(|c| self.text(c) == name)
-                            {
-                                found = Some(child);
-                            }
-                        }
-                    }
-                });
-                if found.is_some() {
-                    return found;
-                }
+            if let Some(range) = self.nested_definitions(function).get(name) {
+                return self.definition_at(*range);
             }
             scope = enclosing_function(function);
         }
