@@ -20,7 +20,7 @@ use dldoctor::server::document::{Change, Document};
 use dldoctor::text::{Encoding, LineCol};
 
 /// One block of a realistic training module: a dataset, a collate function, argparse, and a
-/// DataLoader with the usual arguments. Names are numbered so blocks do not repeat exactly.
+/// loader with the usual arguments (a DataLoader in every tenth block). Names are numbered so blocks do not repeat exactly.
 fn block(i: usize) -> String {
     format!(
         r#"
@@ -54,7 +54,7 @@ parser_{i}.add_argument("--batch-size", type=int, default=64)
 
 def train_{i}(model, optimizer, device):
     args = parser_{i}.parse_args()
-    loader = DataLoader(
+    loader = {make_loader}(
         ShardDataset{i}("/data/shard{i}"),
         batch_size=args.batch_size,
         shuffle=True,
@@ -75,8 +75,17 @@ def train_{i}(model, optimizer, device):
             print(f"shard {i} step {{step}} loss {{loss.item():.4f}}")
 "#,
         workers = 2 + i % 30,
+        // A real module builds a handful of loaders; the other blocks call a helper.
+        make_loader = if i.is_multiple_of(LOADER_EVERY) {
+            "DataLoader"
+        } else {
+            "make_loader"
+        },
     )
 }
+
+/// One block in this many builds a DataLoader itself (about 25 in 10,000 lines).
+const LOADER_EVERY: usize = 10;
 
 /// A module of at least `lines` lines.
 pub fn training_module(lines: usize) -> String {

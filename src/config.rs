@@ -145,7 +145,13 @@ impl PerFileIgnores {
     }
 
     fn matching(&self, root: Option<&Path>, path: &Path) -> Vec<String> {
-        let relative = root.and_then(|r| path.strip_prefix(r).ok()).unwrap_or(path);
+        // Compare like with like: a relative file against an absolute root, or the reverse.
+        let absolute = |p: &Path| std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        let (root_abs, path_abs) = (root.map(absolute), absolute(path));
+        let relative = root_abs
+            .as_deref()
+            .and_then(|r| path_abs.strip_prefix(r).ok())
+            .unwrap_or(path);
         let relative = relative.strip_prefix("./").unwrap_or(relative);
         let mut hits = self.set.matches(relative);
         if let Some(name) = path.file_name() {
@@ -189,6 +195,18 @@ pub enum ConfigError {
         key: String,
         message: String,
     },
+}
+
+impl ConfigError {
+    /// The same error naming the file as `shown`.
+    fn relabel(mut self, shown: &Path) -> Self {
+        match &mut self {
+            ConfigError::Io { path, .. }
+            | ConfigError::Invalid { path, .. }
+            | ConfigError::BadValue { path, .. } => *path = shown.to_owned(),
+        }
+        self
+    }
 }
 
 /// The parts of pyproject.toml dldoctor reads; everything else in the file is left alone.
@@ -470,7 +488,15 @@ impl ConfigResolver {
         if let Some(hit) = lock(&self.files).get(path) {
             return hit.clone();
         }
-        let result = ProjectConfig::load(path).map(Arc::new).map_err(Arc::new);
+        // Errors name the file as the user would type it: relative to the working folder.
+        let cwd = std::env::current_dir().ok();
+        let shown = cwd
+            .as_deref()
+            .and_then(|cwd| path.strip_prefix(cwd).ok())
+            .unwrap_or(path);
+        let result = ProjectConfig::load(path)
+            .map(Arc::new)
+            .map_err(|e| Arc::new(e.relabel(shown)));
         lock(&self.files).insert(path.to_owned(), result.clone());
         result
     }

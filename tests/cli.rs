@@ -466,3 +466,23 @@ fn config_max_workers_and_severity_apply() {
     let dl301 = items.iter().find(|d| d["code"] == "DL301").unwrap();
     assert_eq!(dl301["severity"], "warning");
 }
+
+#[test]
+fn per_file_ignores_hold_for_absolute_and_nested_paths() {
+    let dir = project(&[
+        ("proj/tests/test_loader.py", TRAIN),
+        (
+            "proj/pyproject.toml",
+            b"[tool.dldoctor]\nper-file-ignores = { \"tests/*\" = [\"DL\"] }\n",
+        ),
+    ]);
+    let absolute = dir.path().join("proj/tests/test_loader.py");
+    for target in [
+        absolute.to_str().unwrap(),
+        "proj",
+        "proj/tests/test_loader.py",
+    ] {
+        let (out, items) = findings(dir.path(), &[target]);
+        assert_eq!(out.status.code(), Some(0), "{target}: {items:#?}");
+    }
+}

@@ -478,7 +478,7 @@ fn a_panicking_handler_is_answered_with_an_error_and_the_server_goes_on() {
         json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
     );
     assert_eq!(failed["error"]["code"], -32603, "{failed}");
-    assert!(lsp.stderr().contains("hover panicked"), "{}", lsp.stderr());
+    assert!(lsp.stderr_shows("hover panicked"), "{}", lsp.stderr());
     let actions = code_actions(&mut lsp, &uri, find(&diagnostics, "DL301"), None);
     assert!(!actions.is_empty());
     let (status, _) = lsp.shutdown_and_exit();

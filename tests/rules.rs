@@ -1,6 +1,6 @@
-//! Rule fixtures: every `tests/fixtures/rules/<CODE>_<case>.py` is analysed
-//! with fixed host facts and snapshotted: the diagnostics of that rule (code, 1-based row:col, severity, message, related
-//! places, fixes) and, for each fix, the fixed source.
+//! Rule fixtures: every `tests/fixtures/rules/<CODE>_<case>.py` is analysed with fixed host
+//! facts and snapshotted: the diagnostics of that rule (code, 1-based row:col, severity,
+//! message, related places, fixes) and, for each fix, the fixed source.
 //!
 //! A case whose name starts with `ok` must not fire its rule; any other case must. Every
 //! fixed source must parse and fire the rule fewer times than before.
@@ -181,4 +181,40 @@ fn rule_fixtures() {
         }
         insta::assert_snapshot!(out);
     });
+}
+
+/// The DL3xx messages quote PyTorch: each recorded real failure of
+/// `tests/corpus/scripts/bad_argument.py` (one `tests/corpus/arg-*.txt` per case, captured from
+/// a real PyTorch run) ends in an exception whose message a diagnostic on that script quotes.
+#[test]
+fn dl3xx_messages_match_recorded_pytorch_errors() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+    let script = root.join("scripts/bad_argument.py");
+    let source = std::fs::read_to_string(&script).expect("script reads");
+    let (settings, host) = setup("");
+    let messages: Vec<String> = run(&source, &script, &settings, &host)
+        .into_iter()
+        .filter(|d| d.code.as_str().starts_with("DL3"))
+        .map(|d| d.message)
+        .collect();
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&root).expect("corpus lists") {
+        let path = entry.expect("entry").path();
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if !(name.starts_with("arg-") && name.ends_with(".txt")) {
+            continue;
+        }
+        let output = std::fs::read_to_string(&path).expect("recording reads");
+        let last = output
+            .lines()
+            .rev()
+            .find(|l| l.starts_with("ValueError: ") || l.starts_with("AssertionError: "))
+            .unwrap_or_else(|| panic!("{name}: no final exception"));
+        assert!(
+            messages.iter().any(|m| m.contains(last)),
+            "{name}: no DL3xx diagnostic quotes {last:?}\n{messages:#?}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 10, "one recording per argument check");
 }

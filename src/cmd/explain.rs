@@ -3,20 +3,24 @@
 
 use std::fs::File;
 use std::io::{self, BufReader};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use dldoctor::config::{ConfigResolver, Overrides};
 use dldoctor::kb::{self, ExplainOptions, KnowledgeBase};
 
 use crate::{ExplainArgs, PlainFormat};
 
 pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
-    let kb = KnowledgeBase::with_dirs(&args.kb).context("reading the knowledge base")?;
+    // Frames in crash output carry absolute paths, so a relative `--root` must become one to
+    // mark them as the user's.
+    let root = args.root.as_deref().map(absolute_root);
+    let mut dirs = configured_kb_dirs(root.as_deref());
+    dirs.extend(args.kb.iter().cloned());
+    let kb = KnowledgeBase::with_dirs(&dirs).context("reading the knowledge base")?;
     let lang = super::kb::lang(args.lang);
-    let options = ExplainOptions {
-        root: args.root.clone(),
-        lang,
-    };
+    let options = ExplainOptions { root, lang };
     let findings = match args.file.as_deref() {
         None => kb::explain_reader(io::stdin().lock(), &kb, &options),
         Some(path) if path.as_os_str() == "-" => {
@@ -51,4 +55,29 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn absolute_root(root: &Path) -> PathBuf {
+    std::fs::canonicalize(root)
+        .or_else(|_| std::path::absolute(root))
+        .unwrap_or_else(|_| root.to_path_buf())
+}
+
+/// The `kb = [...]` folders of the nearest pyproject.toml with a `[tool.dldoctor]` table, found
+/// from `--root` or the current directory. A broken config does not stop the diagnosis of a
+/// crash: it is reported and skipped.
+fn configured_kb_dirs(root: Option<&Path>) -> Vec<PathBuf> {
+    let start = match root {
+        Some(root) => root.to_path_buf(),
+        None => std::env::current_dir().unwrap_or_default(),
+    };
+    let resolver = ConfigResolver::new(Overrides::default());
+    // The resolver looks up the settings of a file; any name in the start folder will do.
+    match resolver.settings_for(&start.join("pyproject.toml")) {
+        Ok(settings) => settings.kb.clone(),
+        Err(err) => {
+            eprintln!("dldoctor: warning: {err}; using the built-in knowledge base");
+            Vec::new()
+        }
+    }
 }

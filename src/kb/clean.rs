@@ -114,13 +114,7 @@ pub fn clean_line(raw: &[u8]) -> Option<CleanLine> {
         text.retain(|c| !c.is_control() || c == '\t');
     }
     let mut stream = String::new();
-    // Prefixes can repeat (`[rank0]:[rank0]: ...` after re-logging); the first names the stream.
-    while let Some(m) = LOG_PREFIX.find(&text) {
-        if stream.is_empty() {
-            stream = m.as_str().trim_end().to_string();
-        }
-        text.replace_range(..m.end(), "");
-    }
+    strip_log_prefixes(&mut text, &mut stream);
     if text.contains("%|")
         && let Some(m) = TQDM_BAR.find(&text)
     {
@@ -129,10 +123,23 @@ pub fn clean_line(raw: &[u8]) -> Option<CleanLine> {
             return None;
         }
         text = rest.to_string();
+        // A bar printed by another process before this one's prefixed line.
+        strip_log_prefixes(&mut text, &mut stream);
     }
     let trimmed = text.trim_end().len();
     text.truncate(trimmed);
     Some(CleanLine { stream, text })
+}
+
+/// Removes launcher prefixes; they can repeat (`[rank0]:[rank0]: ...` after re-logging) and the
+/// first one names the stream.
+fn strip_log_prefixes(text: &mut String, stream: &mut String) {
+    while let Some(m) = LOG_PREFIX.find(text) {
+        if stream.is_empty() {
+            *stream = m.as_str().trim_end().to_string();
+        }
+        text.replace_range(..m.end(), "");
+    }
 }
 
 #[cfg(test)]

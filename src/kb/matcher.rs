@@ -9,13 +9,14 @@
 //! 2. a specific cause over a generic wrapper (`stack expects each tensor to be equal size` over
 //!    `Caught RuntimeError in DataLoader worker process 0`); a generic entry is dropped when a
 //!    specific one explains the same traceback;
-//! 3. the final exception of a chain over its context ("During handling of the above
-//!    exception..."), and both over loose lines printed outside any traceback;
-//! 4. the later over the earlier.
+//! 3. the later failure over an earlier one (a traceback, or a loose line printed outside any
+//!    traceback), and within one traceback the final exception of a chain over its context
+//!    ("During handling of the above exception...").
 //!
 //! Only a bounded amount of state is kept: per stream the frames of the current traceback, and
 //! per entry its best match.
 
+use std::cell::Cell;
 use std::collections::{HashMap, VecDeque};
 use std::io::{self, BufRead};
 use std::path::PathBuf;
@@ -37,8 +38,12 @@ const MAX_STREAMS: usize = 64;
 const MAX_PENDING: usize = 256;
 /// Characters of a matched line kept in a finding.
 const MAX_MATCHED_CHARS: usize = 1000;
-/// A line this long may have been wrapped by the terminal: try it joined with the next.
+/// A line this long may have been wrapped at a space: try it joined with the next.
 const WRAP_MIN_CHARS: usize = 40;
+/// A line this long may have been cut mid-word at the terminal's width.
+const WRAP_AT_WIDTH_MIN_CHARS: usize = 70;
+/// Characters of each line kept in a join: more than the longest message a pattern spans.
+const JOIN_CONTEXT_CHARS: usize = 400;
 
 /// Options of [`explain`].
 #[derive(Debug, Clone, Default)]
@@ -205,6 +210,9 @@ enum Position {
 #[derive(Debug, Clone)]
 struct Candidate {
     entry: usize,
+    /// Order of the traceback (or loose line) in the output: a later failure outranks an
+    /// earlier one of the same kind.
+    seq: u64,
     line: u64,
     matched: String,
     position: Position,
@@ -240,6 +248,7 @@ struct StreamState {
     frames: VecDeque<Frame>,
     pending: Vec<Candidate>,
     prev: Option<PrevLine>,
+    group_seq: u64,
 }
 
 impl StreamState {
@@ -251,6 +260,7 @@ impl StreamState {
             frames: VecDeque::new(),
             pending: Vec::new(),
             prev: None,
+            group_seq: 0,
         }
     }
 
@@ -269,6 +279,7 @@ pub struct Explainer<'kb> {
     line_no: u64,
     streams: Vec<(String, StreamState)>,
     best: HashMap<usize, Candidate>,
+    seq: Cell<u64>,
 }
 
 impl<'kb> Explainer<'kb> {
@@ -279,6 +290,7 @@ impl<'kb> Explainer<'kb> {
             line_no: 0,
             streams: Vec::new(),
             best: HashMap::new(),
+            seq: Cell::new(0),
         }
     }
 
@@ -303,12 +315,14 @@ impl<'kb> Explainer<'kb> {
             line_no,
             streams,
             best,
+            seq,
         } = self;
         if let Some((_, state)) = streams.get_mut(index) {
             let ctx = LineContext {
                 kb,
                 options,
                 line_no: *line_no,
+                seq,
             };
             ctx.process(state, best, &clean.text);
         }
@@ -323,7 +337,7 @@ impl<'kb> Explainer<'kb> {
         let mut candidates: Vec<Candidate> = self.best.into_values().collect();
         candidates.sort_by_key(|c| {
             let entry = &entries[c.entry];
-            std::cmp::Reverse((entry.severity, !entry.generic, c.position, c.line))
+            std::cmp::Reverse((entry.severity, !entry.generic, c.seq, c.position, c.line))
         });
         candidates
             .into_iter()
@@ -336,6 +350,14 @@ struct LineContext<'a> {
     kb: &'a KnowledgeBase,
     options: &'a ExplainOptions,
     line_no: u64,
+    seq: &'a Cell<u64>,
+}
+
+impl LineContext<'_> {
+    fn next_seq(&self) -> u64 {
+        self.seq.set(self.seq.get() + 1);
+        self.seq.get()
+    }
 }
 
 impl LineContext<'_> {
@@ -356,6 +378,7 @@ impl LineContext<'_> {
             } else {
                 close_group(self.kb, state, best);
                 state.in_group = true;
+                state.group_seq = self.next_seq();
                 state.section = 0;
                 state.frames.clear();
             }
@@ -393,6 +416,12 @@ impl LineContext<'_> {
                     state.phase = Phase::AfterMessage;
                     state.prev = None;
                     return;
+                }
+                // An exception's message continues on indented lines; anything else is new
+                // output that only happens to follow it (a log line, another process).
+                if !indented {
+                    close_group(self.kb, state, best);
+                    state.phase = Phase::Idle;
                 }
             }
             Phase::AfterMessage | Phase::Chained => {
@@ -462,6 +491,11 @@ impl LineContext<'_> {
         }
         let candidate = Candidate {
             entry,
+            seq: if state.in_group {
+                state.group_seq
+            } else {
+                self.next_seq()
+            },
             line,
             matched: truncate_chars(&matched, MAX_MATCHED_CHARS),
             position: if state.in_group {
@@ -485,10 +519,23 @@ impl LineContext<'_> {
 /// The ways two lines can be one message that a terminal wrapped: at a space (the space lost
 /// to the newline), or mid-word at the terminal's width.
 fn wrapped_joins(prev: &str, next: &str) -> Vec<String> {
-    if prev.chars().count() < WRAP_MIN_CHARS {
+    let len = prev.chars().count();
+    if len < WRAP_MIN_CHARS {
         return Vec::new();
     }
-    vec![format!("{prev} {next}"), format!("{prev}{next}")]
+    let tail = match prev.char_indices().nth_back(JOIN_CONTEXT_CHARS) {
+        Some((start, _)) => &prev[start..],
+        None => prev,
+    };
+    let head = match next.char_indices().nth(JOIN_CONTEXT_CHARS) {
+        Some((end, _)) => &next[..end],
+        None => next,
+    };
+    let mut joins = vec![format!("{tail} {head}")];
+    if len >= WRAP_AT_WIDTH_MIN_CHARS {
+        joins.push(format!("{tail}{head}"));
+    }
+    joins
 }
 
 /// Ends the current traceback of a stream: its pending matches become final (or stay context),
@@ -526,6 +573,7 @@ pub fn finding_of(entry: &Entry, lang: Lang) -> Finding {
         entry,
         Candidate {
             entry: 0,
+            seq: 0,
             line: 0,
             matched: entry.signature_in(lang).to_string(),
             position: Position::Final,
@@ -578,5 +626,71 @@ fn truncate_chars(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
         Some((end, _)) => s[..end].to_string(),
         None => s.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(text: &str) -> Vec<String> {
+        let kb = KnowledgeBase::embedded();
+        explain(text, &kb, &ExplainOptions::default())
+            .into_iter()
+            .map(|f| f.id)
+            .collect()
+    }
+
+    #[test]
+    fn a_message_wrapped_mid_word_at_the_terminal_width_is_joined() {
+        // An 80-column terminal cut the line inside "Bus error".
+        let text = "2024-05-01 12:00:03 ERROR  RuntimeError: DataLoader worker (pid 473829) is kil\n\
+                    led by signal: Bus error.\n";
+        assert_eq!(ids(text), ["pytorch/dataloader-worker-bus-error-shm"]);
+    }
+
+    #[test]
+    fn the_final_exception_outranks_its_context() {
+        let text = "Traceback (most recent call last):\n  File \"a.py\", line 1, in f\n\
+                    RuntimeError: DataLoader timed out after 5 seconds\n\n\
+                    During handling of the above exception, another exception occurred:\n\n\
+                    Traceback (most recent call last):\n  File \"a.py\", line 2, in g\n\
+                    RuntimeError: stack expects each tensor to be equal size, but got [3] at entry 0 and [4] at entry 1\n";
+        assert_eq!(
+            ids(text),
+            [
+                "pytorch/collate-size-mismatch",
+                "pytorch/dataloader-timeout"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_fatal_error_outranks_a_later_warning() {
+        let text = "RuntimeError: DataLoader timed out after 5 seconds\n\
+                    UserWarning: This DataLoader will create 8 worker processes in total. Our suggested max number of worker in current system is 2, which is smaller\n";
+        assert_eq!(
+            ids(text),
+            [
+                "pytorch/dataloader-timeout",
+                "pytorch/worker-count-exceeds-suggested"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_later_failure_outranks_an_earlier_one() {
+        let text = "RuntimeError: DataLoader timed out after 5 seconds\n\
+                    RuntimeError: DataLoader worker (pid 9) is killed by signal: Killed.\n";
+        assert_eq!(ids(text)[0], "pytorch/dataloader-worker-killed-oom");
+    }
+
+    #[test]
+    fn empty_and_binary_input_give_nothing() {
+        assert!(ids("").is_empty());
+        let kb = KnowledgeBase::embedded();
+        let bytes: Vec<u8> = (0..=255u8).cycle().take(1 << 16).collect();
+        let found = explain_reader(&bytes[..], &kb, &ExplainOptions::default()).unwrap();
+        assert!(found.is_empty());
     }
 }

@@ -118,15 +118,17 @@ fn body(out: &mut String, finding: &Finding, kb: &KnowledgeBase, lang: Lang) {
         let _ = writeln!(out, "  {}: {}", l.prevented_by, finding.rules.join(", "));
     }
     for d in &finding.dead_ends {
-        let sep = match lang {
-            Lang::En => ", ",
-            Lang::Zh => "，",
+        let action = d.action.trim_end_matches(['.', '。']);
+        let _ = match lang {
+            Lang::En => writeln!(
+                out,
+                "  {}: {action}, {} {}",
+                l.dont,
+                l.because,
+                sentence_case_lower(&d.why_fails)
+            ),
+            Lang::Zh => writeln!(out, "  {}: {action}，{}{}", l.dont, l.because, d.why_fails),
         };
-        let _ = writeln!(
-            out,
-            "  {}: {}{sep}{} {}",
-            l.dont, d.action, l.because, d.why_fails
-        );
     }
     if let Some(entry) = entry {
         for next in &entry.transition_graph.leads_to {
@@ -169,4 +171,39 @@ pub fn render_entry(entry: &Entry, kb: &KnowledgeBase, lang: Lang) -> String {
         let _ = writeln!(out, "  source: {} {}", ev.url, ev.note);
     }
     out
+}
+
+/// "Pinned memory is ..." -> "pinned memory is ..." to follow "because"; names such as
+/// "DataLoader", "PyTorch" or "SIGKILL" keep their capitals.
+fn sentence_case_lower(text: &str) -> String {
+    let word = text.split_whitespace().next().unwrap_or_default();
+    let mut chars = word.chars();
+    let plain_word = chars.next().is_some_and(|c| c.is_ascii_uppercase())
+        && chars.clone().next().is_some()
+        && chars.all(|c| c.is_ascii_lowercase());
+    if !plain_word && word != "A" {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..1].to_ascii_lowercase());
+    out.push_str(&text[1..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::sentence_case_lower;
+
+    #[test]
+    fn only_ordinary_words_are_lowercased() {
+        assert_eq!(sentence_case_lower("Pinned memory is"), "pinned memory is");
+        assert_eq!(
+            sentence_case_lower("DataLoader workers"),
+            "DataLoader workers"
+        );
+        assert_eq!(sentence_case_lower("SIGKILL is"), "SIGKILL is");
+        assert_eq!(sentence_case_lower("A process"), "a process");
+        assert_eq!(sentence_case_lower("PyTorch does"), "PyTorch does");
+        assert_eq!(sentence_case_lower(""), "");
+    }
 }

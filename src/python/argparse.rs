@@ -6,6 +6,7 @@
 //! overridden by `set_defaults`, required, positional, or an `args.x = ...` anywhere makes the
 //! value unknown.
 
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
@@ -16,9 +17,15 @@ use crate::text::TextRange;
 
 const MAX_DEPTH: u32 = 8;
 
+/// A namespace's parser and every name the namespace goes by.
+type Namespace = Option<(BindingId, Vec<String>)>;
+
 #[derive(Debug, Default)]
 pub(crate) struct ArgparseDefaults {
     parsers: HashMap<BindingId, ParserOptions>,
+    /// Namespaces already traced, by name and scope (tracing a parameter reads every call of
+    /// its function).
+    namespaces: RefCell<HashMap<(String, ScopeId), Namespace>>,
 }
 
 #[derive(Debug, Default)]
@@ -65,7 +72,8 @@ impl ArgparseDefaults {
         out
     }
 
-    /// The default of `object.attribute` when `object` is the result of `parse_args()`.
+    /// The default of `object.attribute` when `object` is the result of `parse_args()`, or a
+    /// parameter that every call in this file fills with such a result.
     pub(crate) fn value(
         &self,
         m: &Module,
@@ -77,29 +85,22 @@ impl ArgparseDefaults {
             return None;
         }
         let name = m.text(object);
-        let binding = m.single_binding(name, scope)?;
-        let (BindingKind::Assign, Some(call)) = (&binding.kind, binding.value) else {
-            return None;
+        let key = (name.to_owned(), scope);
+        let cached = self.namespaces.borrow().get(&key).cloned();
+        let namespace = match cached {
+            Some(namespace) => namespace,
+            None => {
+                let mut names = Vec::new();
+                let namespace = namespace_parser(m, name, scope, &mut names, 0)
+                    .map(|p| (p, names.iter().map(|n| (*n).to_owned()).collect()));
+                self.namespaces.borrow_mut().insert(key, namespace.clone());
+                namespace
+            }
         };
-        let callee = call.child_by_field_name("function")?;
-        if call.kind() != "call"
-            || callee.kind() != "attribute"
-            || callee.child_by_field_name("attribute").map(|a| m.text(a)) != Some("parse_args")
-        {
-            return None;
-        }
-        // `parse_args(["--num_workers", "2"])` parses a given list: not the defaults.
-        let passes_argv = call
-            .child_by_field_name("arguments")
-            .is_some_and(|a| a.named_child_count() > 0);
-        if passes_argv {
-            return None;
-        }
-        let parser = parser_binding(m, callee.child_by_field_name("object")?, binding.scope, 0)?;
-        let reassigned = m
-            .attribute_assignments()
-            .iter()
-            .any(|a| a.object.as_deref() == Some(name) && a.attribute == attribute);
+        let (parser, names) = namespace?;
+        let reassigned = m.attribute_assignments().iter().any(|a| {
+            a.attribute == attribute && a.object.as_ref().is_some_and(|o| names.contains(o))
+        });
         if reassigned {
             return None;
         }
@@ -120,6 +121,168 @@ impl ArgparseDefaults {
             _ => None,
         }
     }
+}
+
+/// The parser whose `parse_args()` result the name `name` holds: bound once to
+/// `<parser>.parse_args()`, or a parameter of a function that this file only calls (directly,
+/// or through `torch.multiprocessing.spawn(fn, args=(...))`) with such a name in that place.
+/// `names` collects every name the namespace goes by, to find `args.x = ...` reassignments.
+fn namespace_parser<'n>(
+    m: &Module<'n>,
+    name: &'n str,
+    scope: ScopeId,
+    names: &mut Vec<&'n str>,
+    depth: u32,
+) -> Option<BindingId> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    names.push(name);
+    let binding = m.single_binding(name, scope)?;
+    match (&binding.kind, binding.value) {
+        (BindingKind::Assign, Some(call)) => {
+            let callee = call.child_by_field_name("function")?;
+            if call.kind() != "call"
+                || callee.kind() != "attribute"
+                || callee.child_by_field_name("attribute").map(|a| m.text(a)) != Some("parse_args")
+            {
+                return None;
+            }
+            // `parse_args(["--num_workers", "2"])` parses a given list: not the defaults.
+            let passes_argv = call
+                .child_by_field_name("arguments")
+                .is_some_and(|a| a.named_child_count() > 0);
+            if passes_argv {
+                return None;
+            }
+            parser_binding(m, callee.child_by_field_name("object")?, binding.scope, 0)
+        }
+        (BindingKind::Parameter, _) => parameter_parser(m, binding, names, depth),
+        _ => None,
+    }
+}
+
+/// A parameter's parser: every reference to its function in this file must be a call that
+/// passes a parsed namespace of one parser in the parameter's place.
+fn parameter_parser<'n>(
+    m: &Module<'n>,
+    param: &crate::python::model::Binding<'n>,
+    names: &mut Vec<&'n str>,
+    depth: u32,
+) -> Option<BindingId> {
+    let function_id = m.scopes().get(param.scope)?.function?;
+    let function = m.function(function_id)?;
+    let (position, keyword_only) = parameter_position(m, function.node, &param.name)?;
+    let mut parser = None;
+    let mut seen_call = false;
+    for reference in m.references(&function.name) {
+        if Module::range(reference) == function.name_range {
+            continue;
+        }
+        let ref_scope = m.scope_at(reference);
+        let resolves_here = m.lookup(&function.name, ref_scope).is_some_and(|ids| {
+            ids.iter().any(|id| {
+                m.bindings()
+                    .get(*id)
+                    .is_some_and(|b| b.kind == BindingKind::Function(function_id))
+            })
+        });
+        if !resolves_here {
+            continue;
+        }
+        let passed = passed_for(m, reference, position, keyword_only, &param.name)?;
+        if passed.kind() != "identifier" {
+            return None;
+        }
+        let found = namespace_parser(m, m.text(passed), m.scope_at(passed), names, depth + 1)?;
+        if parser.is_some_and(|p| p != found) {
+            return None;
+        }
+        parser = Some(found);
+        seen_call = true;
+    }
+    parser.filter(|_| seen_call)
+}
+
+/// The 0-based position of a parameter (`None` position means keyword-only) and whether it is
+/// keyword-only.
+fn parameter_position(m: &Module, function: Node, name: &str) -> Option<(usize, bool)> {
+    let params = function.child_by_field_name("parameters")?;
+    let mut cursor = params.walk();
+    let mut keyword_only = false;
+    for (i, p) in params.named_children(&mut cursor).enumerate() {
+        let pname = match p.kind() {
+            "identifier" => Some(p),
+            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+            "typed_parameter" => p.named_child(0),
+            "list_splat_pattern" | "keyword_separator" => {
+                keyword_only = true;
+                None
+            }
+            _ => None,
+        };
+        if pname.is_some_and(|n| m.text(n) == name) {
+            return Some((i, keyword_only));
+        }
+    }
+    None
+}
+
+/// The expression a reference to a function passes for one parameter: a direct call
+/// `f(a, b, args)`, or `torch.multiprocessing.spawn(f, args=(b, args))`, which calls
+/// `f(i, *args)`. `None` when the reference is anything else.
+fn passed_for<'n>(
+    m: &Module<'n>,
+    reference: Node<'n>,
+    position: usize,
+    keyword_only: bool,
+    name: &str,
+) -> Option<Node<'n>> {
+    let parent = reference.parent()?;
+    if parent.kind() == "call" && parent.child_by_field_name("function") == Some(reference) {
+        if let Some(value) = m.keyword_arg(parent, name) {
+            return Some(value);
+        }
+        if keyword_only || has_splat(parent) {
+            return None;
+        }
+        return crate::python::model::positional_args(parent)
+            .get(position)
+            .copied();
+    }
+    // `spawn(f, ...)`: `f` is the first argument of a call to torch.multiprocessing.spawn.
+    let call = parent.parent().filter(|c| c.kind() == "call")?;
+    let first = crate::python::model::positional_args(call).first().copied();
+    let callee = call.child_by_field_name("function")?;
+    if parent.kind() != "argument_list"
+        || first != Some(reference)
+        || m.qualified_name(callee).as_deref() != Some("torch.multiprocessing.spawn")
+        || keyword_only
+        || position == 0
+    {
+        return None;
+    }
+    let tuple = m.keyword_arg(call, "args")?;
+    if tuple.kind() != "tuple" {
+        return None;
+    }
+    let mut cursor = tuple.walk();
+    let items: Vec<Node> = tuple
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .collect();
+    if items.iter().any(|n| n.kind() == "list_splat") {
+        return None;
+    }
+    items.get(position - 1).copied()
+}
+
+fn has_splat(call: Node) -> bool {
+    call.child_by_field_name("arguments").is_some_and(|args| {
+        let mut cursor = args.walk();
+        args.named_children(&mut cursor)
+            .any(|n| matches!(n.kind(), "list_splat" | "dictionary_splat"))
+    })
 }
 
 /// The binding of a parser: a name bound once to `argparse.ArgumentParser(...)`, or to an

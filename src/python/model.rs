@@ -6,6 +6,20 @@
 //! Built once per analysis in a single walk over the tree (iterative, so deep nesting cannot
 //! overflow the stack), then resolved on top of the recorded bindings. Rules read this instead
 //! of the raw syntax tree. Anything the model cannot resolve is unknown, never guessed.
+//!
+//! The questions it answers:
+//! - names: [`Module::qualified_name`] (`tud.DataLoader` -> `torch.utils.data.DataLoader`;
+//!   `None` for a local shadowing definition), [`Module::lookup`], [`Module::single_binding`],
+//!   [`Module::scope_at`], [`Module::function_at`], [`Module::references`];
+//! - calls: [`Module::calls`] (each a [`CallSite`] with `qualified` and `method`),
+//!   [`Module::calls_to`], [`Module::call_site`], [`Module::keyword_arg`];
+//! - definitions: [`Module::functions`], [`Module::classes`], [`Module::method`],
+//!   [`Module::class_bases`], [`Module::attribute_assignments`] (`self.x = ...`);
+//! - values: [`Module::value_of`] (a [`Resolved`] value with its [`Provenance`]),
+//!   [`Module::string_value`], [`Module::is_not_none`];
+//! - order and guards: [`Module::statement_of`], [`Module::is_under_main_guard`],
+//!   [`Module::is_conditional_relative_to`], [`Module::top_level_statements`];
+//! - loaders: [`Module::loaders`] (see [`crate::python::loaders`]).
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
@@ -328,15 +342,21 @@ impl<'a> Module<'a> {
             let Some(scope) = self.scopes.get(current) else {
                 return MODULE_SCOPE;
             };
-            for &child in &scope.children {
-                if self
+            // Children are recorded in source order and do not overlap: the only candidate
+            // is the last one starting at or before the target.
+            let after = scope.children.partition_point(|&child| {
+                self.scopes
+                    .get(child)
+                    .is_some_and(|c| c.inner.start <= target.start)
+            });
+            if let Some(&child) = after.checked_sub(1).and_then(|i| scope.children.get(i))
+                && self
                     .scopes
                     .get(child)
                     .is_some_and(|c| c.inner.contains_range(target))
-                {
-                    current = child;
-                    continue 'descend;
-                }
+            {
+                current = child;
+                continue 'descend;
             }
             return current;
         }
@@ -452,6 +472,33 @@ impl<'a> Module<'a> {
                 self.qualified_in(inner, scope, depth + 1)
             }
             _ => None,
+        }
+    }
+
+    /// Every identifier in the file spelled `name`, in source order (references and
+    /// definitions alike; [`Module::lookup`] tells which binding each one sees).
+    pub fn references(&self, name: &str) -> Vec<Node<'a>> {
+        let mut out = Vec::new();
+        if !self.source.contains(name) {
+            return out;
+        }
+        let mut cursor = self.tree.root_node().walk();
+        loop {
+            let node = cursor.node();
+            if node.kind() == "identifier" && self.text(node) == name {
+                out.push(node);
+            }
+            if cursor.goto_first_child() {
+                continue;
+            }
+            loop {
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return out;
+                }
+            }
         }
     }
 
@@ -1048,8 +1095,15 @@ impl<'a> Walker<'a> {
         while let Some(frame) = walker.stack.pop() {
             walker.visit(frame);
         }
-        // Nested scopes and calls are discovered in source order already, except that a
-        // frame's children are pushed in reverse; sort calls for binary search.
+        // A function's defaults are visited after its body's scope is created: order every
+        // scope's children by where their bodies start, for the binary search of `scope_at`.
+        let starts: Vec<usize> = walker.out.scopes.iter().map(|s| s.inner.start).collect();
+        for scope in &mut walker.out.scopes {
+            scope
+                .children
+                .sort_by_key(|c| starts.get(*c).copied().unwrap_or(0));
+        }
+        // Calls are sorted for the binary search of `call_site`.
         walker
             .out
             .calls

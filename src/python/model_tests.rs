@@ -386,3 +386,127 @@ fn deep_nesting_and_garbage_do_not_crash() {
     let src = format!("from torch.utils.data import DataLoader\n{big}");
     with_module(&src, |m| assert_eq!(m.loaders().len(), 10_000));
 }
+
+#[test]
+fn not_none_and_conditions() {
+    let src = "\
+from torch.utils.data import DataLoader, DistributedSampler
+s = DistributedSampler(ds)
+maybe = DistributedSampler(ds) if dist else None
+def collate(b):
+    return b
+if flag:
+    extra = 1
+DataLoader(ds, sampler=s, collate_fn=collate, worker_init_fn=lambda i: None)
+DataLoader(ds, sampler=maybe, collate_fn=None)
+";
+    with_module(src, |m| {
+        let not_none = |i: usize, p: Param| {
+            m.is_not_none(m.loaders()[i].argument(p).expect("bound").value_node)
+        };
+        assert!(not_none(0, Param::Sampler));
+        assert!(not_none(0, Param::CollateFn));
+        assert!(not_none(0, Param::WorkerInitFn));
+        assert!(!not_none(1, Param::Sampler));
+        assert!(!not_none(1, Param::CollateFn));
+        let extra = m
+            .bindings()
+            .iter()
+            .find(|b| b.name == "extra")
+            .expect("extra is bound");
+        assert!(m.is_conditional_relative_to(extra.node, m.loaders()[0].call));
+        let s = m.bindings().iter().find(|b| b.name == "s").expect("s");
+        assert!(!m.is_conditional_relative_to(s.node, m.loaders()[0].call));
+    });
+}
+
+#[test]
+fn context_values_and_globals() {
+    let src = "\
+import multiprocessing as mp
+import torch.multiprocessing as tmp
+from torch.utils.data import DataLoader
+WORKERS = 2
+def setup():
+    global WORKERS
+    WORKERS = 4
+DataLoader(ds, num_workers=WORKERS, multiprocessing_context=mp.get_context('spawn'))
+DataLoader(ds, multiprocessing_context=tmp.get_context())
+";
+    with_module(src, |m| {
+        let l = &m.loaders()[0];
+        assert_eq!(l.num_workers(), None, "reassigned through `global`");
+        assert_eq!(
+            l.certain(Param::MultiprocessingContext).map(|r| r.value),
+            Some(Value::Context {
+                method: Some("spawn".into())
+            })
+        );
+        assert_eq!(
+            m.loaders()[1]
+                .certain(Param::MultiprocessingContext)
+                .map(|r| r.value),
+            Some(Value::Context { method: None })
+        );
+    });
+}
+
+#[test]
+fn argparse_namespace_passed_to_functions() {
+    let src = "\
+import argparse
+import torch
+import torch.multiprocessing as mp
+parser = argparse.ArgumentParser()
+parser.add_argument('-j', '--workers', default=4, type=int)
+def main():
+    args = parser.parse_args()
+    if args.multiprocessing_distributed:
+        mp.spawn(main_worker, nprocs=2, args=(2, args))
+    else:
+        main_worker(0, 2, args)
+def main_worker(gpu, ngpus_per_node, args):
+    torch.utils.data.DataLoader(ds, num_workers=args.workers)
+def other(args):
+    torch.utils.data.DataLoader(ds, num_workers=args.workers)
+other(make_args())
+def unused(args):
+    torch.utils.data.DataLoader(ds, num_workers=args.workers)
+";
+    with_module(src, |m| {
+        let nw = |i: usize| {
+            m.loaders()[i]
+                .argument(Param::NumWorkers)
+                .map(|a| a.value.clone())
+        };
+        assert_eq!(
+            nw(0).map(|r| r.describe()).as_deref(),
+            Some("4, the default of --workers (line 5)")
+        );
+        assert_eq!(nw(1).map(|r| r.value), Some(Value::Unknown));
+        assert_eq!(nw(2).map(|r| r.value), Some(Value::Unknown));
+    });
+}
+
+#[test]
+fn scopes_are_found_for_every_call() {
+    let src = "\
+import torch
+def outer(x=lambda: torch.cuda.init()):
+    def inner():
+        return [torch.cuda.init() for _ in range(2)]
+    class K:
+        y = torch.cuda.init()
+        def m(self):
+            return torch.cuda.init()
+    return inner
+@decorate(torch.cuda.init())
+def after():
+    torch.cuda.init()
+";
+    with_module(src, |m| {
+        for call in m.calls() {
+            assert_eq!(m.scope_at(call.node), call.scope, "{}", m.text(call.node));
+        }
+    });
+}

@@ -92,6 +92,9 @@ pub struct DiagnosticData {
     /// "Ignore DLxxx on this line", absent where no comment can go (inside a string).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ignore: Option<FixAction>,
+    /// The knowledge-base entries whose failures the rule prevents.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub kb: Vec<String>,
 }
 
 impl DiagnosticData {
@@ -146,6 +149,7 @@ pub fn diagnostic(
             .map(|f| FixAction::from_fix(f, coords))
             .collect(),
         ignore,
+        kb: diagnostic.kb().iter().map(|id| (*id).to_owned()).collect(),
     };
     lsp::Diagnostic {
         range: coords.range(diagnostic.range),
@@ -227,6 +231,10 @@ mod tests {
         let data = DiagnosticData::from_lsp(&lsp).unwrap();
         assert_eq!(data.fixes.len(), 1);
         assert!(data.fixes[0].preferred);
+        assert_eq!(
+            data.kb,
+            vec!["pytorch/prefetch-factor-without-workers".to_owned()]
+        );
         assert_eq!(
             data.fixes[0].edits[0].range,
             Range::new(Position::new(0, 13), Position::new(0, 32))

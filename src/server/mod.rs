@@ -69,7 +69,7 @@ impl LanguageServer for Server {
         &self,
         params: DocumentDiagnosticParams,
     ) -> Result<DocumentDiagnosticReportResult> {
-        handlers::diagnostic::pull(&self.session, params)
+        handlers::diagnostic::pull(&self.session, params).await
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {

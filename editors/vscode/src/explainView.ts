@@ -1,7 +1,7 @@
 // Read-only markdown pages (a diagnosis, this machine's facts) shown in the markdown preview.
 import * as vscode from "vscode";
 
-import { type ExplainResult, renderFindingsMarkdown } from "./findings";
+import { type ExplainResult, renderEnvMarkdown, renderFindingsMarkdown } from "./findings";
 
 const SCHEME = "dldoctor";
 
@@ -44,18 +44,4 @@ export class ExplainView implements vscode.Disposable {
       await vscode.window.showTextDocument(document, { preview: true });
     }
   }
-}
-
-function renderEnvMarkdown(facts: unknown): string {
-  const lines = ["# This machine", ""];
-  if (typeof facts === "object" && facts !== null && !Array.isArray(facts)) {
-    lines.push("| fact | value |", "| --- | --- |");
-    for (const [key, value] of Object.entries(facts)) {
-      const shown = typeof value === "object" && value !== null ? JSON.stringify(value) : String(value);
-      lines.push(`| ${key} | ${shown.replace(/\|/g, "\\|")} |`);
-    }
-  } else {
-    lines.push("```json", JSON.stringify(facts, null, 2), "```");
-  }
-  return lines.join("\n") + "\n";
 }

@@ -58,7 +58,6 @@ class DldoctorExtension implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   /** Cleaned output of the last finished command per terminal, for "Explain terminal selection" without a selection. */
   private readonly lastOutput = new WeakMap<vscode.Terminal, { text: string; cwd?: string }>();
-  private lastExplained: { text: string; at: number } | undefined;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.log = vscode.window.createOutputChannel("dldoctor", { log: true });
@@ -292,13 +291,6 @@ class DldoctorExtension implements vscode.Disposable {
   // ---- diagnosis --------------------------------------------------------------------------
 
   private async explain(text: string, origin: Origin, options: { show?: boolean } = {}): Promise<void> {
-    // The same output reported twice in a row (a re-run printing the same crash, or a command
-    // and its selection) is diagnosed once per few seconds.
-    const now = Date.now();
-    if (!options.show && this.lastExplained?.text === text && now - this.lastExplained.at < 5000) {
-      return;
-    }
-    this.lastExplained = { text, at: now };
     const client = await this.runningClient();
     if (client === undefined) {
       return;
@@ -397,16 +389,24 @@ class DldoctorExtension implements vscode.Disposable {
           vscode.CodeActionKind.QuickFix.value,
           10,
         )) ?? [];
+      // The actions VS Code returns here do not always carry their diagnostics: asked at this
+      // diagnostic's own range, every non-suppression quick fix belongs to it or its line.
       const fixes = actions.filter(
-        (a): a is vscode.CodeAction =>
-          "title" in a &&
-          (a as vscode.CodeAction).diagnostics?.some((d) => diagnosticCode(d) === code) === true &&
-          !isSuppression(a.title),
+        (a): a is vscode.CodeAction => typeof (a as vscode.Command).command !== "string" && !isSuppression(a.title),
       );
-      const best = fixes.find((a) => a.isPreferred) ?? fixes[0];
+      const score = (a: vscode.CodeAction) => 2 * linkedTo(a, code) + (a.isPreferred ? 1 : 0);
+      fixes.sort((a, b) => score(b) - score(a));
+      const best = fixes[0];
       if (best !== undefined) {
+        this.log.info(`fix for ${finding.id}: "${best.title}" (${diagnostic.source} ${code})`);
         return { action: best, uri };
       }
+      this.log.info(
+        `no fix for ${finding.id} at ${diagnostic.source} ${code}: actions ${actions.map((a) => a.title).join(" | ") || "none"}`,
+      );
+    }
+    if (diagnostics.length === 0) {
+      this.log.info(`no fix for ${finding.id}: no diagnosis or rule ${[...rules].join(", ")} in ${uri.fsPath}`);
     }
     return undefined;
   }
@@ -439,6 +439,11 @@ function diagnosticCode(diagnostic: vscode.Diagnostic): string | undefined {
     return String(code.value);
   }
   return String(code);
+}
+
+/** 1 when the action says it fixes a diagnostic with this code. */
+function linkedTo(action: vscode.CodeAction, code: string | undefined): number {
+  return action.diagnostics?.some((d) => diagnosticCode(d) === code) ? 1 : 0;
 }
 
 function isSuppression(title: string): boolean {

@@ -152,3 +152,33 @@ function baseName(path: string): string {
   const parts = path.split(/[\\/]/);
   return parts[parts.length - 1] || path;
 }
+
+/** A fact's value in one table cell: nested objects as `key: value` pairs. */
+function factText(value: unknown): string {
+  if (value === null || value === undefined) {
+    return "unknown";
+  }
+  if (Array.isArray(value)) {
+    return value.length === 0 ? "—" : value.map(factText).join("; ");
+  }
+  if (typeof value === "object") {
+    return Object.entries(value as Record<string, unknown>)
+      .map(([key, inner]) => `${key}: ${factText(inner)}`)
+      .join(", ");
+  }
+  return String(value);
+}
+
+/** This machine's facts (the server's `dldoctor.env`) as a table. */
+export function renderEnvMarkdown(facts: unknown): string {
+  const lines = ["# This machine", ""];
+  if (typeof facts === "object" && facts !== null && !Array.isArray(facts)) {
+    lines.push("| fact | value |", "| --- | --- |");
+    for (const [key, value] of Object.entries(facts)) {
+      lines.push(`| ${key} | ${factText(value).replace(/\|/g, "\\|")} |`);
+    }
+  } else {
+    lines.push("```json", JSON.stringify(facts, null, 2) ?? "null", "```");
+  }
+  return lines.join("\n") + "\n";
+}

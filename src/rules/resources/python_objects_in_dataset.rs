@@ -110,6 +110,7 @@ fn per_sample_container(
 ) -> Option<&'static str> {
     let value = assignment.value?;
     match value.kind() {
+        "list_comprehension" | "dictionary_comprehension" if small_range(m, value) => None,
         "list_comprehension" => Some("a list"),
         "dictionary_comprehension" => Some("a dict"),
         "list" | "dictionary" if value.named_child_count() == 0 => {
@@ -149,6 +150,32 @@ fn per_sample_container(
         }
         _ => None,
     }
+}
+
+/// A comprehension over `range(n)` with a literal `n` below 10,000: a small table, not one
+/// object per sample of a dataset.
+fn small_range(m: &Module, comprehension: Node) -> bool {
+    let mut cursor = comprehension.walk();
+    let clause = comprehension
+        .named_children(&mut cursor)
+        .find(|n| n.kind() == "for_in_clause");
+    let Some(iterable) = clause.and_then(|c| c.child_by_field_name("right")) else {
+        return false;
+    };
+    if iterable.kind() != "call"
+        || iterable
+            .child_by_field_name("function")
+            .and_then(|f| m.qualified_name(f))
+            .as_deref()
+            != Some("builtins.range")
+    {
+        return false;
+    }
+    let bounds: Option<Vec<i64>> = crate::python::model::positional_args(iterable)
+        .into_iter()
+        .map(|a| m.value_of(a).value.as_int())
+        .collect();
+    bounds.is_some_and(|b| !b.is_empty() && b.iter().all(|n| *n < 10_000))
 }
 
 /// `self.<attribute>.append(...)` / `.extend(...)` / `self.<attribute>[k] = v` inside a loop

@@ -60,12 +60,12 @@ pub async fn republish_all(session: &Arc<Session>) {
     }
 }
 
-pub fn pull(
-    session: &Session,
+pub async fn pull(
+    session: &Arc<Session>,
     params: DocumentDiagnosticParams,
 ) -> Result<DocumentDiagnosticReportResult> {
     let uri = params.text_document.uri;
-    let Some((_, diagnostics)) = session.diagnostics(&uri) else {
+    let Some((_, diagnostics)) = session.diagnostics_off_runtime(&uri).await else {
         return Err(Error::invalid_params(format!(
             "document is not open: {}",
             uri.as_str()

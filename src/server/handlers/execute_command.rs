@@ -160,6 +160,7 @@ fn place(session: &Session, report: &Value, root: Option<&Path>) -> HashMap<Uri,
             let data = DiagnosticData {
                 fixes,
                 ignore: None,
+                kb: vec![finding.id.clone()],
             };
             out.entry(uri).or_default().push(Diagnostic {
                 range: coords.range(range),

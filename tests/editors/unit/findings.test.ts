@@ -5,6 +5,7 @@ import {
   type Finding,
   notificationText,
   parseExplainResult,
+  renderEnvMarkdown,
   renderFindingsMarkdown,
   userFrame,
 } from "../../../editors/vscode/src/findings";
@@ -93,5 +94,27 @@ describe("notificationText", () => {
       notificationText(finding),
       "dldoctor: DataLoader worker killed by SIGBUS: shared memory exhausted (train.py:21)",
     );
+  });
+});
+
+describe("renderEnvMarkdown", () => {
+  it("renders facts as a table, nested values as key: value pairs", () => {
+    const page = renderEnvMarkdown({
+      os: "linux",
+      cpus: { usable: 1, source: "assumed" },
+      notes: [],
+      container: null,
+      odd: "a|b",
+    });
+    assert.match(page, /^# This machine\n\n\| fact \| value \|\n\| --- \| --- \|\n/);
+    assert.match(page, /\| os \| linux \|/);
+    assert.match(page, /\| cpus \| usable: 1, source: assumed \|/);
+    assert.match(page, /\| notes \| — \|/);
+    assert.match(page, /\| container \| unknown \|/);
+    assert.match(page, /\| odd \| a\\\|b \|/);
+  });
+
+  it("shows anything else as JSON", () => {
+    assert.match(renderEnvMarkdown(null), /```json\nnull\n```/);
   });
 });

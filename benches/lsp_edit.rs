@@ -1,0 +1,223 @@
+//! How fast an edit of a 10,000-line file is answered with fresh diagnostics.
+//!
+//! - `in_process`: one keystroke applied to the server's document (text, `Tree::edit`,
+//!   incremental re-parse), then the full analysis and the conversion of every diagnostic to
+//!   its LSP form — the work the server does per edit.
+//! - `stdio_round_trip`: the real `dldoctor lsp` process, driven over stdio in pull mode:
+//!   `didChange` + `textDocument/diagnostic`, timed until the answer is read back. Pull mode has
+//!   no debounce, so this is the whole latency an editor sees.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../tests/lsp_client/mod.rs"]
+mod lsp_client;
+
+use std::hint::black_box;
+use std::path::Path;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use dldoctor::analyze::{self, Context};
+use dldoctor::config::Settings;
+use dldoctor::host::HostFacts;
+use dldoctor::python::index::ProjectIndex;
+use dldoctor::server::convert::{self, Coords};
+use dldoctor::server::document::{Change, Document};
+use dldoctor::text::{Encoding, LineCol};
+use lsp_client::{Lsp, capabilities, file_uri};
+use serde_json::json;
+
+/// Ordinary code: a dataset class and a helper, with non-ASCII in a docstring.
+const BLOCK: &str = r#"
+
+class ImageFolder{n}(torch.utils.data.Dataset):
+    """Images of shard {n} — 数据集 {n} 😀."""
+
+    def __init__(self, root):
+        self.files = sorted(os.listdir(root))
+
+    def __len__(self):
+        return len(self.files)
+
+    def __getitem__(self, i):
+        return torch.load(os.path.join(self.root, self.files[i]))
+
+
+def normalise_{n}(batch, mean=0.5, std=0.25):
+    return (batch - mean) / std
+"#;
+
+/// A function building loaders, one in every [`LOADER_EVERY`] blocks.
+const LOADERS: &str = r#"
+
+def make_loaders_{n}(root):
+    ds = ImageFolder{n}(root)
+    loader = DataLoader(ds, batch_size=32, shuffle=True, prefetch_factor=4)
+    return DataLoader(ds, batch_size=32, num_workers=args.num_workers, pin_memory=True)
+"#;
+
+const LOADER_EVERY: usize = 25;
+
+/// A training module of exactly 10,000 lines: 579 dataset classes and helpers, 48 DataLoader
+/// calls (a large real training file has a handful).
+fn big_file() -> String {
+    let mut text = String::from(
+        "import argparse\nimport os\n\nimport torch\nfrom torch.utils.data import DataLoader\n\nparser = argparse.ArgumentParser()\nparser.add_argument(\"--num_workers\", type=int, default=64)\nargs = parser.parse_args()\n",
+    );
+    let mut n = 0;
+    loop {
+        let mut block = BLOCK.replace("{n}", &n.to_string());
+        if n % LOADER_EVERY == 0 {
+            block.push_str(&LOADERS.replace("{n}", &n.to_string()));
+        }
+        if text.lines().count() + block.lines().count() > 10_000 {
+            break;
+        }
+        text.push_str(&block);
+        n += 1;
+    }
+    while text.lines().count() < 10_000 {
+        text.push_str("# padding\n");
+    }
+    text
+}
+
+/// A place in the middle of the file (a default argument's digit) for one-character edits.
+fn middle_edit_point(text: &str) -> LineCol {
+    let lines: Vec<&str> = text.lines().collect();
+    let middle = lines.len() / 2;
+    let (line, content) = lines
+        .iter()
+        .enumerate()
+        .skip(middle)
+        .find(|(_, l)| l.contains("mean=0.5"))
+        .unwrap();
+    let col = content.find("mean=0.5").unwrap() + "mean=0.".len();
+    LineCol {
+        line: line as u32,
+        col: col as u32,
+    }
+}
+
+/// Types a digit at `at` on even versions and deletes it on odd ones: the text stays 10,000
+/// lines and the diagnostics stay the same.
+fn keystroke(at: LineCol, version: i32) -> Change<'static> {
+    if version % 2 == 0 {
+        Change {
+            range: Some((at, at)),
+            text: "2",
+        }
+    } else {
+        let end = LineCol {
+            line: at.line,
+            col: at.col + 1,
+        };
+        Change {
+            range: Some((at, end)),
+            text: "",
+        }
+    }
+}
+
+/// One keystroke in the middle of the file: text, `Tree::edit` and the incremental re-parse.
+fn reparse(c: &mut Criterion) {
+    let text = big_file();
+    let at = middle_edit_point(&text);
+    let mut doc = Document::new(text, 1, Path::new("train.py").to_path_buf());
+    let mut version = 1;
+    let mut group = c.benchmark_group("edit_10k_lines");
+    group.bench_function("reparse", |b| {
+        b.iter(|| {
+            version += 1;
+            let change = keystroke(at, version);
+            doc.apply_changes(&[change], version, Encoding::Utf16);
+            black_box(doc.tree.as_ref().map(|t| t.root_node().end_byte()))
+        })
+    });
+    group.finish();
+}
+
+fn in_process(c: &mut Criterion) {
+    let text = big_file();
+    assert_eq!(text.lines().count(), 10_000);
+    let at = middle_edit_point(&text);
+    let path = Path::new("train.py");
+    let mut doc = Document::new(text, 1, path.to_path_buf());
+    let settings = Settings::default();
+    let host = HostFacts::unknown().assume_cpus(8).assume_shm(16 << 30);
+    let index = ProjectIndex::default();
+    let ctx = Context {
+        settings: &settings,
+        host: &host,
+        index: &index,
+    };
+    let uri = "file:///train.py".parse().unwrap();
+    let mut version = 1;
+    let mut group = c.benchmark_group("edit_10k_lines");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("in_process", |b| {
+        b.iter(|| {
+            version += 1;
+            let change = keystroke(at, version);
+            doc.apply_changes(&[change], version, Encoding::Utf16);
+            let tree = doc.tree.as_ref().unwrap();
+            let found = analyze::analyze_tree(&doc.text, tree, path, &ctx);
+            let coords = Coords::new(&doc.text, &doc.index, Encoding::Utf16);
+            let lsp: Vec<_> = found
+                .iter()
+                .map(|d| convert::diagnostic(d, &uri, &coords, &|_| None, None))
+                .collect();
+            assert!(!lsp.is_empty());
+            black_box(lsp)
+        })
+    });
+    group.finish();
+}
+
+fn stdio_round_trip(c: &mut Criterion) {
+    let text = big_file();
+    let at = middle_edit_point(&text);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("train.py");
+    std::fs::write(&path, &text).unwrap();
+    let uri = file_uri(&path);
+    let mut lsp = Lsp::start();
+    lsp.initialize(
+        capabilities(&[], true),
+        json!({"assumeCpus": 8, "assumeShm": "16GiB"}),
+        Some(dir.path()),
+    );
+    lsp.open(&uri, &text);
+    let first = lsp.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert!(!first["items"].as_array().unwrap().is_empty());
+    let mut version = 1;
+    let mut group = c.benchmark_group("edit_10k_lines");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+    group.bench_function("stdio_round_trip", |b| {
+        b.iter(|| {
+            version += 1;
+            let range = if version % 2 == 0 {
+                json!({"start": {"line": at.line, "character": at.col}, "end": {"line": at.line, "character": at.col}})
+            } else {
+                json!({"start": {"line": at.line, "character": at.col}, "end": {"line": at.line, "character": at.col + 1}})
+            };
+            let text = if version % 2 == 0 { "2" } else { "" };
+            lsp.notify(
+                "textDocument/didChange",
+                json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": range, "text": text}]}),
+            );
+            let report = lsp.request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}));
+            black_box(report)
+        })
+    });
+    group.finish();
+    lsp.shutdown_and_exit();
+}
+
+criterion_group!(benches, reparse, in_process, stdio_round_trip);
+criterion_main!(benches);
