@@ -16,6 +16,7 @@ use std::str::FromStr;
 use crate::analyze::Context;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::python::model::Module;
+use crate::python::syntax::Scope;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Code {
@@ -206,6 +207,9 @@ pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
 pub struct Checker<'a> {
     pub model: &'a Module<'a>,
     pub ctx: &'a Context<'a>,
+    /// Name lookups over the model, shared by every rule so its tables are built once per
+    /// analysis rather than once per rule.
+    pub scope: Scope<'a>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -221,6 +225,7 @@ pub fn run(model: &Module, ctx: &Context) -> Vec<Diagnostic> {
     let mut checker = Checker {
         model,
         ctx,
+        scope: Scope::new(model),
         diagnostics: Vec::new(),
     };
     for (rule, check) in REGISTRY {

@@ -3,7 +3,7 @@
 use crate::diagnostic::{Diagnostic, Related, Severity};
 use crate::python::cuda::{self, Cudaness};
 use crate::python::start_method::Origin;
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::rules::fork::{loaders, with_start_method_fixes};
 use crate::rules::{Checker, Code, Rule};
 
@@ -52,22 +52,21 @@ callables must be picklable.
 "#;
 
 pub fn check(checker: &mut Checker) {
-    let model = checker.model;
-    let scope = Scope::new(model);
+    let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(&scope, checker) {
+    for loader in loaders(scope, checker) {
         if !loader.has_workers() || !loader.start.is_fork() {
             continue;
         }
-        let code = loader.worker_code(&scope, checker);
+        let code = loader.worker_code(scope, checker);
         // Worker-side CUDA is DL101's error; this rule is about a CPU-only worker.
         if code.cuda().next().is_some() {
             continue;
         }
-        let Some(start) = loader.start_statement(&scope) else {
+        let Some(start) = loader.start_statement(scope) else {
             continue;
         };
-        let uses = cuda::cuda_before(&scope, start);
+        let uses = cuda::cuda_before(scope, start);
         let Some(first) = uses.first() else {
             continue;
         };
@@ -112,7 +111,7 @@ pub fn check(checker: &mut Checker) {
                 message: format!("{} runs in every worker", lib.what),
             });
         }
-        diagnostic = with_start_method_fixes(diagnostic, &scope, &loader);
+        diagnostic = with_start_method_fixes(diagnostic, scope, &loader);
         diagnostics.push(diagnostic);
     }
     for d in diagnostics {

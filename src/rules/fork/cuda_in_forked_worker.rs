@@ -2,7 +2,6 @@
 
 use crate::diagnostic::{Diagnostic, Related, Severity};
 use crate::python::cuda::Cudaness;
-use crate::python::syntax::Scope;
 use crate::rules::fork::{loaders, with_start_method_fixes};
 use crate::rules::{Checker, Code, Rule};
 
@@ -60,14 +59,13 @@ The fix's title says when either applies.
 const MAX_RELATED: usize = 3;
 
 pub fn check(checker: &mut Checker) {
-    let model = checker.model;
-    let scope = Scope::new(model);
+    let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(&scope, checker) {
+    for loader in loaders(scope, checker) {
         if !loader.has_workers() || !loader.start.is_fork() {
             continue;
         }
-        let code = loader.worker_code(&scope, checker);
+        let code = loader.worker_code(scope, checker);
         for (role, facts) in &code.parts {
             let Some(first) = facts.cuda.first() else {
                 continue;
@@ -96,7 +94,7 @@ pub fn check(checker: &mut Checker) {
                     message: format!("{} runs in every worker ({})", finding.what, finding.within),
                 });
             }
-            diagnostic = with_start_method_fixes(diagnostic, &scope, &loader);
+            diagnostic = with_start_method_fixes(diagnostic, scope, &loader);
             diagnostics.push(diagnostic);
         }
     }

@@ -2,7 +2,6 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::Fix;
-use crate::python::syntax::Scope;
 use crate::rules::fork::loaders;
 use crate::rules::{Checker, Code, Rule};
 
@@ -46,10 +45,9 @@ start method changes behaviour, so the fixes are unsafe.
 "#;
 
 pub fn check(checker: &mut Checker) {
-    let model = checker.model;
-    let scope = Scope::new(model);
+    let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(&scope, checker) {
+    for loader in loaders(scope, checker) {
         if loader.start.is_explicit() || loader.start.method.is_none() || !loader.has_workers() {
             continue;
         }
@@ -61,7 +59,7 @@ pub fn check(checker: &mut Checker) {
         );
         let mut diagnostic = Diagnostic::new(Code::DL103, loader.callee(), message);
         for (i, method) in ["spawn", "forkserver", "fork"].iter().enumerate() {
-            let edits = loader.set_context_edits(&scope, method);
+            let edits = loader.set_context_edits(scope, method);
             if edits.is_empty() {
                 continue;
             }

@@ -2,7 +2,7 @@
 
 use crate::diagnostic::{Diagnostic, Related, Severity};
 use crate::fix::{Edit, Fix};
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::rules::fork::loaders;
 use crate::rules::{Checker, Code, Rule};
 
@@ -49,14 +49,13 @@ because moving the transfer out of the dataset is usually the better change.
 "#;
 
 pub fn check(checker: &mut Checker) {
-    let model = checker.model;
-    let scope = Scope::new(model);
+    let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(&scope, checker) {
+    for loader in loaders(scope, checker) {
         if !loader.pins_memory() {
             continue;
         }
-        let code = loader.worker_code(&scope, checker);
+        let code = loader.worker_code(scope, checker);
         let Some(first) = code.returns_cuda().next() else {
             continue;
         };

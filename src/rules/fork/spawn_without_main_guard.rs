@@ -57,17 +57,16 @@ blank lines. Names defined there stop being importable from the module, so the f
 const MAX_CALLER_DEPTH: u8 = 3;
 
 pub fn check(checker: &mut Checker) {
-    let model = checker.model;
-    let scope = Scope::new(model);
+    let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(&scope, checker) {
+    for loader in loaders(scope, checker) {
         let Some(method) = loader.start.method else {
             continue;
         };
         if !loader.start.is_explicit() || !method.pickles() || !loader.has_workers() {
             continue;
         }
-        let Some(site) = unguarded_start(&scope, &loader) else {
+        let Some(site) = unguarded_start(scope, &loader) else {
             continue;
         };
         let range = match loader.start.origin {
@@ -91,7 +90,7 @@ pub fn check(checker: &mut Checker) {
             diagnostic =
                 diagnostic.with_related(range, format!("the start method is set to {method} here"));
         }
-        if let Some(fix) = main_guard_fix(&scope) {
+        if let Some(fix) = main_guard_fix(scope) {
             diagnostic = diagnostic.with_fix(fix);
         }
         diagnostics.push(diagnostic);

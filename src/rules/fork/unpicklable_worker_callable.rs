@@ -154,10 +154,9 @@ fn local_class_instance<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(Local
 }
 
 pub fn check(checker: &mut Checker) {
-    let model = checker.model;
-    let scope = Scope::new(model);
+    let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(&scope, checker) {
+    for loader in loaders(scope, checker) {
         if !loader.has_workers() {
             continue;
         }
@@ -168,8 +167,8 @@ pub fn check(checker: &mut Checker) {
         if explicit && !method.pickles() {
             continue;
         }
-        for local in unpicklable_arguments(&scope, &loader) {
-            let what = describe(&scope, &local);
+        for local in unpicklable_arguments(scope, &loader) {
+            let what = describe(scope, &local);
             let (severity, why) = if method.pickles() {
                 (
                     Severity::Error,
@@ -190,7 +189,7 @@ pub fn check(checker: &mut Checker) {
                 )
             };
             let captures = match local.kind {
-                LocalKind::Lambda => captured_names(&scope, local.definition),
+                LocalKind::Lambda => captured_names(scope, local.definition),
                 _ => Vec::new(),
             };
             let mut message = format!("{what} is passed as `{}`; {why}", local.argument);
@@ -210,7 +209,7 @@ pub fn check(checker: &mut Checker) {
                     None
                 }
                 LocalKind::Lambda if matches!(local.argument, "collate_fn" | "worker_init_fn") => {
-                    extract_lambda_fix(&scope, &local)
+                    extract_lambda_fix(scope, &local)
                 }
                 _ => None,
             };
