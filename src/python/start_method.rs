@@ -180,6 +180,12 @@ fn process_wide_or(scope: &Scope, platform: StartMethod) -> StartMethod {
 /// The first `set_start_method(...)` of `multiprocessing` or `torch.multiprocessing` in the
 /// file, wherever it is (module level, under the main guard, in a function).
 pub fn process_wide(scope: &Scope) -> Option<(TextRange, Option<Method>)> {
+    *scope
+        .process_wide
+        .get_or_init(|| first_set_start_method(scope))
+}
+
+fn first_set_start_method(scope: &Scope) -> Option<(TextRange, Option<Method>)> {
     // The model's calls, in source order, instead of a walk of the tree per loader; the
     // model's own resolution only preselects, the name is resolved where the call reads it.
     scope.m.calls().iter().find_map(|call| {

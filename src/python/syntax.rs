@@ -10,6 +10,7 @@ use std::rc::Rc;
 use tree_sitter::Node;
 
 use crate::python::model::{BindingKind, Module};
+use crate::python::start_method::Method;
 use crate::text::TextRange;
 
 pub fn range(node: Node) -> TextRange {
@@ -87,6 +88,12 @@ pub struct Scope<'a> {
     /// Per function (by node id): the functions and classes its body defines, built on first
     /// use, so a lookup per call costs a hash probe instead of a walk of the body.
     nested: RefCell<HashMap<usize, Rc<Definitions>>>,
+    /// The file's process-wide `set_start_method(...)`, found on first use: every loader's
+    /// start method asks for it.
+    pub(crate) process_wide: OnceCell<Option<(TextRange, Option<Method>)>>,
+    /// Calls by a plain name (`f(...)`): the name to indices into the model's calls, in source
+    /// order, built on first use so finding a function's callers is a hash probe.
+    calls_by_name: OnceCell<HashMap<String, Vec<usize>>>,
 }
 
 /// A definition table: names to the byte ranges of `def`/`class` nodes. Ranges rather than
@@ -100,6 +107,8 @@ impl<'a> Scope<'a> {
             source: m.source,
             top_level: OnceCell::new(),
             nested: RefCell::new(HashMap::new()),
+            process_wide: OnceCell::new(),
+            calls_by_name: OnceCell::new(),
         }
     }
 
@@ -295,15 +304,29 @@ impl<'a> Scope<'a> {
     /// The calls of `function` by its plain name from outside its own body, in source order
     /// (from the model's calls, not a walk of the tree).
     pub fn calls_from_outside(&self, function: Node<'a>) -> impl Iterator<Item = Node<'a>> {
-        let name = function.child_by_field_name("name").map(|n| self.text(n));
-        self.m
-            .calls()
+        let calls = self.m.calls();
+        let by_name = self.calls_by_name.get_or_init(|| {
+            let mut map: HashMap<String, Vec<usize>> = HashMap::new();
+            for (i, call) in calls.iter().enumerate() {
+                if call.callee.kind() == "identifier" {
+                    map.entry(self.text(call.callee).to_owned())
+                        .or_default()
+                        .push(i);
+                }
+            }
+            map
+        });
+        let same_name = function
+            .child_by_field_name("name")
+            .and_then(|n| by_name.get(self.text(n)))
+            .map_or(&[][..], Vec::as_slice);
+        let body = function.byte_range();
+        same_name
             .iter()
+            .filter_map(|&i| calls.get(i))
             .filter(move |c| {
                 let n = c.node;
-                !(function.start_byte() <= n.start_byte() && n.end_byte() <= function.end_byte())
-                    && c.callee.kind() == "identifier"
-                    && name.is_some_and(|name| self.text(c.callee) == name)
+                !(body.start <= n.start_byte() && n.end_byte() <= body.end)
             })
             .map(|c| c.node)
     }

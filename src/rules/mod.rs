@@ -10,6 +10,7 @@ pub mod docs;
 pub mod fork;
 pub mod resources;
 
+use std::cell::OnceCell;
 use std::fmt;
 use std::str::FromStr;
 
@@ -210,6 +211,8 @@ pub struct Checker<'a> {
     /// Name lookups over the model, shared by every rule so its tables are built once per
     /// analysis rather than once per rule.
     pub scope: Scope<'a>,
+    /// The DL1xx rules' view of the file's loaders, built by the first that asks.
+    pub(crate) fork_loaders: OnceCell<Vec<fork::Loader<'a>>>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -226,6 +229,7 @@ pub fn run(model: &Module, ctx: &Context) -> Vec<Diagnostic> {
         model,
         ctx,
         scope: Scope::new(model),
+        fork_loaders: OnceCell::new(),
         diagnostics: Vec::new(),
     };
     for (rule, check) in REGISTRY {

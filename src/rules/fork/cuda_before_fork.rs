@@ -54,11 +54,11 @@ callables must be picklable.
 pub fn check(checker: &mut Checker) {
     let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(scope, checker) {
+    for loader in loaders(checker) {
         if !loader.has_workers() || !loader.start.is_fork() {
             continue;
         }
-        let code = loader.worker_code(scope, checker);
+        let code = loader.worker_code(checker);
         // Worker-side CUDA is DL101's error; this rule is about a CPU-only worker.
         if code.cuda().next().is_some() {
             continue;
@@ -111,7 +111,7 @@ pub fn check(checker: &mut Checker) {
                 message: format!("{} runs in every worker", lib.what),
             });
         }
-        diagnostic = with_start_method_fixes(diagnostic, scope, &loader);
+        diagnostic = with_start_method_fixes(diagnostic, scope, loader);
         diagnostics.push(diagnostic);
     }
     for d in diagnostics {

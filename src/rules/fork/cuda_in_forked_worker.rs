@@ -61,11 +61,11 @@ const MAX_RELATED: usize = 3;
 pub fn check(checker: &mut Checker) {
     let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(scope, checker) {
+    for loader in loaders(checker) {
         if !loader.has_workers() || !loader.start.is_fork() {
             continue;
         }
-        let code = loader.worker_code(scope, checker);
+        let code = loader.worker_code(checker);
         for (role, facts) in &code.parts {
             let Some(first) = facts.cuda.first() else {
                 continue;
@@ -94,7 +94,7 @@ pub fn check(checker: &mut Checker) {
                     message: format!("{} runs in every worker ({})", finding.what, finding.within),
                 });
             }
-            diagnostic = with_start_method_fixes(diagnostic, scope, &loader);
+            diagnostic = with_start_method_fixes(diagnostic, scope, loader);
             diagnostics.push(diagnostic);
         }
     }

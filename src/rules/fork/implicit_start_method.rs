@@ -47,7 +47,7 @@ start method changes behaviour, so the fixes are unsafe.
 pub fn check(checker: &mut Checker) {
     let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(scope, checker) {
+    for loader in loaders(checker) {
         if loader.start.is_explicit() || loader.start.method.is_none() || !loader.has_workers() {
             continue;
         }

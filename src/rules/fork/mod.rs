@@ -10,6 +10,8 @@ pub mod pin_memory_cuda_data;
 pub mod spawn_without_main_guard;
 pub mod unpicklable_worker_callable;
 
+use std::cell::OnceCell;
+
 use tree_sitter::Node;
 
 use crate::diagnostic::Diagnostic;
@@ -24,10 +26,16 @@ use crate::rules::Checker;
 use crate::text::TextRange;
 
 /// One `torch.utils.data.DataLoader(...)` call as the DL1xx rules see it: the model's loader
-/// with its start method.
+/// with its start method. Built once per analysis (see [`loaders`]); what several rules ask of
+/// it and is costly to find (the worker-side code, where the workers start, what spawn would
+/// require) is computed on first use and kept.
 pub(crate) struct Loader<'a> {
     pub inner: &'a loaders::Loader<'a>,
     pub start: StartMethod,
+    worker_code: OnceCell<WorkerCode>,
+    start_points: OnceCell<Vec<Node<'a>>>,
+    unguarded_start: OnceCell<Option<Node<'a>>>,
+    spawn_consequences: OnceCell<Vec<(TextRange, String)>>,
 }
 
 impl<'a> Loader<'a> {
@@ -69,23 +77,25 @@ impl<'a> Loader<'a> {
             .is_some_and(|r| r.value == Value::Bool(true))
     }
 
-    pub fn worker_code(&self, scope: &Scope<'a>, checker: &Checker) -> WorkerCode {
-        workers::worker_code(
-            scope,
-            self.argument("dataset"),
-            self.argument("collate_fn"),
-            self.argument("worker_init_fn"),
-            checker.model.path,
-            checker.model.index,
-        )
+    pub fn worker_code(&self, checker: &Checker<'a>) -> &WorkerCode {
+        self.worker_code.get_or_init(|| {
+            workers::worker_code(
+                &checker.scope,
+                self.argument("dataset"),
+                self.argument("collate_fn"),
+                self.argument("worker_init_fn"),
+                checker.model.path,
+                checker.model.index,
+            )
+        })
     }
 
     /// The statement at which the workers start (see [`Loader::start_points`]), else the
     /// statement that builds the loader: nothing before it can be after the start.
     pub fn start_statement(&self, scope: &Scope<'a>) -> Option<Node<'a>> {
         self.start_points(scope)
-            .into_iter()
-            .next()
+            .first()
+            .copied()
             .or_else(|| syntax::statement_of(self.call()))
     }
 
@@ -95,7 +105,19 @@ impl<'a> Loader<'a> {
     /// `for`, `iter()`, `zip()`, a `fit()`), or, for a module-level name, wherever a function
     /// uses it. A loader that is returned or stored on an object starts somewhere this file
     /// does not show: no start points.
-    pub fn start_points(&self, scope: &Scope<'a>) -> Vec<Node<'a>> {
+    pub fn start_points(&self, scope: &Scope<'a>) -> &[Node<'a>] {
+        self.start_points
+            .get_or_init(|| self.find_start_points(scope))
+    }
+
+    /// See [`spawn_without_main_guard::unguarded_start`].
+    pub fn unguarded_start(&self, scope: &Scope<'a>) -> Option<Node<'a>> {
+        *self
+            .unguarded_start
+            .get_or_init(|| spawn_without_main_guard::unguarded_start(scope, self))
+    }
+
+    fn find_start_points(&self, scope: &Scope<'a>) -> Vec<Node<'a>> {
         let Some(statement) = syntax::statement_of(self.call()) else {
             return Vec::new();
         };
@@ -149,19 +171,28 @@ impl<'a> Loader<'a> {
     }
 }
 
-/// Every DataLoader call of the file, with its start method.
-pub(crate) fn loaders<'a>(scope: &Scope<'a>, checker: &Checker<'a>) -> Vec<Loader<'a>> {
-    let platform =
-        start_method::platform_default(&checker.ctx.host.os, checker.ctx.settings.target_version);
-    checker
-        .model
-        .loaders()
-        .iter()
-        .map(|inner| Loader {
-            inner,
-            start: start_method::start_method(scope, inner, platform),
-        })
-        .collect()
+/// Every DataLoader call of the file, with its start method; built by the first DL1xx rule
+/// that asks and shared by the others.
+pub(crate) fn loaders<'c, 'a>(checker: &'c Checker<'a>) -> &'c [Loader<'a>] {
+    checker.fork_loaders.get_or_init(|| {
+        let platform = start_method::platform_default(
+            &checker.ctx.host.os,
+            checker.ctx.settings.target_version,
+        );
+        checker
+            .model
+            .loaders()
+            .iter()
+            .map(|inner| Loader {
+                inner,
+                start: start_method::start_method(&checker.scope, inner, platform),
+                worker_code: OnceCell::new(),
+                start_points: OnceCell::new(),
+                unguarded_start: OnceCell::new(),
+                spawn_consequences: OnceCell::new(),
+            })
+            .collect()
+    })
 }
 
 /// A loader returned, or kept in an attribute, a dict or a list by an assignment: its
@@ -209,10 +240,10 @@ fn mentions(scope: &Scope, statement: Node, name: &str) -> bool {
 /// the loader's start method is chosen. When the file would then also need a main guard, or
 /// passes a callable spawn cannot pickle, the fix titles say so and `relatedInformation`
 /// points at it, so a fix never silently trades one crash for another.
-pub(crate) fn with_start_method_fixes(
+pub(crate) fn with_start_method_fixes<'a>(
     mut diagnostic: Diagnostic,
-    scope: &Scope,
-    loader: &Loader,
+    scope: &Scope<'a>,
+    loader: &Loader<'a>,
 ) -> Diagnostic {
     if let Some(range) = loader.start.range() {
         diagnostic = diagnostic.with_related(range, "the start method is chosen here");
@@ -241,16 +272,25 @@ pub(crate) fn with_start_method_fixes(
         diagnostic = diagnostic.with_fix(if i == 0 { fix.preferred() } else { fix });
     }
     for (range, note) in consequences {
-        diagnostic = diagnostic.with_related(range, format!("with spawn, {note}"));
+        diagnostic = diagnostic.with_related(*range, format!("with spawn, {note}"));
     }
     diagnostic
 }
 
 /// What switching this loader to spawn would also require: a main guard around module-level
 /// code that starts the workers, and module-level versions of lambdas and local callables.
-pub(crate) fn spawn_consequences(scope: &Scope, loader: &Loader) -> Vec<(TextRange, String)> {
+pub(crate) fn spawn_consequences<'l, 'a>(
+    scope: &Scope<'a>,
+    loader: &'l Loader<'a>,
+) -> &'l [(TextRange, String)] {
+    loader
+        .spawn_consequences
+        .get_or_init(|| find_spawn_consequences(scope, loader))
+}
+
+fn find_spawn_consequences<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Vec<(TextRange, String)> {
     let mut notes = Vec::new();
-    if let Some(site) = spawn_without_main_guard::unguarded_start(scope, loader) {
+    if let Some(site) = loader.unguarded_start(scope) {
         notes.push((
             syntax::range(site),
             "the script then also needs an `if __name__ == \"__main__\":` guard".to_owned(),

@@ -49,13 +49,12 @@ because moving the transfer out of the dataset is usually the better change.
 "#;
 
 pub fn check(checker: &mut Checker) {
-    let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(scope, checker) {
+    for loader in loaders(checker) {
         if !loader.pins_memory() {
             continue;
         }
-        let code = loader.worker_code(scope, checker);
+        let code = loader.worker_code(checker);
         let Some(first) = code.returns_cuda().next() else {
             continue;
         };

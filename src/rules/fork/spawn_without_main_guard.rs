@@ -59,14 +59,14 @@ const MAX_CALLER_DEPTH: u8 = 3;
 pub fn check(checker: &mut Checker) {
     let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(scope, checker) {
+    for loader in loaders(checker) {
         let Some(method) = loader.start.method else {
             continue;
         };
         if !loader.start.is_explicit() || !method.pickles() || !loader.has_workers() {
             continue;
         }
-        let Some(site) = unguarded_start(scope, &loader) else {
+        let Some(site) = loader.unguarded_start(scope) else {
             continue;
         };
         let range = match loader.start.origin {
@@ -104,11 +104,12 @@ pub fn check(checker: &mut Checker) {
 /// statement itself at module level, or a module-level call of the function that holds it
 /// (followed up to [`MAX_CALLER_DEPTH`] callers). `None` when every path is guarded or the
 /// code is never called from module level (a library function).
+/// Computed once per loader through [`Loader::unguarded_start`].
 pub(crate) fn unguarded_start<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Option<Node<'a>> {
     loader
         .start_points(scope)
-        .into_iter()
-        .find_map(|start| unguarded_from(scope, start, 0))
+        .iter()
+        .find_map(|&start| unguarded_from(scope, start, 0))
 }
 
 fn unguarded_from<'a>(scope: &Scope<'a>, node: Node<'a>, depth: u8) -> Option<Node<'a>> {

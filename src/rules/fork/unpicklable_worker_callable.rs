@@ -156,7 +156,7 @@ fn local_class_instance<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(Local
 pub fn check(checker: &mut Checker) {
     let scope = &checker.scope;
     let mut diagnostics = Vec::new();
-    for loader in loaders(scope, checker) {
+    for loader in loaders(checker) {
         if !loader.has_workers() {
             continue;
         }
@@ -167,7 +167,7 @@ pub fn check(checker: &mut Checker) {
         if explicit && !method.pickles() {
             continue;
         }
-        for local in unpicklable_arguments(scope, &loader) {
+        for local in unpicklable_arguments(scope, loader) {
             let what = describe(scope, &local);
             let (severity, why) = if method.pickles() {
                 (
