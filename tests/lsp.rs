@@ -507,8 +507,9 @@ fn logs_never_reach_stdout() {
     assert_eq!(status.code(), Some(0));
 }
 
-#[test]
-fn a_dataset_in_another_workspace_file_is_seen() {
+/// A workspace with the DL101 cross-file fixture's package: a CUDA dataset in `pkg/data.py`
+/// used by `pkg/train.py`.
+fn cross_file_workspace() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let pkg = dir.path().join("pkg");
     std::fs::create_dir(&pkg).unwrap();
@@ -517,6 +518,12 @@ fn a_dataset_in_another_workspace_file_is_seen() {
     for name in ["__init__.py", "data.py", "train.py"] {
         std::fs::copy(fixtures.join(name), pkg.join(name)).unwrap();
     }
+    (dir, pkg)
+}
+
+#[test]
+fn a_dataset_in_another_workspace_file_is_seen() {
+    let (dir, pkg) = cross_file_workspace();
     let train = std::fs::read_to_string(pkg.join("train.py")).unwrap();
     let uri = file_uri(&pkg.join("train.py"));
     let mut lsp = Lsp::start();
@@ -537,6 +544,38 @@ fn a_dataset_in_another_workspace_file_is_seen() {
         related["range"]["start"]["line"],
         position_of(&data, at, Enc::Utf16).0
     );
+}
+
+/// Editing the dataset's file, unsaved, re-analyses the open file that uses it: the CUDA call
+/// removed from `__getitem__`, the training file's DL101 goes.
+#[test]
+fn editing_a_dataset_file_updates_the_files_that_use_it() {
+    let (dir, pkg) = cross_file_workspace();
+    let train = std::fs::read_to_string(pkg.join("train.py")).unwrap();
+    let data = std::fs::read_to_string(pkg.join("data.py")).unwrap();
+    let (train_uri, data_uri) = (
+        file_uri(&pkg.join("train.py")),
+        file_uri(&pkg.join("data.py")),
+    );
+    let mut lsp = Lsp::start();
+    lsp.initialize(capabilities(&[], false), options(), Some(dir.path()));
+    lsp.wait_notification("index progress end", |m| {
+        m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
+    });
+    lsp.open(&train_uri, &train);
+    lsp.diagnostics_where(&train_uri, |d| d.iter().any(|x| x["code"] == "DL101"));
+    lsp.open(&data_uri, &data);
+    let cuda = ".to(\"cuda\", non_blocking=True)";
+    let at = data.find(cuda).unwrap();
+    lsp.notify(
+        "textDocument/didChange",
+        json!({
+            "textDocument": {"uri": data_uri, "version": 2},
+            "contentChanges": [{"range": lsp_range(&data, at, at + cuda.len(), Enc::Utf16), "text": ""}],
+        }),
+    );
+    let after = lsp.diagnostics_where(&train_uri, |d| !d.iter().any(|x| x["code"] == "DL101"));
+    assert!(codes(&after).iter().all(|c| c != "DL101"), "{after:?}");
 }
 
 /// A recorded crash (tests/corpus, from a real PyTorch run) handed to `dldoctor.explain`, as

@@ -24,7 +24,7 @@ pub struct ProjectIndex {
 
 /// What the index keeps of one file: the worker-side facts of its module-level classes and
 /// functions.
-#[derive(Debug, Default, Clone)]
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct FileSummary {
     classes: HashMap<String, Facts>,
     functions: HashMap<String, Facts>,
@@ -74,14 +74,21 @@ impl ProjectIndex {
     /// Indexes (or re-indexes) one file. Unparsable input leaves the file out.
     pub fn add_file(&mut self, path: &Path, source: &str) {
         match crate::python::parse(source, None) {
-            Some(tree) => self.insert(path, FileSummary::of(path, source, &tree)),
+            Some(tree) => {
+                self.insert(path, FileSummary::of(path, source, &tree));
+            }
             None => self.remove_file(path),
         }
     }
 
-    /// Adds a file summarised from its already parsed tree (see [`FileSummary::of`]).
-    pub fn insert(&mut self, path: &Path, summary: FileSummary) {
+    /// Adds a file summarised from its already parsed tree (see [`FileSummary::of`]); returns
+    /// whether the index changed (an edit of a file usually leaves its summary as it was).
+    pub fn insert(&mut self, path: &Path, summary: FileSummary) -> bool {
+        if self.files.get(path) == Some(&summary) {
+            return false;
+        }
         self.files.insert(path.to_owned(), summary);
+        true
     }
 
     pub fn remove_file(&mut self, path: &Path) {

@@ -20,7 +20,7 @@ use crate::analyze::{self, Context};
 use crate::config::{ConfigResolver, Settings};
 use crate::host::HostFacts;
 use crate::kb::KnowledgeBase;
-use crate::python::index::ProjectIndex;
+use crate::python::index::{FileSummary, ProjectIndex};
 use crate::server::convert::{self, Coords};
 use crate::server::document::Document;
 use crate::server::noqa;
@@ -189,6 +189,40 @@ impl Session {
             Err(poisoned) => f(&mut poisoned.into_inner()),
         }
         self.epoch.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Puts one file's summary into the workspace index. The summary is made by the caller,
+    /// outside the lock; cached analyses are recomputed only when the summary changed, and
+    /// the result says whether it did.
+    pub fn index_file(&self, path: &Path, summary: FileSummary) -> bool {
+        let changed = match self.index.write() {
+            Ok(mut index) => index.insert(path, summary),
+            Err(poisoned) => poisoned.into_inner().insert(path, summary),
+        };
+        if changed {
+            self.epoch.fetch_add(1, Ordering::SeqCst);
+        }
+        changed
+    }
+
+    /// Summarises an open Python document from its own tree (no second parse) on the blocking
+    /// pool and puts it into the workspace index; whether the index changed.
+    pub async fn reindex_off_runtime(self: &Arc<Self>, uri: &Uri) -> bool {
+        let session = Arc::clone(self);
+        let uri = uri.clone();
+        tokio::task::spawn_blocking(move || {
+            let snapshot = session.snapshot(&uri)?;
+            let tree = snapshot.tree.as_ref()?;
+            if !crate::server::index::is_python(&snapshot.path) {
+                return None;
+            }
+            let summary = FileSummary::of(&snapshot.path, &snapshot.text, tree);
+            Some(session.index_file(&snapshot.path, summary))
+        })
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or(false)
     }
 
     pub fn snapshot(&self, uri: &Uri) -> Option<Snapshot> {

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use tower_lsp_server::jsonrpc::{Error, Result};
 use tower_lsp_server::ls_types::*;
 
-use crate::server::index;
 use crate::server::session::Session;
 
 pub async fn publish_now(session: &Arc<Session>, uri: &Uri) {
@@ -17,8 +16,9 @@ pub async fn publish_now(session: &Arc<Session>, uri: &Uri) {
 }
 
 /// After [`super::did_change::DEBOUNCE`] without a newer change (whose own task takes over):
-/// refreshes this file's entry in the workspace index and publishes. Analysis runs in the task,
-/// on the newest text. In pull mode only a dropped explain result needs a push
+/// publishes, then refreshes this file's entry in the workspace index, and when what the file
+/// defines changed, the other open files that may use it are published again. Analysis runs
+/// in the task, on the newest text. In pull mode only a dropped explain result needs a push
 /// (`cleared_explained`).
 pub fn publish_debounced(
     session: &Arc<Session>,
@@ -30,15 +30,12 @@ pub fn publish_debounced(
     tokio::spawn(async move {
         tokio::time::sleep(super::did_change::DEBOUNCE).await;
         let current = session.generation(&uri) == Some(generation);
-        if current
-            && let Some(snapshot) = session.snapshot(&uri)
-            && index::is_python(&snapshot.path)
-        {
-            session.update_index(|idx| index::add(idx, &snapshot.path, &snapshot.text));
-        }
         let pull = session.negotiated().pull_diagnostics;
         if (current && !pull) || cleared_explained {
             session.publish(&uri).await;
+        }
+        if current && session.reindex_off_runtime(&uri).await {
+            republish_others(&session, &uri).await;
         }
     });
 }
@@ -57,6 +54,19 @@ pub async fn republish_all(session: &Arc<Session>) {
     }
     for uri in session.open_uris() {
         session.publish(&uri).await;
+    }
+}
+
+/// [`republish_all`] but for `changed`, whose own diagnostics are already out.
+async fn republish_others(session: &Arc<Session>, changed: &Uri) {
+    if session.negotiated().pull_diagnostics {
+        republish_all(session).await;
+        return;
+    }
+    for uri in session.open_uris() {
+        if uri != *changed {
+            session.publish(&uri).await;
+        }
     }
 }
 

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use tower_lsp_server::ls_types::*;
 
+use crate::python::index::FileSummary;
 use crate::server::convert::line_col;
 use crate::server::document::{Change, Document};
 use crate::server::index;
@@ -67,12 +68,24 @@ pub async fn did_save(session: &Arc<Session>, params: DidSaveTextDocumentParams)
     if !index::is_python(&path) {
         return;
     }
-    let text = match params.text {
-        Some(text) => Some(text),
-        None => session.documents.get(&uri).map(|d| d.text.clone()),
+    let snapshot = session.snapshot(&uri);
+    let summary = match (params.text, snapshot) {
+        // The open document's text: summarise from its tree.
+        (None, Some(snapshot)) => snapshot
+            .tree
+            .as_ref()
+            .map(|tree| FileSummary::of(&path, &snapshot.text, tree)),
+        (Some(text), Some(snapshot)) if text == snapshot.text => snapshot
+            .tree
+            .as_ref()
+            .map(|tree| FileSummary::of(&path, &snapshot.text, tree)),
+        (Some(text), _) => {
+            crate::python::parse(&text, None).map(|tree| FileSummary::of(&path, &text, &tree))
+        }
+        (None, None) => None,
     };
-    if let Some(text) = text {
-        session.update_index(|idx| index::add(idx, &path, &text));
+    if let Some(summary) = summary {
+        session.index_file(&path, summary);
         // Other open files may use what this one defines.
         super::diagnostic::republish_all(session).await;
     }
