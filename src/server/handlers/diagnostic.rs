@@ -16,10 +16,10 @@ pub async fn publish_now(session: &Arc<Session>, uri: &Uri) {
 }
 
 /// After [`super::did_change::DEBOUNCE`] without a newer change (whose own task takes over):
-/// publishes, then refreshes this file's entry in the workspace index, and when what the file
-/// defines changed, the other open files that may use it are published again. Analysis runs
-/// in the task, on the newest text. In pull mode only a dropped explain result needs a push
-/// (`cleared_explained`).
+/// publishes; after [`super::did_change::REINDEX_AFTER`] still without one, refreshes this
+/// file's entry in the workspace index, and when what the file defines changed, the other open
+/// files that may use it are published again. Analysis runs in the task, on the newest text.
+/// In pull mode only a dropped explain result needs a push (`cleared_explained`).
 pub fn publish_debounced(
     session: &Arc<Session>,
     uri: Uri,
@@ -34,7 +34,14 @@ pub fn publish_debounced(
         if (current && !pull) || cleared_explained {
             session.publish(&uri).await;
         }
-        if current && session.reindex_off_runtime(&uri).await {
+        if !current {
+            return;
+        }
+        tokio::time::sleep(
+            super::did_change::REINDEX_AFTER.saturating_sub(super::did_change::DEBOUNCE),
+        )
+        .await;
+        if session.generation(&uri) == Some(generation) && session.reindex_off_runtime(&uri).await {
             republish_others(&session, &uri).await;
         }
     });

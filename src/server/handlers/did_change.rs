@@ -18,6 +18,12 @@ use crate::server::session::{Session, uri_path};
 /// Quiet time after the last edit before diagnostics are pushed.
 pub const DEBOUNCE: Duration = Duration::from_millis(60);
 
+/// Quiet time after the last edit before the file's entry in the workspace index is refreshed.
+/// Only other files depend on it, and summarising every class of a large file costs as much as
+/// analysing it, so it waits for a pause in typing rather than competing with the diagnostics
+/// of each keystroke.
+pub const REINDEX_AFTER: Duration = Duration::from_millis(500);
+
 pub async fn did_open(session: &Arc<Session>, params: DidOpenTextDocumentParams) {
     let doc = params.text_document;
     let path = uri_path(&doc.uri);
