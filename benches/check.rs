@@ -1,23 +1,20 @@
-//! Analysis speed on a generated 10,000-line training module: parsing alone, the whole
-//! analysis (`analyze`, what `check` runs per file), and the language server's path from one
-//! keystroke to diagnostics (incremental re-parse + `analyze_tree`). A 50,000-line module is
-//! analysed too: its time should be about five times the 10,000-line one; more means a
-//! super-linear step crept in.
+//! Analysis speed on a generated 10,000-line training module: parsing alone and the whole
+//! analysis (`analyze`, what `check` runs per file). A 50,000-line module is analysed too: its
+//! time should be about five times the 10,000-line one; more means a super-linear step crept
+//! in.
 //!
-//! `cargo bench --bench check`. For a comparison with ruff on the same tree, see
-//! `benches/peers.sh`.
+//! `cargo bench --bench check`. The language server's path from a keystroke to diagnostics is
+//! `benches/lsp_edit.rs`; a comparison with ruff on a tree of files is `benches/peers.sh`.
 
 use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 
-use dldoctor::analyze::{Context, analyze, analyze_tree};
+use dldoctor::analyze::{Context, analyze};
 use dldoctor::config::Settings;
 use dldoctor::host::HostFacts;
 use dldoctor::python::{self, index::ProjectIndex};
-use dldoctor::server::document::{Change, Document};
-use dldoctor::text::{Encoding, LineCol};
 
 /// One block of a realistic training module: a dataset, a collate function, argparse, and a
 /// loader with the usual arguments (a DataLoader in every tenth block). Names are numbered so blocks do not repeat exactly.
@@ -119,47 +116,6 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("analyze", |b| {
         b.iter(|| analyze(black_box(&source), Path::new("train.py"), &ctx))
-    });
-    // One keystroke in the middle of the file, as the server handles it: the edit, the
-    // incremental re-parse, and the analysis of the new tree. Every round is a real change.
-    let middle = u32::try_from(source.lines().count() / 2).unwrap_or(0);
-    let mut document = Document::new(source.clone(), 0, "train.py".into());
-    let mut round = 0u32;
-    group.bench_function("edit->diagnostics", |b| {
-        b.iter(|| {
-            round += 1;
-            let at = LineCol {
-                line: middle,
-                col: 0,
-            };
-            // Odd rounds comment the line out, even rounds remove that `#` again.
-            let (range, text) = if round.is_multiple_of(2) {
-                (
-                    (
-                        at,
-                        LineCol {
-                            line: middle,
-                            col: 1,
-                        },
-                    ),
-                    "",
-                )
-            } else {
-                ((at, at), "#")
-            };
-            document.apply_changes(
-                &[Change {
-                    range: Some(range),
-                    text,
-                }],
-                0,
-                Encoding::Utf16,
-            );
-            document
-                .tree
-                .as_ref()
-                .map(|tree| analyze_tree(&document.text, tree, &document.path, &ctx))
-        })
     });
     group.finish();
 

@@ -6,6 +6,8 @@
 //! - `stdio_round_trip`: the real `dldoctor lsp` process, driven over stdio in pull mode:
 //!   `didChange` + `textDocument/diagnostic`, timed until the answer is read back. Pull mode has
 //!   no debounce, so this is the whole latency an editor sees.
+//! - `stdio_round_trip/ruff server`: the same keystrokes answered by ruff's language server, the
+//!   named peer (skipped when ruff is not installed).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -13,10 +15,12 @@
 mod lsp_client;
 
 use std::hint::black_box;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::time::Duration;
 
-use criterion::{Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use dldoctor::analyze::{self, Context};
 use dldoctor::config::Settings;
 use dldoctor::host::HostFacts;
@@ -25,7 +29,7 @@ use dldoctor::server::convert::{self, Coords};
 use dldoctor::server::document::{Change, Document};
 use dldoctor::text::{Encoding, LineCol};
 use lsp_client::{Lsp, capabilities, file_uri};
-use serde_json::json;
+use serde_json::{Value, json};
 
 /// Ordinary code: a dataset class and a helper, with non-ASCII in a docstring.
 const BLOCK: &str = r#"
@@ -175,30 +179,65 @@ fn in_process(c: &mut Criterion) {
     group.finish();
 }
 
+/// Keystrokes answered over stdio: `didChange` + `textDocument/diagnostic`, timed until the
+/// answer is read back, for `dldoctor lsp` and, when it is installed, the named peer `ruff
+/// server` (ruff's own language server, linting the same file with its default rules; set
+/// `RUFF` to its binary, or have `ruff` on `PATH`).
 fn stdio_round_trip(c: &mut Criterion) {
     let text = big_file();
-    let at = middle_edit_point(&text);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("train.py");
     std::fs::write(&path, &text).unwrap();
-    let uri = file_uri(&path);
-    let mut lsp = Lsp::start();
-    lsp.initialize(
+    let mut group = c.benchmark_group("edit_10k_lines");
+    group.sample_size(10);
+    group.measurement_time(Duration::from_secs(10));
+
+    let mut dldoctor = Lsp::start();
+    dldoctor.initialize(
         capabilities(&[], true),
         json!({"assumeCpus": 8, "assumeShm": "16GiB"}),
         Some(dir.path()),
     );
-    lsp.open(&uri, &text);
+    keystrokes(&mut group, "stdio_round_trip", &mut dldoctor, &path, &text);
+    dldoctor.shutdown_and_exit();
+
+    match ruff() {
+        Some(ruff) => {
+            let mut command = Command::new(ruff);
+            command.arg("server");
+            let mut peer = Lsp::spawn(command);
+            peer.initialize(capabilities(&[], true), Value::Null, Some(dir.path()));
+            keystrokes(
+                &mut group,
+                "stdio_round_trip/ruff server",
+                &mut peer,
+                &path,
+                &text,
+            );
+            peer.shutdown_and_exit();
+        }
+        None => eprintln!("ruff not found (set RUFF or put it on PATH): peer skipped"),
+    }
+    group.finish();
+}
+
+fn keystrokes(
+    group: &mut BenchmarkGroup<'_, WallTime>,
+    name: &str,
+    lsp: &mut Lsp,
+    path: &Path,
+    text: &str,
+) {
+    let uri = file_uri(path);
+    let at = middle_edit_point(text);
+    lsp.open(&uri, text);
     let first = lsp.request(
         "textDocument/diagnostic",
         json!({"textDocument": {"uri": uri}}),
     );
     assert!(!first["items"].as_array().unwrap().is_empty());
     let mut version = 1;
-    let mut group = c.benchmark_group("edit_10k_lines");
-    group.sample_size(10);
-    group.measurement_time(Duration::from_secs(10));
-    group.bench_function("stdio_round_trip", |b| {
+    group.bench_function(name, |b| {
         b.iter(|| {
             version += 1;
             let range = if version % 2 == 0 {
@@ -215,8 +254,16 @@ fn stdio_round_trip(c: &mut Criterion) {
             black_box(report)
         })
     });
-    group.finish();
-    lsp.shutdown_and_exit();
+}
+
+/// The peer's binary: `RUFF`, else `ruff` on `PATH`.
+fn ruff() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("RUFF") {
+        return Some(PathBuf::from(path));
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join("ruff"))
+        .find(|candidate| candidate.is_file())
 }
 
 criterion_group!(benches, reparse, in_process, stdio_round_trip);

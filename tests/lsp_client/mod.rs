@@ -1,6 +1,7 @@
-//! A small LSP client for the tests: it starts the real `dldoctor lsp` binary and speaks
-//! JSON-RPC with Content-Length framing over its stdin/stdout, as an editor does. Every wait
-//! is bounded, so a misbehaving server fails a test instead of hanging it.
+//! A small LSP client for the tests: it starts the real `dldoctor lsp` binary (or, for the
+//! benchmarks, a peer's server) and speaks JSON-RPC with Content-Length framing over its
+//! stdin/stdout, as an editor does. Every wait is bounded, so a misbehaving server fails a test
+//! instead of hanging it.
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
@@ -38,16 +39,20 @@ impl Lsp {
 
     pub fn start_with_env(env: &[(&str, &str)]) -> Self {
         let mut command = Command::new(env!("CARGO_BIN_EXE_dldoctor"));
-        command
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .env_remove("DLDOCTOR_LSP_FAULT");
+        command.arg("lsp").env_remove("DLDOCTOR_LSP_FAULT");
         for (k, v) in env {
             command.env(k, v);
         }
-        let mut child = command.spawn().expect("start dldoctor lsp");
+        Self::spawn(command)
+    }
+
+    /// Starts any language server speaking over stdio (the benchmarks also drive a peer's).
+    pub fn spawn(mut command: Command) -> Self {
+        command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = command.spawn().expect("start the language server");
         let stdout = child.stdout.take().expect("stdout");
         let stderr_pipe = child.stderr.take().expect("stderr");
         let (tx, incoming) = channel();
