@@ -47,8 +47,12 @@ pub fn analyze_tree(source: &str, tree: &Tree, path: &Path, ctx: &Context) -> Ve
             d.severity = *severity;
         }
     }
-    ctx.settings
-        .filter_suppressed(source, path, &mut diagnostics);
+    ctx.settings.filter_suppressed(
+        source,
+        |offset| python::is_in_comment(tree, offset),
+        path,
+        &mut diagnostics,
+    );
     diagnostics.sort_by_key(|d| (d.range.start, d.code));
     diagnostics
 }

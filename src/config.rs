@@ -90,13 +90,19 @@ impl Settings {
     }
 
     /// Drops diagnostics turned off for this file by `per-file-ignores` or on their line by a
-    /// suppression comment.
-    pub fn filter_suppressed(&self, source: &str, path: &Path, diagnostics: &mut Vec<Diagnostic>) {
+    /// suppression comment; `is_comment` tells whether a byte offset lies in a comment.
+    pub fn filter_suppressed(
+        &self,
+        source: &str,
+        is_comment: impl Fn(usize) -> bool,
+        path: &Path,
+        diagnostics: &mut Vec<Diagnostic>,
+    ) {
         let per_file = self.per_file_ignored(path);
         if !per_file.is_empty() {
             diagnostics.retain(|d| !per_file.iter().any(|sel| matches(d.code, sel)));
         }
-        let suppressions = Suppressions::parse(source);
+        let suppressions = Suppressions::parse(source, is_comment);
         if !suppressions.is_empty() {
             let index = LineIndex::new(source);
             diagnostics.retain(|d| !suppressions.suppresses(index.line_of(d.range.start), d.code));
@@ -534,7 +540,9 @@ static NOQA: LazyLock<Option<Regex>> = LazyLock::new(|| {
 });
 
 impl Suppressions {
-    pub fn parse(source: &str) -> Self {
+    /// The suppression comments of `source`; a match where `is_comment` says the text is not
+    /// a comment (`"# noqa"` in a string) is not one.
+    pub fn parse(source: &str, is_comment: impl Fn(usize) -> bool) -> Self {
         let mut out = Self::default();
         let bytes = source.as_bytes();
         if memchr::memmem::find(bytes, b"noqa").is_none()
@@ -543,11 +551,17 @@ impl Suppressions {
             return out;
         }
         let Some(re) = NOQA.as_ref() else { return out };
-        for (line_no, line) in source.lines().enumerate() {
+        let mut line_start = 0;
+        for (line_no, line) in source.split_inclusive('\n').enumerate() {
             let Ok(line_no) = u32::try_from(line_no) else {
                 break;
             };
+            let start = line_start;
+            line_start += line.len();
             for caps in re.captures_iter(line) {
+                if caps.get(0).is_some_and(|m| !is_comment(start + m.start())) {
+                    continue;
+                }
                 let list = caps.name("noqa").or_else(|| caps.name("ignore"));
                 let suppression = match list {
                     None => Suppression::All,
@@ -731,7 +745,7 @@ kb = ["ops/kb"]
         let src = "a = 1  # noqa: DL201, DL202\nb = 2  # noqa\nc = 3  # noqa: E501\n\
                    d = 4  # dldoctor: ignore[DL301,DL302]\ne = 5  # NOQA:DL203 DL204\n\
                    f = 6  # dldoctor: ignore\ng = 7\n";
-        let s = Suppressions::parse(src);
+        let s = Suppressions::parse(src, |_| true);
         assert!(s.suppresses(0, Code::DL201) && s.suppresses(0, Code::DL202));
         assert!(!s.suppresses(0, Code::DL203));
         assert!(s.suppresses(1, Code::DL101));
@@ -740,7 +754,10 @@ kb = ["ops/kb"]
         assert!(s.suppresses(4, Code::DL203) && s.suppresses(4, Code::DL204));
         assert!(s.suppresses(5, Code::DL307));
         assert!(!s.suppresses(6, Code::DL101));
-        assert!(Suppressions::parse("x = 1\n").is_empty());
+        assert!(Suppressions::parse("x = 1\n", |_| true).is_empty());
+        // Only comments count.
+        let in_string = "x = '# noqa'\n";
+        assert!(Suppressions::parse(in_string, |offset| offset > 8).is_empty());
     }
 
     #[test]
@@ -762,7 +779,7 @@ kb = ["ops/kb"]
             project_root: Some(PathBuf::from("/p")),
             ..Settings::default()
         };
-        s.filter_suppressed(src, Path::new("/p/src/train_a.py"), &mut ds);
+        s.filter_suppressed(src, |_| true, Path::new("/p/src/train_a.py"), &mut ds);
         let left: Vec<_> = ds.iter().map(|d| d.code).collect();
         assert_eq!(left, [Code::DL202, Code::DL201]);
     }

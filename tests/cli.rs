@@ -454,6 +454,17 @@ fn select_ignore_noqa_and_per_file_ignores() {
 }
 
 #[test]
+fn noqa_inside_a_string_is_not_a_suppression() {
+    let in_string = String::from_utf8_lossy(TRAIN).replace(
+        "val = DataLoader(ds, prefetch_factor=4)",
+        "val = DataLoader(ds, prefetch_factor=4, collate_fn=log('# noqa'))",
+    );
+    let dir = project(&[("train.py", in_string.as_bytes())]);
+    let (_, items) = findings(dir.path(), &["--select", "DL301"]);
+    assert_eq!(codes(&items), ["train.py:DL301"]);
+}
+
+#[test]
 fn config_max_workers_and_severity_apply() {
     let dir = project(&[
         ("train.py", TRAIN),

@@ -39,6 +39,13 @@ pub fn parse(source: &str, old: Option<&Tree>) -> Option<Tree> {
     })
 }
 
+/// Whether the byte at `offset` lies in a comment (so `# noqa` inside a string is not one).
+pub fn is_in_comment(tree: &Tree, offset: usize) -> bool {
+    tree.root_node()
+        .descendant_for_byte_range(offset, offset.saturating_add(1))
+        .is_some_and(|n| n.kind() == "comment")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -48,6 +55,14 @@ mod tests {
         let tree = parse("from torch.utils.data import DataLoader\n", None).expect("tree");
         assert_eq!(tree.root_node().kind(), "module");
         assert!(!tree.root_node().has_error());
+    }
+
+    #[test]
+    fn comments_are_told_from_strings() {
+        let src = "x = '# noqa'  # noqa\n";
+        let tree = parse(src, None).expect("tree");
+        assert!(!is_in_comment(&tree, src.find("# noqa").unwrap()));
+        assert!(is_in_comment(&tree, src.rfind("# noqa").unwrap()));
     }
 
     #[test]
