@@ -28,6 +28,7 @@ use tree_sitter::{Node, Tree, TreeCursor};
 
 use crate::python::argparse::ArgparseDefaults;
 use crate::python::index::ProjectIndex;
+use crate::python::kinds::{self, FIELDS, Kind, kind};
 use crate::python::loaders::{self, Loader};
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
 use crate::text::{LineIndex, TextRange};
@@ -66,8 +67,9 @@ pub struct Scope<'a> {
     /// decorators belong to the enclosing scope).
     inner: TextRange,
     children: Vec<ScopeId>,
-    bindings: HashMap<String, Vec<BindingId>>,
-    globals: HashSet<String>,
+    /// Names are slices of the source: recording a binding allocates no key.
+    bindings: HashMap<&'a str, Vec<BindingId>>,
+    globals: HashSet<&'a str>,
 }
 
 /// How a name got bound.
@@ -187,6 +189,8 @@ pub struct Module<'a> {
     star_imports: Vec<String>,
     argparse: ArgparseDefaults,
     loaders: Vec<Loader<'a>>,
+    /// The named children of the root but comments: [`Module::top_level_statements`].
+    top_level: Vec<Node<'a>>,
 }
 
 impl<'a> Module<'a> {
@@ -207,6 +211,7 @@ impl<'a> Module<'a> {
             star_imports: walked.star_imports,
             argparse: ArgparseDefaults::default(),
             loaders: Vec::new(),
+            top_level: walked.top_level,
         };
         let qualified: Vec<Option<String>> = module
             .calls
@@ -423,8 +428,8 @@ impl<'a> Module<'a> {
         if depth > MAX_DEPTH {
             return None;
         }
-        match expr.kind() {
-            "identifier" => {
+        match kind(expr) {
+            Kind::Identifier => {
                 let name = self.text(expr);
                 let Some(ids) = self.lookup(name, scope) else {
                     if BUILTINS.contains(&name) {
@@ -449,8 +454,8 @@ impl<'a> Module<'a> {
                         _ if b.in_except => {}
                         BindingKind::Assign if ids.len() == 1 => {
                             let value = b.value?;
-                            return match value.kind() {
-                                "identifier" | "attribute" => {
+                            return match kind(value) {
+                                Kind::Identifier | Kind::Attribute => {
                                     self.qualified_in(value, b.scope, depth + 1)
                                 }
                                 _ => None,
@@ -461,13 +466,14 @@ impl<'a> Module<'a> {
                 }
                 found.map(str::to_owned)
             }
-            "attribute" => {
-                let object = expr.child_by_field_name("object")?;
-                let attribute = expr.child_by_field_name("attribute")?;
+            Kind::Attribute => {
+                let f = &*FIELDS;
+                let object = expr.child_by_field_id(f.object)?;
+                let attribute = expr.child_by_field_id(f.attribute)?;
                 let base = self.qualified_in(object, scope, depth + 1)?;
                 Some(format!("{base}.{}", self.text(attribute)))
             }
-            "parenthesized_expression" => {
+            Kind::ParenthesizedExpression => {
                 let inner = expr.named_child(0)?;
                 self.qualified_in(inner, scope, depth + 1)
             }
@@ -958,11 +964,9 @@ impl<'a> Module<'a> {
 
     /// Top-level statements of the module, in order.
     pub fn top_level_statements(&self) -> Vec<Node<'a>> {
-        let root = self.tree.root_node();
-        let mut cursor = root.walk();
-        root.named_children(&mut cursor)
-            .filter(|n| n.kind() != "comment")
-            .collect()
+        // Asked once per fix that inserts an import: stepping through a long module's
+        // children costs far more than copying the list the walk made.
+        self.top_level.clone()
     }
 }
 
@@ -1036,6 +1040,43 @@ const BUILTINS: &[&str] = &[
 
 // ---- the walk -----------------------------------------------------------------------------
 
+/// Nodes with at most this many named children have them read by index rather than with a
+/// cursor.
+const FEW_CHILDREN: usize = 6;
+
+/// Calls `f` with each named child of `node`, in order.
+///
+/// tree-sitter's cursor pays a few hundred instructions per step, anonymous children
+/// (punctuation) included; reading a few named children by index is cheaper, though each
+/// read scans from the first child, so many children still go through the cursor.
+fn for_each_named_child<'a>(
+    cursor: &mut TreeCursor<'a>,
+    node: Node<'a>,
+    mut f: impl FnMut(Node<'a>),
+) {
+    let count = node.named_child_count();
+    if count <= FEW_CHILDREN {
+        for i in 0..count {
+            if let Some(child) = u32::try_from(i).ok().and_then(|i| node.named_child(i)) {
+                f(child);
+            }
+        }
+        return;
+    }
+    cursor.reset(node);
+    if cursor.goto_first_child() {
+        loop {
+            let child = cursor.node();
+            if child.is_named() {
+                f(child);
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+    }
+}
+
 struct Walked<'a> {
     scopes: Vec<Scope<'a>>,
     bindings: Vec<Binding<'a>>,
@@ -1044,6 +1085,7 @@ struct Walked<'a> {
     calls: Vec<CallSite<'a>>,
     attribute_assignments: Vec<AttributeAssignment<'a>>,
     star_imports: Vec<String>,
+    top_level: Vec<Node<'a>>,
 }
 
 #[derive(Clone, Copy)]
@@ -1059,6 +1101,8 @@ struct Walker<'a> {
     stack: Vec<Frame<'a>>,
     /// One cursor reused for every node's children (a new cursor allocates).
     cursor: TreeCursor<'a>,
+    /// A list of children reused by the visits that read them all before acting.
+    scratch: Vec<Node<'a>>,
 }
 
 impl<'a> Walker<'a> {
@@ -1071,8 +1115,8 @@ impl<'a> Walker<'a> {
             class: None,
             inner: Module::range(root),
             children: Vec::new(),
-            bindings: HashMap::new(),
-            globals: HashSet::new(),
+            bindings: HashMap::default(),
+            globals: HashSet::default(),
         };
         let mut walker = Walker {
             source,
@@ -1084,14 +1128,16 @@ impl<'a> Walker<'a> {
                 calls: Vec::new(),
                 attribute_assignments: Vec::new(),
                 star_imports: Vec::new(),
+                top_level: Vec::new(),
             },
-            stack: vec![Frame {
-                node: root,
-                scope: MODULE_SCOPE,
-                in_except: false,
-            }],
+            stack: Vec::new(),
             cursor: root.walk(),
+            scratch: Vec::new(),
         };
+        // The root (a `module`, or an `ERROR`) has no visit of its own: its children are
+        // pushed as any node's are, and they are the top-level statements.
+        walker.push_children(root, MODULE_SCOPE, false);
+        walker.out.top_level = walker.stack.iter().rev().map(|f| f.node).collect();
         while let Some(frame) = walker.stack.pop() {
             walker.visit(frame);
         }
@@ -1103,11 +1149,12 @@ impl<'a> Walker<'a> {
                 .children
                 .sort_by_key(|c| starts.get(*c).copied().unwrap_or(0));
         }
-        // Calls are sorted for the binary search of `call_site`.
+        // Calls are sorted for the binary search of `call_site`; the key is read once per call
+        // (it costs two calls into tree-sitter).
         walker
             .out
             .calls
-            .sort_by_key(|c| (c.node.start_byte(), c.node.id()));
+            .sort_by_cached_key(|c| (c.node.start_byte(), c.node.id()));
         walker.out
     }
 
@@ -1127,24 +1174,30 @@ impl<'a> Walker<'a> {
     fn push_children(&mut self, node: Node<'a>, scope: ScopeId, in_except: bool) {
         // Pushed in order, then the new frames reversed in place: no list per node.
         let first = self.stack.len();
-        let cursor = &mut self.cursor;
-        cursor.reset(node);
-        if cursor.goto_first_child() {
-            loop {
-                let child = cursor.node();
-                if child.is_named() && child.kind() != "comment" {
-                    self.stack.push(Frame {
-                        node: child,
-                        scope,
-                        in_except,
-                    });
-                }
-                if !cursor.goto_next_sibling() {
-                    break;
-                }
+        let stack = &mut self.stack;
+        for_each_named_child(&mut self.cursor, node, |child| {
+            if kind(child) != Kind::Comment {
+                stack.push(Frame {
+                    node: child,
+                    scope,
+                    in_except,
+                });
             }
-        }
+        });
         self.stack[first..].reverse();
+    }
+
+    /// Fills `self.scratch` with the named children of `node`, in order; the caller takes it
+    /// (so it can push and bind meanwhile) and gives it back with [`Walker::give_back`].
+    fn take_named_children(&mut self, node: Node<'a>) -> Vec<Node<'a>> {
+        let mut children = std::mem::take(&mut self.scratch);
+        children.clear();
+        for_each_named_child(&mut self.cursor, node, |child| children.push(child));
+        children
+    }
+
+    fn give_back(&mut self, children: Vec<Node<'a>>) {
+        self.scratch = children;
     }
 
     fn function_of(&self, scope: ScopeId) -> Option<FunctionId> {
@@ -1168,8 +1221,8 @@ impl<'a> Walker<'a> {
             class: None,
             inner,
             children: Vec::new(),
-            bindings: HashMap::new(),
-            globals: HashSet::new(),
+            bindings: HashMap::default(),
+            globals: HashSet::default(),
         });
         if let Some(p) = self.out.scopes.get_mut(parent) {
             p.children.push(id);
@@ -1189,19 +1242,12 @@ impl<'a> Walker<'a> {
         if name.is_empty() {
             return;
         }
-        self.bind_name(
-            name.to_owned(),
-            Module::range(name_node),
-            kind,
-            node,
-            value,
-            frame,
-        );
+        self.bind_name(name, Module::range(name_node), kind, node, value, frame);
     }
 
     fn bind_name(
         &mut self,
-        name: String,
+        name: &'a str,
         name_range: TextRange,
         kind: BindingKind,
         node: Node<'a>,
@@ -1209,12 +1255,12 @@ impl<'a> Walker<'a> {
         frame: Frame<'a>,
     ) {
         let scope = match self.out.scopes.get(frame.scope) {
-            Some(s) if s.globals.contains(&name) => MODULE_SCOPE,
+            Some(s) if s.globals.contains(name) => MODULE_SCOPE,
             _ => frame.scope,
         };
         let id = self.out.bindings.len();
         self.out.bindings.push(Binding {
-            name: name.clone(),
+            name: name.to_owned(),
             kind,
             name_range,
             node,
@@ -1236,32 +1282,32 @@ impl<'a> Walker<'a> {
         value: Option<Node<'a>>,
         frame: Frame<'a>,
     ) {
-        match target.kind() {
-            "identifier" => self.bind(target, kind, stmt, value, frame),
-            "pattern_list"
-            | "tuple_pattern"
-            | "list_pattern"
-            | "tuple"
-            | "list"
-            | "parenthesized_expression"
-            | "list_splat_pattern"
-            | "list_splat" => {
-                let inner_kind = kind;
-                let mut cursor = target.walk();
-                let parts: Vec<Node<'a>> = target.named_children(&mut cursor).collect();
-                for part in parts {
-                    self.bind_target(part, inner_kind.clone(), stmt, None, frame);
+        match kinds::kind(target) {
+            Kind::Identifier => self.bind(target, kind, stmt, value, frame),
+            Kind::PatternList
+            | Kind::TuplePattern
+            | Kind::ListPattern
+            | Kind::Tuple
+            | Kind::List
+            | Kind::ParenthesizedExpression
+            | Kind::ListSplatPattern
+            | Kind::ListSplat => {
+                let parts = self.take_named_children(target);
+                for &part in &parts {
+                    self.bind_target(part, kind.clone(), stmt, None, frame);
                 }
+                self.give_back(parts);
             }
-            "attribute" => {
+            Kind::Attribute => {
+                let f = &*FIELDS;
                 if let (Some(object), Some(attribute)) = (
-                    target.child_by_field_name("object"),
-                    target.child_by_field_name("attribute"),
+                    target.child_by_field_id(f.object),
+                    target.child_by_field_id(f.attribute),
                 ) {
                     let function = self.function_of(frame.scope);
                     self.out.attribute_assignments.push(AttributeAssignment {
                         target,
-                        object: (object.kind() == "identifier")
+                        object: (kinds::kind(object) == Kind::Identifier)
                             .then(|| self.text(object).to_owned()),
                         attribute: self.text(attribute).to_owned(),
                         value,
@@ -1276,42 +1322,44 @@ impl<'a> Walker<'a> {
     }
 
     fn bind_parameters(&mut self, params: Node<'a>, inner: ScopeId, outer: Frame<'a>) {
+        let f = &*FIELDS;
         let inner_frame = Frame {
             node: params,
             scope: inner,
             in_except: false,
         };
-        let mut cursor = params.walk();
-        let list: Vec<Node<'a>> = params.named_children(&mut cursor).collect();
-        for param in list {
-            let name = match param.kind() {
-                "identifier" => Some(param),
-                "default_parameter" | "typed_default_parameter" => {
-                    if let Some(value) = param.child_by_field_name("value") {
+        let list = self.take_named_children(params);
+        for &param in &list {
+            let name = match kind(param) {
+                Kind::Identifier => Some(param),
+                Kind::DefaultParameter | Kind::TypedDefaultParameter => {
+                    if let Some(value) = param.child_by_field_id(f.value) {
                         self.push(value, outer.scope, outer.in_except);
                     }
-                    param.child_by_field_name("name")
+                    param.child_by_field_id(f.name)
                 }
-                "typed_parameter" | "list_splat_pattern" | "dictionary_splat_pattern" => (0..param
-                    .named_child_count())
+                Kind::TypedParameter | Kind::ListSplatPattern | Kind::DictionarySplatPattern => (0
+                    ..param.named_child_count())
                     .filter_map(|i| param.named_child(i as u32))
-                    .find(|n| n.kind() == "identifier"),
+                    .find(|n| kind(*n) == Kind::Identifier),
                 _ => None,
             };
-            if let Some(name) = name.filter(|n| n.kind() == "identifier") {
+            if let Some(name) = name.filter(|n| kind(*n) == Kind::Identifier) {
                 self.bind(name, BindingKind::Parameter, param, None, inner_frame);
             }
         }
+        self.give_back(list);
     }
 
     fn visit(&mut self, frame: Frame<'a>) {
         let node = frame.node;
         let scope = frame.scope;
         let in_except = frame.in_except;
-        match node.kind() {
-            "function_definition" => {
+        let f = &*FIELDS;
+        match kind(node) {
+            Kind::FunctionDefinition => {
                 let id = self.out.functions.len();
-                let body = node.child_by_field_name("body");
+                let body = node.child_by_field_id(f.body);
                 let inner = body.map(Module::range).unwrap_or_default();
                 let new = self.new_scope(ScopeKind::Function, node, scope, inner);
                 if let Some(s) = self.out.scopes.get_mut(new) {
@@ -1323,7 +1371,7 @@ impl<'a> Walker<'a> {
                     .get(scope)
                     .filter(|s| s.kind == ScopeKind::Class)
                     .and_then(|s| s.class);
-                let name = node.child_by_field_name("name");
+                let name = node.child_by_field_id(f.name);
                 self.out.functions.push(FunctionDef {
                     name: name.map(|n| self.text(n).to_owned()).unwrap_or_default(),
                     node,
@@ -1343,29 +1391,33 @@ impl<'a> Walker<'a> {
                 if let Some(body) = body {
                     self.push(body, new, false);
                 }
-                if let Some(ret) = node.child_by_field_name("return_type") {
+                if let Some(ret) = node.child_by_field_id(f.return_type) {
                     self.push(ret, scope, in_except);
                 }
-                if let Some(params) = node.child_by_field_name("parameters") {
+                if let Some(params) = node.child_by_field_id(f.parameters) {
                     self.bind_parameters(params, new, frame);
                 }
             }
-            "class_definition" => {
+            Kind::ClassDefinition => {
                 let id = self.out.classes.len();
-                let body = node.child_by_field_name("body");
+                let body = node.child_by_field_id(f.body);
                 let inner = body.map(Module::range).unwrap_or_default();
                 let new = self.new_scope(ScopeKind::Class, node, scope, inner);
                 if let Some(s) = self.out.scopes.get_mut(new) {
                     s.class = Some(id);
                 }
-                let name = node.child_by_field_name("name");
+                let name = node.child_by_field_id(f.name);
+                let supers = node.child_by_field_id(f.superclasses);
                 let mut bases = Vec::new();
-                if let Some(supers) = node.child_by_field_name("superclasses") {
-                    let mut cursor = supers.walk();
-                    bases = supers
-                        .named_children(&mut cursor)
-                        .filter(|n| !matches!(n.kind(), "keyword_argument" | "comment"))
-                        .collect();
+                if let Some(supers) = supers {
+                    let children = self.take_named_children(supers);
+                    bases.extend(
+                        children
+                            .iter()
+                            .copied()
+                            .filter(|n| !matches!(kind(*n), Kind::KeywordArgument | Kind::Comment)),
+                    );
+                    self.give_back(children);
                 }
                 self.out.classes.push(ClassDef {
                     name: name.map(|n| self.text(n).to_owned()).unwrap_or_default(),
@@ -1384,38 +1436,38 @@ impl<'a> Walker<'a> {
                 if let Some(body) = body {
                     self.push(body, new, false);
                 }
-                if let Some(supers) = node.child_by_field_name("superclasses") {
+                if let Some(supers) = supers {
                     self.push(supers, scope, in_except);
                 }
             }
-            "lambda" => {
-                let body = node.child_by_field_name("body");
+            Kind::Lambda => {
+                let body = node.child_by_field_id(f.body);
                 let inner = body.map(Module::range).unwrap_or_default();
                 let new = self.new_scope(ScopeKind::Lambda, node, scope, inner);
                 if let Some(body) = body {
                     self.push(body, new, false);
                 }
-                if let Some(params) = node.child_by_field_name("parameters") {
+                if let Some(params) = node.child_by_field_id(f.parameters) {
                     self.bind_parameters(params, new, frame);
                 }
             }
-            "list_comprehension"
-            | "set_comprehension"
-            | "dictionary_comprehension"
-            | "generator_expression" => {
+            Kind::ListComprehension
+            | Kind::SetComprehension
+            | Kind::DictionaryComprehension
+            | Kind::GeneratorExpression => {
                 let new =
                     self.new_scope(ScopeKind::Comprehension, node, scope, Module::range(node));
                 self.push_children(node, new, in_except);
             }
-            "for_in_clause" => {
-                if let Some(left) = node.child_by_field_name("left") {
+            Kind::ForInClause => {
+                if let Some(left) = node.child_by_field_id(f.left) {
                     self.bind_target(left, BindingKind::Loop, node, None, frame);
                 }
-                if let Some(right) = node.child_by_field_name("right") {
+                if let Some(right) = node.child_by_field_id(f.right) {
                     self.push(right, scope, in_except);
                 }
             }
-            "import_statement" => {
+            Kind::ImportStatement => {
                 let mut cursor = node.walk();
                 let names: Vec<Node<'a>> =
                     node.children_by_field_name("name", &mut cursor).collect();
@@ -1423,15 +1475,15 @@ impl<'a> Walker<'a> {
                     self.bind_import(name, None, node, frame);
                 }
             }
-            "import_from_statement" => {
-                let Some(module) = node.child_by_field_name("module_name") else {
+            Kind::ImportFromStatement => {
+                let Some(module) = node.child_by_field_id(f.module_name) else {
                     return;
                 };
                 let module_text = self.text(module).to_owned();
                 let mut cursor = node.walk();
                 if node
                     .named_children(&mut cursor)
-                    .any(|c| c.kind() == "wildcard_import")
+                    .any(|c| kind(c) == Kind::WildcardImport)
                 {
                     self.out.star_imports.push(module_text.clone());
                 }
@@ -1442,99 +1494,100 @@ impl<'a> Walker<'a> {
                     self.bind_import(name, Some(&module_text), node, frame);
                 }
             }
-            "assignment" => {
-                let right = node.child_by_field_name("right");
+            Kind::Assignment => {
+                let right = node.child_by_field_id(f.right);
                 // `a = b = 1`: the value of every target is the innermost right-hand side.
                 let mut value = right;
-                while let Some(v) = value.filter(|v| v.kind() == "assignment") {
-                    value = v.child_by_field_name("right");
+                while let Some(v) = value.filter(|v| kind(*v) == Kind::Assignment) {
+                    value = v.child_by_field_id(f.right);
                 }
                 if let Some(right) = right {
                     self.push(right, scope, in_except);
                 }
-                if let Some(ty) = node.child_by_field_name("type") {
+                if let Some(ty) = node.child_by_field_id(f.ty) {
                     self.push(ty, scope, in_except);
                 }
-                if let (Some(left), Some(_)) = (node.child_by_field_name("left"), right) {
+                if let (Some(left), Some(_)) = (node.child_by_field_id(f.left), right) {
                     let value =
-                        value.filter(|_| left.kind() == "identifier" || left.kind() == "attribute");
+                        value.filter(|_| matches!(kind(left), Kind::Identifier | Kind::Attribute));
                     self.bind_target(left, BindingKind::Assign, node, value, frame);
                 }
             }
-            "augmented_assignment" => {
-                if let Some(right) = node.child_by_field_name("right") {
+            Kind::AugmentedAssignment => {
+                if let Some(right) = node.child_by_field_id(f.right) {
                     self.push(right, scope, in_except);
                 }
-                if let Some(left) = node.child_by_field_name("left") {
+                if let Some(left) = node.child_by_field_id(f.left) {
                     self.bind_target(left, BindingKind::AugAssign, node, None, frame);
                 }
             }
-            "for_statement" => {
-                if let Some(alt) = node.child_by_field_name("alternative") {
+            Kind::ForStatement => {
+                if let Some(alt) = node.child_by_field_id(f.alternative) {
                     self.push(alt, scope, in_except);
                 }
-                if let Some(body) = node.child_by_field_name("body") {
+                if let Some(body) = node.child_by_field_id(f.body) {
                     self.push(body, scope, in_except);
                 }
-                if let Some(right) = node.child_by_field_name("right") {
+                if let Some(right) = node.child_by_field_id(f.right) {
                     self.push(right, scope, in_except);
                 }
-                if let Some(left) = node.child_by_field_name("left") {
+                if let Some(left) = node.child_by_field_id(f.left) {
                     self.bind_target(left, BindingKind::Loop, node, None, frame);
                 }
             }
-            "as_pattern" => {
-                if let Some(alias) = node.child_by_field_name("alias") {
+            Kind::AsPattern => {
+                if let Some(alias) = node.child_by_field_id(f.alias) {
                     self.bind_target(alias, BindingKind::As, node, None, frame);
                 }
-                let mut cursor = node.walk();
-                let rest: Vec<Node<'a>> = node
-                    .named_children(&mut cursor)
-                    .filter(|c| c.kind() != "as_pattern_target" && c.kind() != "comment")
-                    .collect();
-                for child in rest.into_iter().rev() {
-                    self.push(child, scope, in_except);
+                let children = self.take_named_children(node);
+                for &child in children.iter().rev() {
+                    if !matches!(kind(child), Kind::AsPatternTarget | Kind::Comment) {
+                        self.push(child, scope, in_except);
+                    }
                 }
+                self.give_back(children);
             }
-            "as_pattern_target" => {
-                let mut cursor = node.walk();
-                let parts: Vec<Node<'a>> = node.named_children(&mut cursor).collect();
-                for part in parts {
+            Kind::AsPatternTarget => {
+                let parts = self.take_named_children(node);
+                for &part in &parts {
                     self.bind_target(part, BindingKind::As, node, None, frame);
                 }
+                self.give_back(parts);
             }
-            "named_expression" => {
-                let value = node.child_by_field_name("value");
+            Kind::NamedExpression => {
+                let value = node.child_by_field_id(f.value);
                 if let Some(v) = value {
                     self.push(v, scope, in_except);
                 }
-                if let Some(name) = node.child_by_field_name("name") {
+                if let Some(name) = node.child_by_field_id(f.name) {
                     self.bind(name, BindingKind::Walrus, node, value, frame);
                 }
             }
-            "global_statement" => {
-                let mut cursor = node.walk();
-                let names: Vec<String> = node
-                    .named_children(&mut cursor)
-                    .filter(|n| n.kind() == "identifier")
-                    .map(|n| self.text(n).to_owned())
-                    .collect();
+            Kind::GlobalStatement => {
+                let children = self.take_named_children(node);
+                let source = self.source;
                 if let Some(s) = self.out.scopes.get_mut(scope) {
-                    s.globals.extend(names);
+                    s.globals.extend(
+                        children
+                            .iter()
+                            .filter(|n| kind(**n) == Kind::Identifier)
+                            .map(|n| source.get(n.byte_range()).unwrap_or("")),
+                    );
                 }
+                self.give_back(children);
             }
-            "delete_statement" => {
+            Kind::DeleteStatement => {
                 let mut cursor = node.walk();
                 let targets: Vec<Node<'a>> = node.named_children(&mut cursor).collect();
                 for target in targets {
-                    let names: Vec<Node<'a>> = if target.kind() == "expression_list" {
+                    let names: Vec<Node<'a>> = if kind(target) == Kind::ExpressionList {
                         let mut c = target.walk();
                         target.named_children(&mut c).collect()
                     } else {
                         vec![target]
                     };
                     for name in names {
-                        if name.kind() == "identifier" {
+                        if kind(name) == Kind::Identifier {
                             self.bind(name, BindingKind::Delete, node, None, frame);
                         } else {
                             self.push(name, scope, in_except);
@@ -1542,14 +1595,14 @@ impl<'a> Walker<'a> {
                     }
                 }
             }
-            "except_clause" | "except_group_clause" => {
+            Kind::ExceptClause | Kind::ExceptGroupClause => {
                 self.push_children(node, scope, true);
             }
-            "call" => {
-                let callee = node.child_by_field_name("function");
+            Kind::Call => {
+                let callee = node.child_by_field_id(f.function);
                 if let Some(callee) = callee {
-                    let method = (callee.kind() == "attribute")
-                        .then(|| callee.child_by_field_name("attribute"))
+                    let method = (kind(callee) == Kind::Attribute)
+                        .then(|| callee.child_by_field_id(f.attribute))
                         .flatten()
                         .map(|a| self.text(a).to_owned());
                     let function = self.function_of(scope);
@@ -1564,11 +1617,23 @@ impl<'a> Walker<'a> {
                 }
                 self.push_children(node, scope, in_except);
             }
-            "keyword_argument" => {
-                if let Some(value) = node.child_by_field_name("value") {
+            Kind::KeywordArgument => {
+                if let Some(value) = node.child_by_field_id(f.value) {
                     self.push(value, scope, in_except);
                 }
             }
+            // Below, shortcuts for nodes without a syntax error inside, whose shape the grammar
+            // fixes. `a.b`: the attribute is a bare name, so only the object can hold anything
+            // the model records.
+            Kind::Attribute if !node.has_error() => {
+                if let Some(object) = node.child_by_field_id(f.object) {
+                    self.push(object, scope, in_except);
+                }
+            }
+            // Only an interpolation, which starts with `{`, can hold anything inside a string.
+            Kind::String if !node.has_error() && !self.text(node).contains('{') => {}
+            // A node without named children has nothing to visit (most nodes are leaves).
+            _ if node.named_child_count() == 0 => {}
             _ => self.push_children(node, scope, in_except),
         }
     }
@@ -1582,10 +1647,11 @@ impl<'a> Walker<'a> {
         stmt: Node<'a>,
         frame: Frame<'a>,
     ) {
-        let (dotted, alias) = match name.kind() {
-            "aliased_import" => (
-                name.child_by_field_name("name"),
-                name.child_by_field_name("alias"),
+        let f = &*FIELDS;
+        let (dotted, alias) = match kind(name) {
+            Kind::AliasedImport => (
+                name.child_by_field_id(f.name),
+                name.child_by_field_id(f.alias),
             ),
             _ => (Some(name), None),
         };
@@ -1616,7 +1682,7 @@ impl<'a> Walker<'a> {
                 let first = dotted_text.split('.').next().unwrap_or(dotted_text);
                 let start = dotted.start_byte();
                 self.bind_name(
-                    first.to_owned(),
+                    first,
                     TextRange::new(start, start + first.len()),
                     BindingKind::Import {
                         qualified: first.to_owned(),

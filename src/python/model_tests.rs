@@ -510,3 +510,51 @@ def after():
         }
     });
 }
+
+/// Reading a few children by index gives what the cursor gives, on every node of the corpus.
+#[test]
+fn named_children_by_index_agree_with_the_cursor() {
+    for tree in crate::python::kinds::corpus_trees() {
+        let mut walker_cursor = tree.walk();
+        crate::python::kinds::for_each_node(&tree, |node| {
+            let mut cursor = node.walk();
+            let expected: Vec<Node> = node.named_children(&mut cursor).collect();
+            let mut got = Vec::new();
+            for_each_named_child(&mut walker_cursor, node, |child| got.push(child));
+            assert_eq!(got, expected, "{}", node.kind());
+        });
+    }
+}
+
+/// The walk's shortcuts skip only what would be visited for nothing: in an attribute without
+/// a syntax error, the bare name (and comments); in a string without `{`, everything.
+#[test]
+fn walk_shortcuts_skip_nothing_recorded() {
+    for tree in crate::python::kinds::corpus_trees() {
+        crate::python::kinds::for_each_node(&tree, |node| {
+            if node.has_error() {
+                return;
+            }
+            match kind(node) {
+                Kind::Attribute => {
+                    let object = node.child_by_field_id(FIELDS.object);
+                    let mut cursor = node.walk();
+                    for child in node.named_children(&mut cursor) {
+                        let bare_name =
+                            kind(child) == Kind::Identifier && child.named_child_count() == 0;
+                        assert!(Some(child) == object || bare_name || kind(child) == Kind::Comment);
+                    }
+                }
+                Kind::String if !node.to_sexp().contains("interpolation") => {
+                    let mut inner = node.walk();
+                    let mut stack = vec![node];
+                    while let Some(n) = stack.pop() {
+                        assert!(n == node || kind(n) == Kind::Other, "{}", n.kind());
+                        stack.extend(n.children(&mut inner));
+                    }
+                }
+                _ => {}
+            }
+        });
+    }
+}
