@@ -16,6 +16,7 @@
 
 use tree_sitter::Node;
 
+use crate::python::kinds::{FIELDS, Kind, kind};
 use crate::python::syntax::{self, Scope};
 use crate::python::values::Value;
 use crate::text::TextRange;
@@ -84,7 +85,7 @@ pub fn cuda_library_uses(scope: &Scope, node: Node) -> Vec<CudaUse> {
 fn scan(scope: &Scope, node: Node, want: Want) -> Vec<CudaUse> {
     let mut found = Vec::new();
     syntax::walk_executed(node, &mut |n| {
-        if n.kind() == "call" {
+        if kind(n) == Kind::Call {
             let hit = match want {
                 Want::CudaInit => call_initialises_cuda(scope, n),
                 Want::CudaLibrary => call_uses_cuda_library(scope, n),
@@ -243,9 +244,9 @@ fn cuda_inits_through_calls(
     }
     let mut calls = Vec::new();
     syntax::walk_executed(node, &mut |n| {
-        if n.kind() == "call"
-            && let Some(function) = n.child_by_field_name("function")
-            && function.kind() == "identifier"
+        if kind(n) == Kind::Call
+            && let Some(function) = n.child_by_field_id(FIELDS.function)
+            && kind(function) == Kind::Identifier
         {
             calls.push((n, function));
         }

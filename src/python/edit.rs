@@ -222,11 +222,12 @@ fn prev_token(node: Node) -> Option<Node> {
     None
 }
 
-fn newline_of(source: &str) -> &'static str {
-    if source.contains("\r\n") {
-        "\r\n"
-    } else {
-        "\n"
+/// The file's line ending, as its first line ends (reading the whole file per fix is what a
+/// large file cannot afford).
+pub(crate) fn newline_of(source: &str) -> &'static str {
+    match memchr::memchr(b'\n', source.as_bytes()) {
+        Some(i) if i > 0 && source.as_bytes().get(i - 1) == Some(&b'\r') => "\r\n",
+        _ => "\n",
     }
 }
 

@@ -9,6 +9,7 @@ use std::rc::Rc;
 
 use tree_sitter::Node;
 
+use crate::python::kinds::{FIELDS, Kind, kind};
 use crate::python::model::{BindingKind, Module};
 use crate::python::start_method::Method;
 use crate::text::TextRange;
@@ -27,8 +28,11 @@ pub fn node_text<'s>(node: Node, source: &'s str) -> &'s str {
 pub fn walk_executed<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
     walk(node, visit, |child| {
         !matches!(
-            child.kind(),
-            "function_definition" | "class_definition" | "lambda" | "decorated_definition"
+            kind(child),
+            Kind::FunctionDefinition
+                | Kind::ClassDefinition
+                | Kind::Lambda
+                | Kind::DecoratedDefinition
         )
     });
 }
@@ -114,8 +118,8 @@ impl<'a> Scope<'a> {
 
     /// The name of a function or class definition (after unwrapping decorators).
     fn definition_name(&self, node: Node) -> Option<&'a str> {
-        if matches!(node.kind(), "function_definition" | "class_definition") {
-            node.child_by_field_name("name").map(|n| self.text(n))
+        if matches!(kind(node), Kind::FunctionDefinition | Kind::ClassDefinition) {
+            node.child_by_field_id(FIELDS.name).map(|n| self.text(n))
         } else {
             None
         }
@@ -123,10 +127,13 @@ impl<'a> Scope<'a> {
 
     fn top_level_definitions(&self) -> &Definitions {
         self.top_level.get_or_init(|| {
-            let root = self.root();
-            let mut cursor = root.walk();
             let mut table = HashMap::new();
-            for d in root.named_children(&mut cursor).map(unwrap_decorated) {
+            for d in self
+                .m
+                .top_level_statements()
+                .into_iter()
+                .map(unwrap_decorated)
+            {
                 if let Some(name) = self.definition_name(d) {
                     table
                         .entry(name.to_owned())
@@ -343,8 +350,8 @@ impl<'a> Scope<'a> {
 
 /// `@decorator def f` → the `def`.
 pub fn unwrap_decorated(node: Node) -> Node {
-    if node.kind() == "decorated_definition" {
-        node.child_by_field_name("definition").unwrap_or(node)
+    if kind(node) == Kind::DecoratedDefinition {
+        node.child_by_field_id(FIELDS.definition).unwrap_or(node)
     } else {
         node
     }
@@ -354,7 +361,7 @@ pub fn unwrap_decorated(node: Node) -> Node {
 pub fn enclosing_function(node: Node) -> Option<Node> {
     let mut current = node.parent();
     while let Some(n) = current {
-        if n.kind() == "function_definition" {
+        if kind(n) == Kind::FunctionDefinition {
             return Some(n);
         }
         current = n.parent();
@@ -365,7 +372,7 @@ pub fn enclosing_function(node: Node) -> Option<Node> {
 pub fn enclosing_class(node: Node) -> Option<Node> {
     let mut current = node.parent();
     while let Some(n) = current {
-        if n.kind() == "class_definition" {
+        if kind(n) == Kind::ClassDefinition {
             return Some(n);
         }
         current = n.parent();

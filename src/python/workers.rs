@@ -13,6 +13,7 @@ use tree_sitter::Node;
 
 use crate::python::cuda::{self, Cudaness};
 use crate::python::index::ProjectIndex;
+use crate::python::kinds::{Kind, kind};
 use crate::python::syntax::{self, Scope};
 use crate::text::TextRange;
 
@@ -396,7 +397,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
         }
         let mut callees = Vec::new();
         syntax::walk_executed(node, &mut |n| {
-            if n.kind() == "call"
+            if kind(n) == Kind::Call
                 && let Some(callee) = self.same_file_callee(n)
             {
                 callees.push(callee);

@@ -165,11 +165,7 @@ fn shm_check_fix(m: &Module, loader: &Loader) -> Option<Fix> {
     if !indent.chars().all(|c| c == ' ' || c == '\t') {
         return None;
     }
-    let newline = if m.source.contains("\r\n") {
-        "\r\n"
-    } else {
-        "\n"
-    };
+    let newline = edit::newline_of(m.source);
     let mut edits = imports(m, &["os", "shutil"])?;
     edits.push(Edit::insert(
         line_start,
