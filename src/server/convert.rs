@@ -199,7 +199,7 @@ mod tests {
         let index = LineIndex::new(text);
         let coords = Coords::new(text, &index, Encoding::Utf16);
         let d = Diagnostic::new(Code::DL301, TextRange::new(15, 30), "")
-            .with_related(TextRange::new(0, 10), "the loader")
+            .with_related(TextRange::new(0, 10), "the loader", "加载器")
             .with_fix(
                 Fix::safe(
                     "Remove prefetch_factor",
