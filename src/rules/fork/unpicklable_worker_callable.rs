@@ -176,8 +176,7 @@ pub fn check(checker: &mut Checker) {
             continue;
         }
         for local in unpicklable_arguments(scope, loader) {
-            let what = describe(scope, &local);
-            let what_zh = describe_zh(scope, &local);
+            let (what, what_zh) = describe(scope, &local);
             let start_zh = zh::start_method(&loader.start);
             let (severity, why, why_zh) = if method.pickles() {
                 (
@@ -263,48 +262,33 @@ pub fn check(checker: &mut Checker) {
     }
 }
 
-fn describe(scope: &Scope, local: &LocalCallable) -> String {
-    let owner = syntax::enclosing_function(local.definition)
+/// "The function `seed` defined in `main()`", and in Chinese "函数 `main()` 中定义的函数 `seed`".
+fn describe(scope: &Scope, local: &LocalCallable) -> (String, String) {
+    let (owner, owner_zh) = match syntax::enclosing_function(local.definition)
         .and_then(|f| f.child_by_field_name("name"))
-        .map(|n| format!(" defined in `{}()`", scope.text(n)))
-        .unwrap_or_default();
-    match local.kind {
-        LocalKind::Lambda => format!("A lambda{owner}"),
-        _ => {
-            let name = local
-                .definition
-                .child_by_field_name("name")
-                .map_or("", |n| scope.text(n));
-            let noun = match local.kind {
-                LocalKind::LocalClass => "class",
-                _ => "function",
-            };
-            format!("The {noun} `{name}`{owner}")
+    {
+        Some(f) => {
+            let f = scope.text(f);
+            (
+                format!(" defined in `{f}()`"),
+                format!("函数 `{f}()` 中定义的"),
+            )
         }
-    }
-}
-
-/// [`describe`] in Chinese: "函数 `build()` 中定义的 lambda".
-fn describe_zh(scope: &Scope, local: &LocalCallable) -> String {
-    let owner = syntax::enclosing_function(local.definition)
-        .and_then(|f| f.child_by_field_name("name"))
-        .map(|n| format!("函数 `{}()` 中定义的", scope.text(n)))
-        .unwrap_or_default();
-    let what = match local.kind {
-        LocalKind::Lambda => "lambda".to_owned(),
-        _ => {
-            let name = local
-                .definition
-                .child_by_field_name("name")
-                .map_or("", |n| scope.text(n));
-            let noun = match local.kind {
-                LocalKind::LocalClass => "类",
-                _ => "函数",
-            };
-            format!("{noun} `{name}`")
-        }
+        None => (String::new(), String::new()),
     };
-    zh::join(&[&owner, &what])
+    let name = local
+        .definition
+        .child_by_field_name("name")
+        .map_or("", |n| scope.text(n));
+    let (en, zh) = match local.kind {
+        LocalKind::Lambda => (format!("A lambda{owner}"), "lambda".to_owned()),
+        LocalKind::LocalClass => (format!("The class `{name}`{owner}"), format!("类 `{name}`")),
+        LocalKind::NestedFunction => (
+            format!("The function `{name}`{owner}"),
+            format!("函数 `{name}`"),
+        ),
+    };
+    (en, zh::join(&[&owner_zh, &zh]))
 }
 
 /// Local variables of the enclosing functions that a lambda reads: moving it to module level
