@@ -27,6 +27,7 @@ use dldoctor::host::HostFacts;
 use dldoctor::python::index::ProjectIndex;
 use dldoctor::server::convert::{self, Coords};
 use dldoctor::server::document::{Change, Document};
+use dldoctor::server::settings::Locale;
 use dldoctor::text::{Encoding, LineCol};
 use lsp_client::{Lsp, capabilities, file_uri};
 use serde_json::{Value, json};
@@ -170,7 +171,7 @@ fn in_process(c: &mut Criterion) {
             let coords = Coords::new(&doc.text, &doc.index, Encoding::Utf16);
             let lsp: Vec<_> = found
                 .iter()
-                .map(|d| convert::diagnostic(d, &uri, &coords, &|_| None, None))
+                .map(|d| convert::diagnostic(d, &uri, &coords, Locale::En, &|_| None, None))
                 .collect();
             assert!(!lsp.is_empty());
             black_box(lsp)

@@ -45,6 +45,28 @@ impl std::str::FromStr for Severity {
     }
 }
 
+/// Chinese text assembled from pieces, with the spaces that pieces leave next to full-width
+/// punctuation removed ("num_workers=4（…） 与" becomes "num_workers=4（…）与"). Spaces between
+/// Latin words and Chinese stay, as the hover docs write them.
+pub fn tidy_zh(text: String) -> String {
+    let full_width = |c: Option<&char>| {
+        c.is_some_and(|c| matches!(c, '\u{3000}'..='\u{303f}' | '\u{ff00}'..='\u{ffef}'))
+    };
+    if !text.contains(' ') {
+        return text;
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, c) in chars.iter().enumerate() {
+        let previous = i.checked_sub(1).and_then(|p| chars.get(p));
+        if *c == ' ' && (full_width(previous) || full_width(chars.get(i + 1))) {
+            continue;
+        }
+        out.push(*c);
+    }
+    out
+}
+
 /// A place that explains a diagnostic: the CUDA call, the lambda, the `set_start_method`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Related {
@@ -52,12 +74,17 @@ pub struct Related {
     pub file: Option<PathBuf>,
     pub range: TextRange,
     pub message: String,
+    /// The message for a Chinese editor; the CLI prints only `message`.
+    pub message_zh: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub code: Code,
     pub message: String,
+    /// The message for a Chinese editor (the language server's `zh` locale); the CLI and its
+    /// JSON stay English.
+    pub message_zh: Option<String>,
     pub severity: Severity,
     /// Where the squiggle goes: the offending keyword argument, else the callee name.
     pub range: TextRange,
@@ -71,6 +98,7 @@ impl Diagnostic {
         Self {
             code,
             message: message.into(),
+            message_zh: None,
             severity: code.rule().severity,
             range,
             related: Vec::new(),
@@ -83,11 +111,35 @@ impl Diagnostic {
         self
     }
 
-    pub fn with_related(mut self, range: TextRange, message: impl Into<String>) -> Self {
+    /// The Chinese of the message given to [`Diagnostic::new`].
+    pub fn zh(mut self, message: impl Into<String>) -> Self {
+        self.message_zh = Some(tidy_zh(message.into()));
+        self
+    }
+
+    /// A related place in this file, in English and Chinese.
+    pub fn with_related(
+        self,
+        range: TextRange,
+        message: impl Into<String>,
+        zh: impl Into<String>,
+    ) -> Self {
+        self.with_related_in(None, range, message, zh)
+    }
+
+    /// A related place in `file` (`None`: this file), in English and Chinese.
+    pub fn with_related_in(
+        mut self,
+        file: Option<PathBuf>,
+        range: TextRange,
+        message: impl Into<String>,
+        zh: impl Into<String>,
+    ) -> Self {
         self.related.push(Related {
-            file: None,
+            file,
             range,
             message: message.into(),
+            message_zh: Some(tidy_zh(zh.into())),
         });
         self
     }
@@ -100,5 +152,22 @@ impl Diagnostic {
     /// Knowledge-base entries whose failures this rule prevents.
     pub fn kb(&self) -> &'static [&'static str] {
         self.code.rule().kb
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tidy_zh_drops_spaces_at_full_width_punctuation_only() {
+        assert_eq!(
+            tidy_zh("num_workers=4（第 3 行 N 的值） 与 worker：x".to_owned()),
+            "num_workers=4（第 3 行 N 的值）与 worker：x"
+        );
+        assert_eq!(
+            tidy_zh("报 \"Can't pickle local object\"".to_owned()),
+            "报 \"Can't pickle local object\""
+        );
     }
 }

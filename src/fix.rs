@@ -50,6 +50,9 @@ impl Edit {
 pub struct Fix {
     /// The code action's title, e.g. `Add multiprocessing_context="spawn"`.
     pub title: String,
+    /// The title for a Chinese editor; never part of the CLI's output.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title_zh: Option<String>,
     pub applicability: Applicability,
     pub edits: Vec<Edit>,
     /// Editors show a preferred fix first (`isPreferred`).
@@ -60,6 +63,7 @@ impl Fix {
     pub fn safe(title: impl Into<String>, edits: Vec<Edit>) -> Self {
         Self {
             title: title.into(),
+            title_zh: None,
             applicability: Applicability::Safe,
             edits,
             preferred: false,
@@ -68,10 +72,16 @@ impl Fix {
     pub fn unsafe_(title: impl Into<String>, edits: Vec<Edit>) -> Self {
         Self {
             title: title.into(),
+            title_zh: None,
             applicability: Applicability::Unsafe,
             edits,
             preferred: false,
         }
+    }
+    /// The Chinese of the title.
+    pub fn zh(mut self, title: impl Into<String>) -> Self {
+        self.title_zh = Some(crate::diagnostic::tidy_zh(title.into()));
+        self
     }
     pub fn preferred(mut self) -> Self {
         self.preferred = true;

@@ -110,6 +110,12 @@ fn dataset_in_another_file() {
         diagnostics[0].related[0].file.as_deref(),
         Some(data.as_path())
     );
+    // The other file's labels reach the Chinese text too.
+    let related_zh = diagnostics[0].related[0]
+        .message_zh
+        .as_deref()
+        .unwrap_or("");
+    assert!(related_zh.contains("在每个 worker 中运行"), "{related_zh}");
     insta::assert_snapshot!("DL101_cross_file", render(&source, &diagnostics, &root));
     // Without the other file the dataset is unknown: quiet, never a guess.
     assert!(run(&source, &train, Code::DL101, &ProjectIndex::new()).is_empty());

@@ -336,16 +336,22 @@ fn hover_explains_arguments_loader_rules_and_process_wide_calls() {
     assert_eq!(hover_at("parser", 0), "");
 }
 
-#[test]
-fn hover_speaks_chinese_to_a_chinese_client() {
-    let (dir, _path, uri) = workspace();
+/// A client whose `initialize` says its locale is `zh-cn`.
+fn start_chinese(root: &Path) -> Lsp {
     let mut lsp = Lsp::start();
     lsp.request(
         "initialize",
         json!({"capabilities": capabilities(&[], false), "locale": "zh-cn",
-               "rootUri": file_uri(dir.path()), "initializationOptions": options()}),
+               "rootUri": file_uri(root), "initializationOptions": options()}),
     );
     lsp.notify("initialized", json!({}));
+    lsp
+}
+
+#[test]
+fn hover_speaks_chinese_to_a_chinese_client() {
+    let (dir, _path, uri) = workspace();
+    let mut lsp = start_chinese(dir.path());
     lsp.open(&uri, TRAIN);
     lsp.diagnostics_for_version(&uri, 1);
     let at = TRAIN.find("num_workers=").unwrap();
@@ -357,6 +363,70 @@ fn hover_speaks_chinese_to_a_chinese_client() {
     let text = result["contents"]["value"].as_str().unwrap();
     assert!(text.contains("加载数据的 worker 进程数"), "{text}");
     assert!(text.contains("本机"), "{text}");
+}
+
+/// The titles of the code actions offered for `diagnostic`.
+fn action_titles(lsp: &mut Lsp, uri: &str, diagnostic: &Value) -> Vec<String> {
+    code_actions(lsp, uri, diagnostic, Some(&["quickfix"]))
+        .iter()
+        .map(|a| a["title"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn diagnostics_and_quick_fixes_speak_the_clients_language() {
+    let (dir, _path, uri) = workspace();
+    let mut lsp = start_chinese(dir.path());
+    lsp.open(&uri, TRAIN);
+    let diagnostics = lsp.diagnostics_for_version(&uri, 1);
+    let dl301 = find(&diagnostics, "DL301").clone();
+    let message = dl301["message"].as_str().unwrap();
+    assert!(
+        message.contains("与 num_workers=0（DataLoader 的默认值）同时使用"),
+        "{message}"
+    );
+    // PyTorch's own words stay as PyTorch prints them.
+    assert!(
+        message.contains("\"ValueError: prefetch_factor option could only be specified"),
+        "{message}"
+    );
+    assert_eq!(
+        dl301["relatedInformation"][0]["message"],
+        "未设置 num_workers，因此为 0"
+    );
+    let titles = action_titles(&mut lsp, &uri, &dl301);
+    assert_eq!(titles, ["删除 `prefetch_factor=4`", "在此行忽略 DL301"]);
+    let dl201 = find(&diagnostics, "DL201").clone();
+    assert!(
+        dl201["message"]
+            .as_str()
+            .unwrap()
+            .contains("超过了本机可用的 8 个 CPU")
+    );
+    let titles = action_titles(&mut lsp, &uri, &dl201);
+    assert!(
+        titles.contains(&"改为 `num_workers=8`（会改变行为）".to_owned()),
+        "{titles:?}"
+    );
+
+    // An English client, the same file: English as before.
+    let (dir, _path, uri) = workspace();
+    let (mut lsp, _) = start(&[], false, dir.path());
+    lsp.open(&uri, TRAIN);
+    let diagnostics = lsp.diagnostics_for_version(&uri, 1);
+    let dl301 = find(&diagnostics, "DL301").clone();
+    assert!(dl301["message"].as_str().unwrap().starts_with(
+        "prefetch_factor=4 with num_workers=0 (DataLoader's default): DataLoader raises"
+    ));
+    assert_eq!(
+        dl301["relatedInformation"][0]["message"],
+        "num_workers is not set, so it is 0"
+    );
+    let titles = action_titles(&mut lsp, &uri, &dl301);
+    assert_eq!(
+        titles,
+        ["Remove `prefetch_factor=4`", "Ignore DL301 on this line"]
+    );
 }
 
 #[test]

@@ -218,3 +218,83 @@ fn dl3xx_messages_match_recorded_pytorch_errors() {
     }
     assert_eq!(checked, 10, "one recording per argument check");
 }
+
+/// English wording the model (`python::`) writes into labels and descriptions: a Chinese
+/// message that still holds one was assembled from an untranslated piece.
+const ENGLISH_PIECES: &[&str] = &[
+    ", called from ",
+    ", which calls ",
+    "inherited by",
+    "the lambda",
+    "DataLoader's default",
+    "the default of",
+    "the value of",
+    "(line ",
+    "set under a condition",
+    "passed through",
+    "the workers start by",
+    "(assumed)",
+];
+
+fn speaks_chinese(what: &str, english: &str, chinese: Option<&str>) -> Result<(), String> {
+    let Some(chinese) = chinese else {
+        return Err(format!("{what} has no Chinese: {english:?}"));
+    };
+    if !chinese
+        .chars()
+        .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    {
+        return Err(format!("{what} is not Chinese: {chinese:?}"));
+    }
+    if let Some(piece) = ENGLISH_PIECES.iter().find(|p| chinese.contains(*p)) {
+        return Err(format!("{what} keeps the English {piece:?}: {chinese:?}"));
+    }
+    Ok(())
+}
+
+/// Every message, related message and fix title every rule produces on the fixtures has a
+/// Chinese text (the language server's `zh` locale), with every rule enabled.
+#[test]
+fn every_rule_speaks_chinese() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules");
+    let mut seen = std::collections::BTreeSet::new();
+    let mut problems = Vec::new();
+    let mut paths: Vec<_> = std::fs::read_dir(&dir)
+        .expect("fixtures list")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let source = std::fs::read_to_string(&path).expect("fixture reads");
+        let (mut settings, host) = setup(&source);
+        settings.extend_select = Code::all().map(|c| c.as_str().to_owned()).collect();
+        for d in run(&source, &path, &settings, &host) {
+            seen.insert(d.code);
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            let mut check = |what: String, english: &str, chinese: Option<&str>| {
+                if let Err(e) = speaks_chinese(&what, english, chinese) {
+                    problems.push(format!("{name}: {e}"));
+                }
+            };
+            check(
+                format!("{} message", d.code),
+                &d.message,
+                d.message_zh.as_deref(),
+            );
+            for r in &d.related {
+                check(
+                    format!("{} related", d.code),
+                    &r.message,
+                    r.message_zh.as_deref(),
+                );
+            }
+            for f in &d.fixes {
+                check(format!("{} fix", d.code), &f.title, f.title_zh.as_deref());
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let missing: Vec<Code> = Code::all().filter(|c| !seen.contains(c)).collect();
+    assert!(missing.is_empty(), "no fixture makes {missing:?} fire");
+}

@@ -107,6 +107,7 @@ pub(crate) mod test_support {
     pub const SOURCE: &str = "import torch\nloader = DataLoader(ds, prefetch_factor=4)\n# é\nx = torch.cuda.current_device()\n";
 
     /// Two diagnostics built by hand: one with a safe fix and a related place, one without.
+    /// The first carries Chinese too, which no CLI format may print.
     pub fn diagnostics() -> Vec<Diagnostic> {
         let kw = SOURCE.find("prefetch_factor=4").unwrap();
         let cuda = SOURCE.find("torch.cuda").unwrap();
@@ -117,11 +118,16 @@ pub(crate) mod test_support {
                 TextRange::new(kw, kw + 17),
                 "prefetch_factor option could only be specified in multiprocessing",
             )
-            .with_fix(Fix::safe(
-                "Remove `prefetch_factor=4`",
-                vec![Edit::delete(remove)],
-            ))
-            .with_related(TextRange::new(cuda, cuda + 10), "CUDA is initialised here"),
+            .zh("prefetch_factor 只能在多进程加载时指定")
+            .with_fix(
+                Fix::safe("Remove `prefetch_factor=4`", vec![Edit::delete(remove)])
+                    .zh("删除 `prefetch_factor=4`"),
+            )
+            .with_related(
+                TextRange::new(cuda, cuda + 10),
+                "CUDA is initialised here",
+                "CUDA 在此处初始化",
+            ),
             Diagnostic::new(
                 Code::DL203,
                 TextRange::new(SOURCE.find("DataLoader").unwrap(), kw - 2),

@@ -9,6 +9,7 @@ pub mod args;
 pub mod docs;
 pub mod fork;
 pub mod resources;
+pub(crate) mod zh;
 
 use std::cell::OnceCell;
 use std::fmt;

@@ -12,6 +12,7 @@ use tower_lsp_server::ls_types::{
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::{Applicability, Edit, Fix};
+use crate::server::settings::Locale;
 use crate::text::{Encoding, LineCol, LineIndex, TextRange};
 
 pub const SOURCE: &str = "dldoctor";
@@ -74,9 +75,9 @@ pub struct FixAction {
 }
 
 impl FixAction {
-    pub fn from_fix(fix: &Fix, coords: &Coords) -> Self {
+    pub fn from_fix(fix: &Fix, coords: &Coords, locale: Locale) -> Self {
         Self {
-            title: fix.title.clone(),
+            title: localized(locale, &fix.title, fix.title_zh.as_deref()).to_owned(),
             applicability: fix.applicability,
             preferred: fix.preferred,
             edits: fix.edits.iter().map(|e| coords.text_edit(e)).collect(),
@@ -112,13 +113,23 @@ pub fn severity(severity: Severity) -> DiagnosticSeverity {
     }
 }
 
-/// One dldoctor diagnostic in LSP form. `uri` is the document's, for related locations in the
-/// same file; `other_text` gives the text of another file a related location points into;
-/// `ignore` is the "ignore on this line" edit, if one can be made.
+/// The text for `locale`: the Chinese where the client speaks it and the rule gave one, else
+/// the English.
+pub fn localized<'a>(locale: Locale, en: &'a str, zh: Option<&'a str>) -> &'a str {
+    match (locale, zh) {
+        (Locale::Zh, Some(zh)) if !zh.trim().is_empty() => zh,
+        _ => en,
+    }
+}
+
+/// One dldoctor diagnostic in LSP form, in the client's `locale`. `uri` is the document's, for
+/// related locations in the same file; `other_text` gives the text of another file a related
+/// location points into; `ignore` is the "ignore on this line" edit, if one can be made.
 pub fn diagnostic(
     diagnostic: &Diagnostic,
     uri: &Uri,
     coords: &Coords,
+    locale: Locale,
     other_text: &dyn Fn(&Path) -> Option<String>,
     ignore: Option<FixAction>,
 ) -> lsp::Diagnostic {
@@ -138,7 +149,10 @@ pub fn diagnostic(
             };
             Some(DiagnosticRelatedInformation {
                 location: lsp::Location::new(uri, range),
-                message: non_empty(&related.message, rule.summary),
+                message: non_empty(
+                    localized(locale, &related.message, related.message_zh.as_deref()),
+                    rule.summary,
+                ),
             })
         })
         .collect::<Vec<_>>();
@@ -146,7 +160,7 @@ pub fn diagnostic(
         fixes: diagnostic
             .fixes
             .iter()
-            .map(|f| FixAction::from_fix(f, coords))
+            .map(|f| FixAction::from_fix(f, coords, locale))
             .collect(),
         ignore,
         kb: diagnostic.kb().iter().map(|id| (*id).to_owned()).collect(),
@@ -157,7 +171,14 @@ pub fn diagnostic(
         code: Some(NumberOrString::String(diagnostic.code.as_str().to_owned())),
         code_description: rule.url().parse().ok().map(|href| CodeDescription { href }),
         source: Some(SOURCE.to_owned()),
-        message: non_empty(&diagnostic.message, rule.summary),
+        message: non_empty(
+            localized(
+                locale,
+                &diagnostic.message,
+                diagnostic.message_zh.as_deref(),
+            ),
+            rule.summary,
+        ),
         related_information: (!related.is_empty()).then_some(related),
         tags: None,
         data: serde_json::to_value(data).ok(),
@@ -194,12 +215,44 @@ mod tests {
     }
 
     #[test]
+    fn a_chinese_client_gets_the_chinese_where_there_is_one() {
+        let text = "DataLoader(ds, prefetch_factor=2)\n";
+        let index = LineIndex::new(text);
+        let coords = Coords::new(text, &index, Encoding::Utf16);
+        let d = Diagnostic::new(Code::DL301, TextRange::new(15, 30), "english")
+            .zh("中文")
+            .with_related(TextRange::new(0, 10), "the loader", "加载器")
+            .with_fix(Fix::safe("Remove", vec![]).zh("删除"))
+            .with_fix(Fix::safe("Only English", vec![]));
+        let uri: Uri = "file:///t.py".parse().unwrap();
+        let zh = diagnostic(&d, &uri, &coords, Locale::Zh, &|_| None, None);
+        assert_eq!(zh.message, "中文");
+        assert_eq!(
+            zh.related_information.as_ref().unwrap()[0].message,
+            "加载器"
+        );
+        let titles: Vec<String> = DiagnosticData::from_lsp(&zh)
+            .unwrap()
+            .fixes
+            .into_iter()
+            .map(|f| f.title)
+            .collect();
+        assert_eq!(titles, ["删除", "Only English"]);
+        let en = diagnostic(&d, &uri, &coords, Locale::En, &|_| None, None);
+        assert_eq!(en.message, "english");
+        assert_eq!(
+            en.related_information.as_ref().unwrap()[0].message,
+            "the loader"
+        );
+    }
+
+    #[test]
     fn diagnostic_carries_code_href_source_and_fixes() {
         let text = "DataLoader(ds, prefetch_factor=2)\n";
         let index = LineIndex::new(text);
         let coords = Coords::new(text, &index, Encoding::Utf16);
         let d = Diagnostic::new(Code::DL301, TextRange::new(15, 30), "")
-            .with_related(TextRange::new(0, 10), "the loader")
+            .with_related(TextRange::new(0, 10), "the loader", "加载器")
             .with_fix(
                 Fix::safe(
                     "Remove prefetch_factor",
@@ -208,7 +261,7 @@ mod tests {
                 .preferred(),
             );
         let uri: Uri = "file:///t.py".parse().unwrap();
-        let lsp = diagnostic(&d, &uri, &coords, &|_| None, None);
+        let lsp = diagnostic(&d, &uri, &coords, Locale::En, &|_| None, None);
         assert_eq!(lsp.code, Some(NumberOrString::String("DL301".into())));
         assert_eq!(lsp.source.as_deref(), Some("dldoctor"));
         assert_eq!(lsp.message, Code::DL301.rule().summary);

@@ -7,6 +7,7 @@ use tree_sitter::Tree;
 use crate::diagnostic::Diagnostic;
 use crate::fix::{Applicability, Edit};
 use crate::server::convert::{Coords, FixAction};
+use crate::server::settings::Locale;
 use crate::text::TextRange;
 
 pub fn ignore_action(
@@ -14,11 +15,15 @@ pub fn ignore_action(
     tree: &Tree,
     coords: &Coords,
     diagnostic: &Diagnostic,
+    locale: Locale,
 ) -> Option<FixAction> {
     let code = diagnostic.code.as_str();
     let edit = ignore_edit(text, tree, coords, diagnostic.range.start, code)?;
     Some(FixAction {
-        title: format!("Ignore {code} on this line"),
+        title: match locale {
+            Locale::En => format!("Ignore {code} on this line"),
+            Locale::Zh => format!("在此行忽略 {code}"),
+        },
         applicability: Applicability::Safe,
         preferred: false,
         edits: vec![coords.text_edit(&edit)],

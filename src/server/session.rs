@@ -272,14 +272,16 @@ impl Session {
             return Vec::new();
         };
         let encoding = self.encoding();
+        let locale = self.config().locale;
         let result = guarded("analysis", || {
             let found = self.analyze_source(&snapshot.text, tree, &snapshot.path);
             let coords = snapshot.coords(encoding);
             found
                 .iter()
                 .map(|d| {
-                    let ignore = noqa::ignore_action(&snapshot.text, tree, &coords, d);
-                    convert::diagnostic(d, uri, &coords, &|path| self.text_of(path), ignore)
+                    let ignore = noqa::ignore_action(&snapshot.text, tree, &coords, d, locale);
+                    let other_text = |path: &Path| self.text_of(path);
+                    convert::diagnostic(d, uri, &coords, locale, &other_text, ignore)
                 })
                 .collect()
         });

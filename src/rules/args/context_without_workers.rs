@@ -55,5 +55,13 @@ pub fn check(checker: &mut Checker) {
                 short_text(m, arg)
             )
         },
+        |m, arg, workers| {
+            format!(
+                "{} 与 {workers} 同时使用：DataLoader 会抛出 \"ValueError: \
+                 multiprocessing_context can only be used with multi-process loading \
+                 (num_workers > 0), but got num_workers=0\"",
+                short_text(m, arg)
+            )
+        },
     );
 }

@@ -87,11 +87,17 @@ pub fn check(checker: &mut Checker) {
         if context.conditional {
             continue;
         }
-        let (name, message) = match &context.value.value {
+        let (name, message, message_zh) = match &context.value.value {
             Value::Str(name) if !METHODS.contains(&name.as_str()) => (
                 name,
                 format!(
                     "multiprocessing_context={name:?} is not a start method: DataLoader raises \
+                     \"ValueError: multiprocessing_context option should specify a valid start \
+                     method in ['fork', 'spawn', 'forkserver'], but got \
+                     multiprocessing_context='{name}'\""
+                ),
+                format!(
+                    "multiprocessing_context={name:?} 不是有效的启动方式：DataLoader 会抛出 \
                      \"ValueError: multiprocessing_context option should specify a valid start \
                      method in ['fork', 'spawn', 'forkserver'], but got \
                      multiprocessing_context='{name}'\""
@@ -103,13 +109,17 @@ pub fn check(checker: &mut Checker) {
                     "get_context({name:?}) names no start method: it raises \"ValueError: \
                      cannot find context for '{name}'\""
                 ),
+                format!(
+                    "get_context({name:?}) 给出的不是有效的启动方式：它会抛出 \"ValueError: \
+                     cannot find context for '{name}'\""
+                ),
             ),
             _ => continue,
         };
         let suggestion = nearest(name);
-        let mut d = Diagnostic::new(Code::DL307, context.anchor, message);
+        let mut d = Diagnostic::new(Code::DL307, context.anchor, message).zh(message_zh);
         if let Some(at) = context.value.defined_at() {
-            d = d.with_related(at, "the start method is named here");
+            d = d.with_related(at, "the start method is named here", "启动方式在此处指定");
         }
         let literal = find_literal(m, context.value_node, name);
         if let Some(literal) = literal {
@@ -118,6 +128,7 @@ pub fn check(checker: &mut Checker) {
                     format!("Use {suggestion:?}"),
                     vec![edit::replace(literal, format!("{suggestion:?}"))],
                 )
+                .zh(format!("改用 {suggestion:?}"))
                 .preferred(),
             );
         }

@@ -13,7 +13,7 @@ use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::{Argument, Loader, Param};
 use crate::python::model::Module;
-use crate::rules::{Checker, Code};
+use crate::rules::{Checker, Code, zh};
 
 /// An argument's text on one line, shortened for a fix title.
 pub(crate) fn short_text(m: &Module, arg: &Argument) -> String {
@@ -37,14 +37,25 @@ pub(crate) fn remove_fix(m: &Module, arg: &Argument) -> Option<Fix> {
         return None;
     }
     let edits = edit::remove_argument(m.source, arg.node)?;
-    Some(Fix::safe(format!("Remove `{}`", short_text(m, arg)), edits).preferred())
+    let text = short_text(m, arg);
+    Some(
+        Fix::safe(format!("Remove `{text}`"), edits)
+            .zh(format!("删除 `{text}`"))
+            .preferred(),
+    )
 }
 
 /// Points at `num_workers` when it is passed (the other half of a "without workers" error).
 pub(crate) fn with_workers_related(diagnostic: Diagnostic, loader: &Loader) -> Diagnostic {
     match loader.argument(Param::NumWorkers) {
-        Some(arg) => diagnostic.with_related(arg.anchor, "num_workers is 0 here"),
-        None => diagnostic.with_related(loader.callee, "num_workers is not set, so it is 0"),
+        Some(arg) => {
+            diagnostic.with_related(arg.anchor, "num_workers is 0 here", "此处 num_workers 为 0")
+        }
+        None => diagnostic.with_related(
+            loader.callee,
+            "num_workers is not set, so it is 0",
+            "未设置 num_workers，因此为 0",
+        ),
     }
 }
 
@@ -55,16 +66,22 @@ pub(crate) fn workers_text(loader: &Loader) -> String {
         .unwrap_or_else(|| "num_workers=0".to_owned())
 }
 
+/// [`workers_text`] in Chinese.
+pub(crate) fn workers_text_zh(loader: &Loader) -> String {
+    zh::describe(loader, Param::NumWorkers).unwrap_or_else(|| "num_workers=0".to_owned())
+}
+
 /// The shape of the "option without workers" rules: for every loader that certainly has no
 /// workers and passes `param` unconditionally with a value `offends` accepts, report at the
 /// argument, point at `num_workers`, and offer to remove the argument. `message` gets the
-/// argument and the `num_workers` text.
+/// argument and the `num_workers` text, `message_zh` the same in Chinese.
 pub(crate) fn check_without_workers(
     checker: &mut Checker,
     code: Code,
     param: Param,
     offends: fn(&Module, &Argument) -> bool,
     message: fn(&Module, &Argument, &str) -> String,
+    message_zh: fn(&Module, &Argument, &str) -> String,
 ) {
     let m = checker.model;
     for loader in m.loaders() {
@@ -78,7 +95,9 @@ pub(crate) fn check_without_workers(
             continue;
         }
         let text = message(m, arg, &workers_text(loader));
-        let mut d = with_workers_related(Diagnostic::new(code, arg.anchor, text), loader);
+        let text_zh = message_zh(m, arg, &workers_text_zh(loader));
+        let mut d =
+            with_workers_related(Diagnostic::new(code, arg.anchor, text).zh(text_zh), loader);
         if let Some(fix) = remove_fix(m, arg) {
             d = d.with_fix(fix);
         }

@@ -4,7 +4,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::{Param, Passing};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL304,
@@ -53,9 +53,9 @@ pub fn check(checker: &mut Checker) {
         if arg.conditional || arg.value.value.as_int().is_none_or(|n| n >= 0) {
             continue;
         }
-        let described = loader
-            .describe(Param::NumWorkers)
-            .unwrap_or_else(|| format!("num_workers={}", arg.value.value));
+        let fallback = || format!("num_workers={}", arg.value.value);
+        let described = loader.describe(Param::NumWorkers).unwrap_or_else(fallback);
+        let described_zh = zh::describe(loader, Param::NumWorkers).unwrap_or_else(fallback);
         let mut d = Diagnostic::new(
             Code::DL304,
             arg.anchor,
@@ -63,15 +63,22 @@ pub fn check(checker: &mut Checker) {
                 "{described}: DataLoader raises \"ValueError: num_workers option should be \
                  non-negative; use num_workers=0 to disable multiprocessing.\""
             ),
-        );
+        )
+        .zh(format!(
+            "{described_zh}：DataLoader 会抛出 \"ValueError: num_workers option should be \
+             non-negative; use num_workers=0 to disable multiprocessing.\""
+        ));
         if let Some(at) = arg.value.defined_at() {
-            d = d.with_related(at, "the negative value is set here");
+            d = d.with_related(at, "the negative value is set here", "负值在此处设定");
         }
         if matches!(arg.passing, Passing::Keyword | Passing::Positional(_)) {
-            d = d.with_fix(Fix::unsafe_(
-                "Set `num_workers=0`",
-                vec![edit::replace(arg.value_node, "0")],
-            ));
+            d = d.with_fix(
+                Fix::unsafe_(
+                    "Set `num_workers=0`",
+                    vec![edit::replace(arg.value_node, "0")],
+                )
+                .zh("改为 `num_workers=0`"),
+            );
         }
         checker.report(d);
     }

@@ -56,5 +56,12 @@ pub fn check(checker: &mut Checker) {
                 arg.value.value
             )
         },
+        |_, arg, workers| {
+            format!(
+                "persistent_workers={} 与 {workers} 同时使用：DataLoader 会抛出 \"ValueError: \
+                 persistent_workers option needs num_workers > 0\"",
+                arg.value.value
+            )
+        },
     );
 }

@@ -63,5 +63,14 @@ pub fn check(checker: &mut Checker) {
                 arg.value.value
             )
         },
+        |_, arg, workers| {
+            format!(
+                "prefetch_factor={} 与 {workers} 同时使用：DataLoader 会抛出 \"ValueError: \
+                 prefetch_factor option could only be specified in multiprocessing.let \
+                 num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor to \
+                 None.\"",
+                arg.value.value
+            )
+        },
     );
 }

@@ -69,16 +69,18 @@ fn is_given<'l, 'a>(m: &Module, arg: Option<&'l Argument<'a>>) -> Option<&'l Arg
     arg.filter(|a| !a.conditional && m.is_not_none(a.value_node))
 }
 
+/// `message` and `other_note` are (English, Chinese).
 fn report(
     checker: &mut Checker,
     culprit: &Argument,
     other: &Argument,
-    other_note: &str,
-    message: String,
+    other_note: (&str, &str),
+    message: (String, String),
 ) {
     let m = checker.model;
-    let mut d = Diagnostic::new(Code::DL306, culprit.anchor, message)
-        .with_related(other.anchor, other_note.to_owned());
+    let mut d = Diagnostic::new(Code::DL306, culprit.anchor, message.0)
+        .zh(message.1)
+        .with_related(other.anchor, other_note.0, other_note.1);
     if let Some(fix) = remove_fix(m, culprit) {
         d = d.with_fix(fix);
     }
@@ -98,31 +100,43 @@ fn check_loader(checker: &mut Checker, loader: &Loader) {
         });
         let culprits = [batch_size, shuffle, sampler, drop_last];
         for culprit in culprits.into_iter().flatten() {
-            let message = format!(
-                "{} with a batch_sampler: DataLoader raises \"ValueError: {MSG}\"",
-                culprit_text(m, culprit)
+            let text = culprit_text(m, culprit);
+            let message = (
+                format!("{text} with a batch_sampler: DataLoader raises \"ValueError: {MSG}\""),
+                format!(
+                    "{text} 与 batch_sampler 同时使用：DataLoader 会抛出 \"ValueError: {MSG}\""
+                ),
             );
             report(
                 checker,
                 culprit,
                 batch_sampler,
-                "the batch_sampler is given here",
+                (
+                    "the batch_sampler is given here",
+                    "batch_sampler 在此处传入",
+                ),
                 message,
             );
         }
         return;
     }
     if let (Some(sampler), Some(shuffle)) = (sampler, shuffle) {
-        let message = format!(
-            "{} with a sampler: DataLoader raises \"ValueError: sampler option is mutually \
-             exclusive with shuffle\"; shuffle in the sampler instead",
-            culprit_text(m, shuffle)
+        let text = culprit_text(m, shuffle);
+        let message = (
+            format!(
+                "{text} with a sampler: DataLoader raises \"ValueError: sampler option is \
+                 mutually exclusive with shuffle\"; shuffle in the sampler instead"
+            ),
+            format!(
+                "{text} 与 sampler 同时使用：DataLoader 会抛出 \"ValueError: sampler option is \
+                 mutually exclusive with shuffle\"；请改由 sampler 负责打乱"
+            ),
         );
         report(
             checker,
             shuffle,
             sampler,
-            "the sampler is given here",
+            ("the sampler is given here", "sampler 在此处传入"),
             message,
         );
     }
@@ -130,16 +144,26 @@ fn check_loader(checker: &mut Checker, loader: &Loader) {
         .argument(Param::BatchSize)
         .filter(|a| !a.conditional && a.value.value == Value::None);
     if let (Some(batch_size), Some(drop_last)) = (batch_size_none, drop_last) {
-        let message = format!(
-            "{} with batch_size=None: DataLoader raises \"ValueError: batch_size=None option \
-             disables auto-batching and is mutually exclusive with drop_last\"",
-            culprit_text(m, drop_last)
+        let text = culprit_text(m, drop_last);
+        let message = (
+            format!(
+                "{text} with batch_size=None: DataLoader raises \"ValueError: batch_size=None \
+                 option disables auto-batching and is mutually exclusive with drop_last\""
+            ),
+            format!(
+                "{text} 与 batch_size=None 同时使用：DataLoader 会抛出 \"ValueError: \
+                 batch_size=None option disables auto-batching and is mutually exclusive with \
+                 drop_last\""
+            ),
         );
         report(
             checker,
             drop_last,
             batch_size,
-            "batch_size=None is given here",
+            (
+                "batch_size=None is given here",
+                "batch_size=None 在此处传入",
+            ),
             message,
         );
     }

@@ -2,7 +2,7 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::python::loaders::Param;
-use crate::rules::args::{remove_fix, with_workers_related, workers_text};
+use crate::rules::args::{remove_fix, with_workers_related, workers_text, workers_text_zh};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -74,6 +74,10 @@ pub fn check(checker: &mut Checker) {
                      non-negative\""
                 ),
             )
+            .zh(format!(
+                "timeout={value}：DataLoader 会抛出 \"ValueError: timeout option should be \
+                 non-negative\""
+            ))
         } else if seconds > 0.0 && loader.certainly_single_process() {
             with_workers_related(
                 Diagnostic::new(
@@ -84,7 +88,12 @@ pub fn check(checker: &mut Checker) {
                          _SingleProcessDataLoaderIter requires timeout == 0\"",
                         workers_text(loader)
                     ),
-                ),
+                )
+                .zh(format!(
+                    "timeout={value} 与 {} 同时使用：开始迭代时会抛出 \"AssertionError: \
+                     _SingleProcessDataLoaderIter requires timeout == 0\"",
+                    workers_text_zh(loader)
+                )),
                 loader,
             )
         } else {

@@ -1,11 +1,11 @@
 //! DL102 `cuda-before-fork`.
 
-use crate::diagnostic::{Diagnostic, Related, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::python::cuda::{self, Cudaness};
 use crate::python::start_method::Origin;
 use crate::python::syntax;
 use crate::rules::fork::{loaders, with_start_method_fixes};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL102,
@@ -70,12 +70,12 @@ pub fn check(checker: &mut Checker) {
         let Some(first) = uses.first() else {
             continue;
         };
-        let when = match first.cudaness {
-            Cudaness::Cuda => "",
-            Cudaness::WhenAvailable => " (when CUDA is available)",
+        let (when, when_zh) = match first.cudaness {
+            Cudaness::Cuda => ("", ""),
+            Cudaness::WhenAvailable => (" (when CUDA is available)", "CUDA 可用时，"),
         };
         let library = code.cuda_libraries().next();
-        let (severity, consequence) = match library {
+        let (severity, consequence, consequence_zh) = match library {
             Some(lib) => (
                 Severity::Warning,
                 format!(
@@ -83,11 +83,18 @@ pub fn check(checker: &mut Checker) {
                      process inherits",
                     lib.what, lib.within
                 ),
+                format!(
+                    "worker 用到了 {}（位于 {}），它无法使用 fork 出的子进程继承来的 CUDA 状态",
+                    zh::code_path(&lib.what),
+                    zh::code_path(&lib.within)
+                ),
             ),
             None => (
                 Severity::Info,
                 "the workers only use the CPU, so this works; code that touches CUDA in a \
                  worker would fail"
+                    .to_owned(),
+                "worker 只使用 CPU，所以目前能正常运行；但 worker 中一旦有代码用到 CUDA 就会失败"
                     .to_owned(),
             ),
         };
@@ -97,19 +104,32 @@ pub fn check(checker: &mut Checker) {
             first.what,
             loader.start.describe()
         );
+        let message_zh = format!(
+            "{when_zh}主进程在此加载器启动 worker 之前已初始化 CUDA（由 {} 触发），且 {}：\
+             {consequence_zh}",
+            zh::code_path(&first.what),
+            zh::start_method(&loader.start)
+        );
         let range = match loader.start.origin {
             Origin::Argument(range) => range,
             _ => loader.callee(),
         };
-        let mut diagnostic = Diagnostic::new(Code::DL102, range, message).with_severity(severity);
-        diagnostic = diagnostic.with_related(first.range, "CUDA is initialised here");
-        diagnostic = diagnostic.with_related(syntax::range(start), "the workers start here");
+        let mut diagnostic = Diagnostic::new(Code::DL102, range, message)
+            .zh(message_zh)
+            .with_severity(severity)
+            .with_related(first.range, "CUDA is initialised here", "CUDA 在此处初始化")
+            .with_related(
+                syntax::range(start),
+                "the workers start here",
+                "worker 在此处启动",
+            );
         if let Some(lib) = library {
-            diagnostic.related.push(Related {
-                file: lib.file.clone(),
-                range: lib.range,
-                message: format!("{} runs in every worker", lib.what),
-            });
+            diagnostic = diagnostic.with_related_in(
+                lib.file.clone(),
+                lib.range,
+                format!("{} runs in every worker", lib.what),
+                format!("{} 在每个 worker 中运行", zh::code_path(&lib.what)),
+            );
         }
         diagnostic = with_start_method_fixes(diagnostic, scope, loader);
         diagnostics.push(diagnostic);

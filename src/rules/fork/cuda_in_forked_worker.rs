@@ -1,9 +1,9 @@
 //! DL101 `cuda-in-forked-worker`.
 
-use crate::diagnostic::{Diagnostic, Related, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::python::cuda::Cudaness;
 use crate::rules::fork::{loaders, with_start_method_fixes};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL101,
@@ -70,9 +70,9 @@ pub fn check(checker: &mut Checker) {
             let Some(first) = facts.cuda.first() else {
                 continue;
             };
-            let when = match first.cudaness {
-                Cudaness::Cuda => "",
-                Cudaness::WhenAvailable => " when CUDA is available",
+            let (when, when_zh) = match first.cudaness {
+                Cudaness::Cuda => ("", ""),
+                Cudaness::WhenAvailable => (" when CUDA is available", "CUDA 可用时，"),
             };
             let message = format!(
                 "{} runs inside the DataLoader's worker processes (in {}){when}, but {}: a \
@@ -83,16 +83,29 @@ pub fn check(checker: &mut Checker) {
                 first.within,
                 loader.start.describe()
             );
+            let message_zh = format!(
+                "{when_zh}{} 在 DataLoader 的 worker 进程中运行（位于 {}），但 {}：fork 出的子进程\
+                 无法使用 CUDA（\"Cannot re-initialize CUDA in forked subprocess\"）。请让 worker \
+                 端代码只用 CPU，在训练循环中再把每个批次移到 GPU，或改用 spawn 启动 worker",
+                zh::code_path(&first.what),
+                zh::code_path(&first.within),
+                zh::start_method(&loader.start)
+            );
             let range = loader
                 .argument_range(role.argument())
                 .unwrap_or_else(|| loader.callee());
-            let mut diagnostic = Diagnostic::new(Code::DL101, range, message);
+            let mut diagnostic = Diagnostic::new(Code::DL101, range, message).zh(message_zh);
             for finding in facts.cuda.iter().take(MAX_RELATED) {
-                diagnostic.related.push(Related {
-                    file: finding.file.clone(),
-                    range: finding.range,
-                    message: format!("{} runs in every worker ({})", finding.what, finding.within),
-                });
+                diagnostic = diagnostic.with_related_in(
+                    finding.file.clone(),
+                    finding.range,
+                    format!("{} runs in every worker ({})", finding.what, finding.within),
+                    format!(
+                        "{} 在每个 worker 中运行（位于 {}）",
+                        zh::code_path(&finding.what),
+                        zh::code_path(&finding.within)
+                    ),
+                );
             }
             diagnostic = with_start_method_fixes(diagnostic, scope, loader);
             diagnostics.push(diagnostic);

@@ -3,7 +3,7 @@
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::Fix;
 use crate::rules::fork::loaders;
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL103,
@@ -57,13 +57,19 @@ pub fn check(checker: &mut Checker) {
              (forkserver)",
             loader.start.describe()
         );
-        let mut diagnostic = Diagnostic::new(Code::DL103, loader.callee(), message);
+        let message_zh = format!(
+            "没有为此加载器的 worker 选定启动方式：{}。同一脚本在 macOS 和 Windows 上（spawn）\
+             以及 Python 3.14 起的 Linux 上（forkserver）会以不同方式启动 worker",
+            zh::start_method(&loader.start)
+        );
+        let mut diagnostic = Diagnostic::new(Code::DL103, loader.callee(), message).zh(message_zh);
         for (i, method) in ["spawn", "forkserver", "fork"].iter().enumerate() {
             let edits = loader.set_context_edits(scope, method);
             if edits.is_empty() {
                 continue;
             }
-            let fix = Fix::unsafe_(format!("Add multiprocessing_context=\"{method}\""), edits);
+            let fix = Fix::unsafe_(format!("Add multiprocessing_context=\"{method}\""), edits)
+                .zh(format!("添加 multiprocessing_context=\"{method}\""));
             diagnostic = diagnostic.with_fix(if i == 0 { fix.preferred() } else { fix });
         }
         diagnostics.push(diagnostic);

@@ -22,7 +22,7 @@ use crate::python::start_method::{self, StartMethod};
 use crate::python::syntax::{self, Scope};
 use crate::python::values::Value;
 use crate::python::workers::{self, WorkerCode};
-use crate::rules::Checker;
+use crate::rules::{Checker, zh};
 use crate::text::TextRange;
 
 /// One `torch.utils.data.DataLoader(...)` call as the DL1xx rules see it: the model's loader
@@ -35,7 +35,7 @@ pub(crate) struct Loader<'a> {
     worker_code: OnceCell<WorkerCode>,
     start_points: OnceCell<Vec<Node<'a>>>,
     unguarded_start: OnceCell<Option<Node<'a>>>,
-    spawn_consequences: OnceCell<Vec<(TextRange, String)>>,
+    spawn_consequences: OnceCell<Vec<Consequence>>,
 }
 
 impl<'a> Loader<'a> {
@@ -246,19 +246,27 @@ pub(crate) fn with_start_method_fixes<'a>(
     loader: &Loader<'a>,
 ) -> Diagnostic {
     if let Some(range) = loader.start.range() {
-        diagnostic = diagnostic.with_related(range, "the start method is chosen here");
+        diagnostic = diagnostic.with_related(
+            range,
+            "the start method is chosen here",
+            "启动方式在此处选定",
+        );
     }
     let consequences = spawn_consequences(scope, loader);
-    let suffix = if consequences.is_empty() {
-        String::new()
+    let (suffix, suffix_zh) = if consequences.is_empty() {
+        (String::new(), String::new())
     } else {
-        let notes: Vec<&str> = consequences.iter().map(|(_, note)| note.as_str()).collect();
-        format!(" ({})", notes.join("; "))
+        let notes: Vec<&str> = consequences.iter().map(|c| c.en.as_str()).collect();
+        let notes_zh: Vec<&str> = consequences.iter().map(|c| c.zh.as_str()).collect();
+        (
+            format!(" ({})", notes.join("; ")),
+            format!("（{}）", notes_zh.join("；")),
+        )
     };
-    let verb = if loader.argument("multiprocessing_context").is_some() {
-        "Set"
+    let (verb, verb_zh) = if loader.argument("multiprocessing_context").is_some() {
+        ("Set", "改为")
     } else {
-        "Add"
+        ("Add", "添加")
     };
     for (i, method) in ["spawn", "forkserver"].iter().enumerate() {
         let edits = loader.set_context_edits(scope, method);
@@ -268,13 +276,27 @@ pub(crate) fn with_start_method_fixes<'a>(
         let fix = Fix::unsafe_(
             format!("{verb} multiprocessing_context=\"{method}\"{suffix}"),
             edits,
-        );
+        )
+        .zh(format!(
+            "{verb_zh} multiprocessing_context=\"{method}\"{suffix_zh}"
+        ));
         diagnostic = diagnostic.with_fix(if i == 0 { fix.preferred() } else { fix });
     }
-    for (range, note) in consequences {
-        diagnostic = diagnostic.with_related(*range, format!("with spawn, {note}"));
+    for c in consequences {
+        diagnostic = diagnostic.with_related(
+            c.range,
+            format!("with spawn, {}", c.en),
+            format!("改用 spawn 后，{}", c.zh),
+        );
     }
     diagnostic
+}
+
+/// One thing switching a loader to spawn would also require, in English and Chinese.
+pub(crate) struct Consequence {
+    pub range: TextRange,
+    pub en: String,
+    pub zh: String,
 }
 
 /// What switching this loader to spawn would also require: a main guard around module-level
@@ -282,29 +304,35 @@ pub(crate) fn with_start_method_fixes<'a>(
 pub(crate) fn spawn_consequences<'l, 'a>(
     scope: &Scope<'a>,
     loader: &'l Loader<'a>,
-) -> &'l [(TextRange, String)] {
+) -> &'l [Consequence] {
     loader
         .spawn_consequences
         .get_or_init(|| find_spawn_consequences(scope, loader))
 }
 
-fn find_spawn_consequences<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Vec<(TextRange, String)> {
+fn find_spawn_consequences<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Vec<Consequence> {
     let mut notes = Vec::new();
     if let Some(site) = loader.unguarded_start(scope) {
-        notes.push((
-            syntax::range(site),
-            "the script then also needs an `if __name__ == \"__main__\":` guard".to_owned(),
-        ));
+        notes.push(Consequence {
+            range: syntax::range(site),
+            en: "the script then also needs an `if __name__ == \"__main__\":` guard".to_owned(),
+            zh: "脚本还需要 `if __name__ == \"__main__\":` 保护".to_owned(),
+        });
     }
     for local in unpicklable_worker_callable::unpicklable_arguments(scope, loader) {
-        notes.push((
-            local.range,
-            format!(
+        notes.push(Consequence {
+            range: local.range,
+            en: format!(
                 "the {} passed as `{}` must then move to module level",
                 local.kind.noun(),
                 local.argument
             ),
-        ));
+            zh: zh::join(&[
+                &format!("作为 `{}` 传入的", local.argument),
+                local.kind.noun_zh(),
+                "还需移到模块级",
+            ]),
+        });
     }
     notes
 }

@@ -1,10 +1,10 @@
 //! DL106 `pin-memory-cuda-data`.
 
-use crate::diagnostic::{Diagnostic, Related, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::{Edit, Fix};
 use crate::python::syntax;
 use crate::rules::fork::loaders;
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL106,
@@ -70,21 +70,35 @@ pub fn check(checker: &mut Checker) {
              pinned\"). Return CPU tensors and move the batch in the training loop",
             first.within, first.what
         );
-        let mut diagnostic = Diagnostic::new(Code::DL106, range, message);
+        let message_zh = format!(
+            "`pin_memory=True`，但 {} 返回的是 CUDA 张量（{}）：只有 CPU 张量才能锁页（\"cannot \
+             pin 'torch.cuda.FloatTensor' only dense CPU tensors can be pinned\"）。请返回 CPU \
+             张量，在训练循环中再把批次移到 GPU",
+            zh::code_path(&first.within),
+            zh::code_path(&first.what)
+        );
+        let mut diagnostic = Diagnostic::new(Code::DL106, range, message).zh(message_zh);
         for finding in code.returns_cuda().take(3) {
-            diagnostic.related.push(Related {
-                file: finding.file.clone(),
-                range: finding.range,
-                message: format!(
+            diagnostic = diagnostic.with_related_in(
+                finding.file.clone(),
+                finding.range,
+                format!(
                     "a CUDA tensor is returned to the loader here ({})",
                     finding.within
                 ),
-            });
+                format!(
+                    "此处向加载器返回了 CUDA 张量（位于 {}）",
+                    zh::code_path(&finding.within)
+                ),
+            );
         }
-        diagnostic = diagnostic.with_fix(Fix::unsafe_(
-            "Set pin_memory=False",
-            vec![Edit::replace(syntax::range(value), "False")],
-        ));
+        diagnostic = diagnostic.with_fix(
+            Fix::unsafe_(
+                "Set pin_memory=False",
+                vec![Edit::replace(syntax::range(value), "False")],
+            )
+            .zh("改为 pin_memory=False"),
+        );
         diagnostics.push(diagnostic);
     }
     for d in diagnostics {

@@ -82,13 +82,21 @@ pub fn check(checker: &mut Checker) {
                  each worker would run the training script again"
             ),
         )
+        .zh(format!(
+            "worker 以 {method} 方式启动，每个 worker 都会重新导入主模块，但启动它们的是 \
+             `if __name__ == \"__main__\":` 之外的模块级代码；每个 worker 都会把训练脚本再运行一遍"
+        ))
         .with_related(
             syntax::range(site),
             "the workers start here, outside a main guard",
+            "worker 在此处启动，不在 `if __name__ == \"__main__\":` 之内",
         );
         if let Origin::ProcessWide(range) = loader.start.origin {
-            diagnostic =
-                diagnostic.with_related(range, format!("the start method is set to {method} here"));
+            diagnostic = diagnostic.with_related(
+                range,
+                format!("the start method is set to {method} here"),
+                format!("启动方式在此处设为 {method}"),
+            );
         }
         if let Some(fix) = main_guard_fix(scope) {
             diagnostic = diagnostic.with_fix(fix);
@@ -260,10 +268,13 @@ fn main_guard_fix(scope: &Scope) -> Option<Fix> {
             Edit::replace(range, guarded(scope, start, last.end_byte()))
         })
         .collect();
-    Some(Fix::unsafe_(
-        "Wrap the module-level code in `if __name__ == \"__main__\":`",
-        edits,
-    ))
+    Some(
+        Fix::unsafe_(
+            "Wrap the module-level code in `if __name__ == \"__main__\":`",
+            edits,
+        )
+        .zh("把模块级代码包进 `if __name__ == \"__main__\":`"),
+    )
 }
 
 /// The text of `start..end` indented under a main guard.

@@ -10,7 +10,7 @@ use crate::python::start_method::Origin;
 use crate::python::syntax::{self, Scope};
 use crate::python::workers;
 use crate::rules::fork::{Loader, loaders};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, Rule, zh};
 use crate::text::TextRange;
 
 pub const RULE: Rule = Rule {
@@ -70,6 +70,14 @@ impl LocalKind {
             LocalKind::Lambda => "lambda",
             LocalKind::NestedFunction => "nested function",
             LocalKind::LocalClass => "class defined in a function",
+        }
+    }
+
+    pub fn noun_zh(self) -> &'static str {
+        match self {
+            LocalKind::Lambda => "lambda",
+            LocalKind::NestedFunction => "嵌套函数",
+            LocalKind::LocalClass => "局部类",
         }
     }
 }
@@ -168,14 +176,19 @@ pub fn check(checker: &mut Checker) {
             continue;
         }
         for local in unpicklable_arguments(scope, loader) {
-            let what = describe(scope, &local);
-            let (severity, why) = if method.pickles() {
+            let (what, what_zh) = describe(scope, &local);
+            let start_zh = zh::start_method(&loader.start);
+            let (severity, why, why_zh) = if method.pickles() {
                 (
                     Severity::Error,
                     format!(
                         "{}, which pickles it for every worker: starting the workers fails with \
                          \"Can't pickle local object\"",
                         loader.start.describe()
+                    ),
+                    format!(
+                        "{start_zh}，会为每个 worker pickle 它：启动 worker 时失败，报 \
+                         \"Can't pickle local object\""
                     ),
                 )
             } else {
@@ -186,6 +199,10 @@ pub fn check(checker: &mut Checker) {
                          forkserver (Linux from Python 3.14) must pickle it, and fail",
                         loader.start.describe()
                     ),
+                    format!(
+                        "{start_zh}，不需要 pickle 它；但 spawn（macOS、Windows）和 forkserver\
+                         （Python 3.14 起的 Linux）必须 pickle 它，因而会失败"
+                    ),
                 )
             };
             let captures = match local.kind {
@@ -193,18 +210,24 @@ pub fn check(checker: &mut Checker) {
                 _ => Vec::new(),
             };
             let mut message = format!("{what} is passed as `{}`; {why}", local.argument);
+            let mut message_zh = zh::join(&[
+                &what_zh,
+                &format!("作为 `{}` 传入；{why_zh}", local.argument),
+            ]);
             let fix = match local.kind {
                 LocalKind::Lambda if !captures.is_empty() => {
+                    let names: Vec<String> = captures.iter().map(|c| format!("`{c}`")).collect();
                     message.push_str(&format!(
                         ". No automatic fix: the lambda uses the local variable{} {} of its \
                          function; pass a module-level function through `functools.partial` \
                          instead",
                         if captures.len() == 1 { "" } else { "s" },
-                        captures
-                            .iter()
-                            .map(|c| format!("`{c}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        names.join(", ")
+                    ));
+                    message_zh.push_str(&format!(
+                        "。无法自动修复：该 lambda 用到了所在函数的局部变量 {}；请改用 \
+                         `functools.partial` 包装一个模块级函数",
+                        names.join("、")
                     ));
                     None
                 }
@@ -214,14 +237,19 @@ pub fn check(checker: &mut Checker) {
                 _ => None,
             };
             let mut diagnostic = Diagnostic::new(Code::DL105, local.argument_range, message)
+                .zh(message_zh)
                 .with_severity(severity)
                 .with_related(
                     local.range,
                     format!("the {} is defined here", local.kind.noun()),
+                    zh::join(&[local.kind.noun_zh(), "在此处定义"]),
                 );
             if let Origin::Argument(range) | Origin::ProcessWide(range) = loader.start.origin {
-                diagnostic = diagnostic
-                    .with_related(range, format!("the start method is chosen here ({method})"));
+                diagnostic = diagnostic.with_related(
+                    range,
+                    format!("the start method is chosen here ({method})"),
+                    format!("启动方式在此处选定（{method}）"),
+                );
             }
             if let Some(fix) = fix {
                 diagnostic = diagnostic.with_fix(fix);
@@ -234,25 +262,33 @@ pub fn check(checker: &mut Checker) {
     }
 }
 
-fn describe(scope: &Scope, local: &LocalCallable) -> String {
-    let owner = syntax::enclosing_function(local.definition)
+/// "The function `seed` defined in `main()`", and in Chinese "函数 `main()` 中定义的函数 `seed`".
+fn describe(scope: &Scope, local: &LocalCallable) -> (String, String) {
+    let (owner, owner_zh) = match syntax::enclosing_function(local.definition)
         .and_then(|f| f.child_by_field_name("name"))
-        .map(|n| format!(" defined in `{}()`", scope.text(n)))
-        .unwrap_or_default();
-    match local.kind {
-        LocalKind::Lambda => format!("A lambda{owner}"),
-        _ => {
-            let name = local
-                .definition
-                .child_by_field_name("name")
-                .map_or("", |n| scope.text(n));
-            let noun = match local.kind {
-                LocalKind::LocalClass => "class",
-                _ => "function",
-            };
-            format!("The {noun} `{name}`{owner}")
+    {
+        Some(f) => {
+            let f = scope.text(f);
+            (
+                format!(" defined in `{f}()`"),
+                format!("函数 `{f}()` 中定义的"),
+            )
         }
-    }
+        None => (String::new(), String::new()),
+    };
+    let name = local
+        .definition
+        .child_by_field_name("name")
+        .map_or("", |n| scope.text(n));
+    let (en, zh) = match local.kind {
+        LocalKind::Lambda => (format!("A lambda{owner}"), "lambda".to_owned()),
+        LocalKind::LocalClass => (format!("The class `{name}`{owner}"), format!("类 `{name}`")),
+        LocalKind::NestedFunction => (
+            format!("The function `{name}`{owner}"),
+            format!("函数 `{name}`"),
+        ),
+    };
+    (en, zh::join(&[&owner_zh, &zh]))
 }
 
 /// Local variables of the enclosing functions that a lambda reads: moving it to module level
@@ -407,13 +443,16 @@ fn extract_lambda_fix(scope: &Scope, local: &LocalCallable) -> Option<Fix> {
         &"\n\n"[..2usize.saturating_sub(blank_lines.saturating_sub(1))]
     };
     let definition = format!("{padding}def {name}({parameters}):\n    return {returned}\n\n\n");
-    Some(Fix::safe(
-        format!("Move the lambda to a module-level function `{name}`"),
-        vec![
-            Edit::insert(insert_at, definition),
-            Edit::replace(syntax::range(lambda), name.clone()),
-        ],
-    ))
+    Some(
+        Fix::safe(
+            format!("Move the lambda to a module-level function `{name}`"),
+            vec![
+                Edit::insert(insert_at, definition),
+                Edit::replace(syntax::range(lambda), name.clone()),
+            ],
+        )
+        .zh(format!("把 lambda 移到模块级函数 `{name}`")),
+    )
 }
 
 /// `base`, or `base_2`, `base_3`, ... : the first that no identifier of the file uses.

@@ -8,7 +8,7 @@ use crate::python::edit;
 use crate::python::loaders::Param;
 use crate::python::model::{CallSite, Module};
 use crate::python::values::{Provenance, Value};
-use crate::rules::resources::{assumed, imports};
+use crate::rules::resources::{assumed, assumed_zh, imports};
 use crate::rules::{Checker, Code, Rule};
 
 pub const RULE: Rule = Rule {
@@ -71,12 +71,18 @@ pub fn check(checker: &mut Checker) {
         if !func.ignores_affinity() {
             continue;
         }
-        let usable = match host.usable_cpus {
-            Some(n) => format!(
-                "; this machine lets it use {n}{}",
-                assumed(&host.cpus_source)
+        let (usable, usable_zh) = match host.usable_cpus {
+            Some(n) => (
+                format!(
+                    "; this machine lets it use {n}{}",
+                    assumed(&host.cpus_source)
+                ),
+                format!(
+                    "；本机允许它使用 {n} 个 CPU{}",
+                    assumed_zh(&host.cpus_source)
+                ),
             ),
-            None => String::new(),
+            None => (String::new(), String::new()),
         };
         let message = format!(
             "num_workers from {} counts every CPU of the machine, not the CPUs this process may \
@@ -84,7 +90,13 @@ pub fn check(checker: &mut Checker) {
              counts those",
             func.call_text()
         );
-        let mut d = Diagnostic::new(Code::DL205, arg.anchor, message);
+        let message_zh = format!(
+            "num_workers 取自 {}，它统计的是整台机器的全部 CPU，而不是此进程可用的 CPU（受亲和性\
+             掩码、容器或 Slurm 配额限制）{usable_zh}；`len(os.sched_getaffinity(0))` 统计的才是\
+             可用的 CPU",
+            func.call_text()
+        );
+        let mut d = Diagnostic::new(Code::DL205, arg.anchor, message).zh(message_zh);
         let call = count_call(m, arg.value_node).or_else(|| match &arg.value.provenance {
             Provenance::Constant { at, .. } => m
                 .bindings()
@@ -101,12 +113,18 @@ pub fn check(checker: &mut Checker) {
                     .byte_range()
                     .contains(&call.node.start_byte())
             {
-                d = d.with_related(Module::range(call.node), "the CPU count is taken here");
+                d = d.with_related(
+                    Module::range(call.node),
+                    "the CPU count is taken here",
+                    "CPU 数在此处获取",
+                );
             }
             if let Some(mut edits) = imports(m, &["os"]) {
                 edits.push(edit::replace(call.node, "len(os.sched_getaffinity(0))"));
                 d = d.with_fix(
-                    Fix::unsafe_("Use `len(os.sched_getaffinity(0))`", edits).preferred(),
+                    Fix::unsafe_("Use `len(os.sched_getaffinity(0))`", edits)
+                        .zh("改用 `len(os.sched_getaffinity(0))`")
+                        .preferred(),
                 );
             }
         }

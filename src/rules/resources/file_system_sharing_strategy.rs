@@ -65,9 +65,12 @@ pub fn check(checker: &mut Checker) {
         if m.value_of(arg).value.as_str() != Some("file_system") {
             continue;
         }
-        let limit = match host.nofile_soft {
-            Some(n) => format!(" (this machine's open-file limit is {n})"),
-            None => String::new(),
+        let (limit, limit_zh) = match host.nofile_soft {
+            Some(n) => (
+                format!(" (this machine's open-file limit is {n})"),
+                format!("（本机的打开文件数上限为 {n}）"),
+            ),
+            None => (String::new(), String::new()),
         };
         let message = format!(
             "set_sharing_strategy(\"file_system\") keeps every shared tensor as a named file in \
@@ -78,13 +81,19 @@ pub fn check(checker: &mut Checker) {
             Code::DL204,
             crate::python::model::Module::range(arg),
             message,
-        );
+        )
+        .zh(format!(
+            "set_sharing_strategy(\"file_system\") 会把每个共享张量作为具名文件放在 /dev/shm \
+             中：异常退出的 worker 留下的文件永远不会被删除，/dev/shm 会被占满；默认的 \
+             \"file_descriptor\" 只需调高 `ulimit -n`{limit_zh}"
+        ));
         if arg.kind() == "string" {
             d = d.with_fix(
                 Fix::unsafe_(
                     "Use \"file_descriptor\" (raise `ulimit -n` if workers report \"Too many open files\")",
                     vec![edit::replace(arg, "\"file_descriptor\"")],
                 )
+                .zh("改用 \"file_descriptor\"（若 worker 报 \"Too many open files\"，请调高 `ulimit -n`）")
                 .preferred(),
             );
         }

@@ -41,6 +41,14 @@ pub(crate) fn assumed(source: &Source) -> &'static str {
     }
 }
 
+/// [`assumed`] in Chinese.
+pub(crate) fn assumed_zh(source: &Source) -> &'static str {
+    match source {
+        Source::Assumed => "（假定值）",
+        _ => "",
+    }
+}
+
 /// "/dev/shm is 64 MiB (60 MiB free)" for this machine, or `None` when unknown.
 pub(crate) fn shm_text(host: &HostFacts) -> Option<String> {
     let shm = host.shm.as_ref()?;
@@ -49,6 +57,20 @@ pub(crate) fn shm_text(host: &HostFacts) -> Option<String> {
         human_size(shm.total_bytes),
         human_size(shm.free_bytes),
         assumed(&host.shm_source)
+    ))
+}
+
+/// [`shm_text`] in Chinese: "/dev/shm 为 64 MiB（可用 60 MiB，假定值）".
+pub(crate) fn shm_text_zh(host: &HostFacts) -> Option<String> {
+    let shm = host.shm.as_ref()?;
+    let assumed = match host.shm_source {
+        Source::Assumed => "，假定值",
+        _ => "",
+    };
+    Some(format!(
+        "/dev/shm 为 {}（可用 {}{assumed}）",
+        human_size(shm.total_bytes),
+        human_size(shm.free_bytes),
     ))
 }
 

@@ -5,8 +5,8 @@ use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::{Param, Passing};
 use crate::python::values::Value;
-use crate::rules::resources::{assumed, atom_text, imports};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::resources::{assumed, assumed_zh, atom_text, imports};
+use crate::rules::{Checker, Code, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL201,
@@ -60,18 +60,28 @@ machine, or capping the value with `min(..., len(os.sched_getaffinity(0)))` (whi
 pub fn check(checker: &mut Checker) {
     let m = checker.model;
     let ctx = checker.ctx;
-    let (limit, limit_text, from_cpus) = match (ctx.settings.max_workers, ctx.host.usable_cpus) {
-        (Some(max), _) => (max, format!("the configured max-workers of {max}"), false),
-        (None, Some(cpus)) => (
-            cpus,
-            format!(
-                "the {cpus} usable CPUs of this machine{}",
-                assumed(&ctx.host.cpus_source)
+    let (limit, limit_text, limit_text_zh, from_cpus) =
+        match (ctx.settings.max_workers, ctx.host.usable_cpus) {
+            (Some(max), _) => (
+                max,
+                format!("the configured max-workers of {max}"),
+                format!("配置的 max-workers 上限 {max}"),
+                false,
             ),
-            true,
-        ),
-        (None, None) => return,
-    };
+            (None, Some(cpus)) => (
+                cpus,
+                format!(
+                    "the {cpus} usable CPUs of this machine{}",
+                    assumed(&ctx.host.cpus_source)
+                ),
+                format!(
+                    "本机可用的 {cpus} 个 CPU{}",
+                    assumed_zh(&ctx.host.cpus_source)
+                ),
+                true,
+            ),
+            (None, None) => return,
+        };
     for loader in m.loaders() {
         let Some(arg) = loader.argument(Param::NumWorkers) else {
             continue;
@@ -82,28 +92,39 @@ pub fn check(checker: &mut Checker) {
         if n <= i64::from(limit) {
             continue;
         }
-        let described = loader
-            .describe(Param::NumWorkers)
-            .unwrap_or_else(|| format!("num_workers={n}"));
+        let fallback = || format!("num_workers={n}");
+        let described = loader.describe(Param::NumWorkers).unwrap_or_else(fallback);
+        let described_zh = zh::describe(loader, Param::NumWorkers).unwrap_or_else(fallback);
         let mut message = format!("{described} exceeds {limit_text}");
+        let mut message_zh = format!("{described_zh} 超过了{limit_text_zh}");
         if from_cpus {
+            let warning = format!(
+                "\"This DataLoader will create {n} worker processes in total. Our suggested max \
+                 number of worker in current system is {limit}, which is smaller than what this \
+                 DataLoader is going to create.\""
+            );
             message.push_str(&format!(
-                "; PyTorch warns \"This DataLoader will create {n} worker processes in total. Our \
-                 suggested max number of worker in current system is {limit}, which is smaller \
-                 than what this DataLoader is going to create.\" and loading may slow down or \
-                 freeze"
+                "; PyTorch warns {warning} and loading may slow down or freeze"
+            ));
+            message_zh.push_str(&format!(
+                "；PyTorch 会警告 {warning}，数据加载可能变慢甚至卡住"
             ));
         }
-        let mut d = Diagnostic::new(Code::DL201, arg.anchor, message);
+        let mut d = Diagnostic::new(Code::DL201, arg.anchor, message).zh(message_zh);
         if let Some(at) = arg.value.defined_at() {
-            d = d.with_related(at, format!("num_workers={n} comes from here"));
+            d = d.with_related(
+                at,
+                format!("num_workers={n} comes from here"),
+                format!("num_workers={n} 来自此处"),
+            );
         }
         if matches!(arg.passing, Passing::Keyword | Passing::Positional(_)) {
             let literal = arg.value_node.kind() == "integer";
             let set = Fix::unsafe_(
                 format!("Set `num_workers={limit}`"),
                 vec![edit::replace(arg.value_node, limit.to_string())],
-            );
+            )
+            .zh(format!("改为 `num_workers={limit}`"));
             let cap = if from_cpus {
                 imports(m, &["os"]).map(|mut edits| {
                     edits.push(edit::replace(
@@ -114,15 +135,19 @@ pub fn check(checker: &mut Checker) {
                         ),
                     ));
                     Fix::unsafe_("Cap with `min(..., len(os.sched_getaffinity(0)))`", edits)
+                        .zh("用 `min(..., len(os.sched_getaffinity(0)))` 设上限")
                 })
             } else {
-                Some(Fix::unsafe_(
-                    format!("Cap with `min(..., {limit})`"),
-                    vec![edit::replace(
-                        arg.value_node,
-                        format!("min({}, {limit})", atom_text(m, arg.value_node)),
-                    )],
-                ))
+                Some(
+                    Fix::unsafe_(
+                        format!("Cap with `min(..., {limit})`"),
+                        vec![edit::replace(
+                            arg.value_node,
+                            format!("min({}, {limit})", atom_text(m, arg.value_node)),
+                        )],
+                    )
+                    .zh(format!("用 `min(..., {limit})` 设上限")),
+                )
             };
             match (literal, cap) {
                 (true, cap) => {

@@ -5,8 +5,8 @@ use crate::fix::{Edit, Fix};
 use crate::python::edit;
 use crate::python::loaders::{Loader, Param, Passing};
 use crate::python::model::Module;
-use crate::rules::resources::{GIB, atom_text, imports, possible_workers, shm_text};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::resources::{GIB, atom_text, imports, possible_workers, shm_text, shm_text_zh};
+use crate::rules::{Checker, Code, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL202,
@@ -94,48 +94,65 @@ pub fn check(checker: &mut Checker) {
         if *checked.get_or_insert_with(|| module_checks_shm(m)) {
             return;
         }
-        let (severity, machine) = match (&host.shm, shm_text(host)) {
-            (Some(shm), Some(facts)) if shm.total_bytes < 2 * GIB => (
+        let (severity, machine, machine_zh) = match (&host.shm, shm_text(host), shm_text_zh(host)) {
+            (Some(shm), Some(facts), Some(facts_zh)) if shm.total_bytes < 2 * GIB => (
                 Severity::Warning,
                 format!("this machine's {facts}, under 2 GiB"),
+                format!("本机 {facts_zh}，不足 2 GiB"),
             ),
-            (Some(_), Some(facts)) => (
+            (Some(_), Some(facts), Some(facts_zh)) => (
                 Severity::Info,
                 format!(
                     "this machine's {facts}, enough here, but a container gets 64 MiB unless \
                      given more"
                 ),
+                format!("本机 {facts_zh}，在这里够用，但容器默认只有 64 MiB，除非另行调大"),
             ),
             _ => (
                 Severity::Warning,
                 "the size of /dev/shm is unknown on this machine".to_owned(),
+                "本机 /dev/shm 的大小未知".to_owned(),
             ),
         };
         let pin_text = loader
             .describe(Param::PinMemory)
             .unwrap_or_else(|| "pin_memory=True".to_owned());
+        let pin_text_zh =
+            zh::describe(loader, Param::PinMemory).unwrap_or_else(|| "pin_memory=True".to_owned());
         let workers_text = loader
             .describe(Param::NumWorkers)
             .unwrap_or_else(|| "workers".to_owned());
+        let workers_text_zh =
+            zh::describe(loader, Param::NumWorkers).unwrap_or_else(|| "worker".to_owned());
         let message = format!(
             "{pin_text} with {workers_text} and no check of /dev/shm in this file: workers pass \
              every batch through /dev/shm and die with a bus error when it fills; {machine}"
         );
-        let mut d = Diagnostic::new(Code::DL202, pin.anchor, message).with_severity(severity);
+        let message_zh = format!(
+            "{pin_text_zh} 与 {workers_text_zh} 同时使用，而此文件中没有检查 /dev/shm：worker 通过 \
+             /dev/shm 传回每个批次，/dev/shm 写满时会因 bus error 崩溃；{machine_zh}"
+        );
+        let mut d = Diagnostic::new(Code::DL202, pin.anchor, message)
+            .zh(message_zh)
+            .with_severity(severity);
         if workers.anchor != pin.anchor {
             d = d.with_related(
                 workers.anchor,
                 "the workers that pass batches through /dev/shm",
+                "通过 /dev/shm 传回批次的 worker",
             );
         }
         if let Some(fix) = shm_check_fix(m, loader) {
             d = d.with_fix(fix.preferred());
         }
         if pin.is_keyword() {
-            d = d.with_fix(Fix::unsafe_(
-                "Set `pin_memory=False`",
-                vec![edit::replace(pin.value_node, "False")],
-            ));
+            d = d.with_fix(
+                Fix::unsafe_(
+                    "Set `pin_memory=False`",
+                    vec![edit::replace(pin.value_node, "False")],
+                )
+                .zh("改为 `pin_memory=False`"),
+            );
         }
         checker.report(d);
     }
@@ -180,8 +197,11 @@ fn shm_check_fix(m: &Module, loader: &Loader) -> Option<Fix> {
         format!("{} if {NAME} else 0", atom_text(m, workers.value_node)),
     ));
     edits.push(edit::replace(pin.value_node, NAME));
-    Some(Fix::unsafe_(
-        "Check /dev/shm first and fall back to no workers when it is short",
-        edits,
-    ))
+    Some(
+        Fix::unsafe_(
+            "Check /dev/shm first and fall back to no workers when it is short",
+            edits,
+        )
+        .zh("先检查 /dev/shm，空间不足时退回到不使用 worker"),
+    )
 }

@@ -88,36 +88,76 @@ pub fn check(checker: &mut Checker) {
                 continue;
             }
             let message = format!(
-                "{class_name}.__init__ keeps self.{}, {kind} with a Python object per sample: each \
+                "{class_name}.__init__ keeps self.{}, {} with a Python object per sample: each \
                  of the {n} workers touches the objects' reference counts and copies their \
                  memory (copy-on-read), so memory grows with workers × dataset size until the \
                  OOM killer ends a worker; a numpy array, tensor or Arrow table avoids it",
-                assignment.attribute
+                assignment.attribute,
+                kind.en()
+            );
+            let message_zh = format!(
+                "{class_name}.__init__ 在 self.{} 中保存了{}，每个样本一个 Python 对象：{n} 个 \
+                 worker 都会改动这些对象的引用计数，从而复制它们所在的内存页（读取也会触发复制），\
+                 内存随 worker 数 × 数据集大小增长，直到 OOM killer 杀掉某个 worker；改用 numpy \
+                 数组、张量或 Arrow 表可以避免",
+                assignment.attribute,
+                kind.zh()
             );
             checker.report(
                 Diagnostic::new(Code::DL206, Module::range(assignment.target), message)
-                    .with_related(workers.anchor, format!("{n} workers start here")),
+                    .zh(message_zh)
+                    .with_related(
+                        workers.anchor,
+                        format!("{n} workers start here"),
+                        format!("{n} 个 worker 在此处启动"),
+                    ),
             );
         }
     }
 }
 
-/// "a list" or "a dict" when the assignment builds a per-sample container.
+/// What holds one Python object per sample.
+#[derive(Clone, Copy)]
+enum Container {
+    List,
+    Dict,
+    Loaded,
+}
+
+impl Container {
+    fn en(self) -> &'static str {
+        match self {
+            Container::List => "a list",
+            Container::Dict => "a dict",
+            Container::Loaded => "a structure loaded from a file",
+        }
+    }
+
+    fn zh(self) -> &'static str {
+        match self {
+            Container::List => "列表",
+            Container::Dict => "字典",
+            Container::Loaded => "从文件加载的结构",
+        }
+    }
+}
+
+/// The container when the assignment builds a per-sample one.
 fn per_sample_container(
     m: &Module,
     assignment: &AttributeAssignment,
     init: usize,
-) -> Option<&'static str> {
+) -> Option<Container> {
     let value = assignment.value?;
     match value.kind() {
         "list_comprehension" | "dictionary_comprehension" if small_range(m, value) => None,
-        "list_comprehension" => Some("a list"),
-        "dictionary_comprehension" => Some("a dict"),
+        "list_comprehension" => Some(Container::List),
+        "dictionary_comprehension" => Some(Container::Dict),
         "list" | "dictionary" if value.named_child_count() == 0 => {
             filled_in_loop(m, &assignment.attribute, init).then_some(if value.kind() == "list" {
-                "a list"
+                Container::List
             } else {
-                "a dict"
+                Container::Dict
             })
         }
         "call" => {
@@ -128,9 +168,9 @@ fn per_sample_container(
                 .flatten()
                 .map(|a| m.text(a));
             if qualified.as_deref().is_some_and(|q| LOADERS.contains(&q)) {
-                Some("a structure loaded from a file")
+                Some(Container::Loaded)
             } else if method == Some("tolist") {
-                Some("a list")
+                Some(Container::List)
             } else if matches!(
                 qualified.as_deref(),
                 Some("builtins.list" | "builtins.dict")
@@ -140,9 +180,9 @@ fn per_sample_container(
                 && filled_in_loop(m, &assignment.attribute, init)
             {
                 Some(if qualified.as_deref() == Some("builtins.list") {
-                    "a list"
+                    Container::List
                 } else {
-                    "a dict"
+                    Container::Dict
                 })
             } else {
                 None

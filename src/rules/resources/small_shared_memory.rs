@@ -2,8 +2,8 @@
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::python::loaders::Param;
-use crate::rules::resources::{GIB, possible_workers, shm_text};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::resources::{GIB, possible_workers, shm_text, shm_text_zh};
+use crate::rules::{Checker, Code, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL203,
@@ -61,22 +61,28 @@ pub fn check(checker: &mut Checker) {
     if shm.total_bytes >= GIB {
         return;
     }
-    let Some(facts) = shm_text(host) else {
+    let (Some(facts), Some(facts_zh)) = (shm_text(host), shm_text_zh(host)) else {
         return;
     };
     for loader in m.loaders() {
         let Some((arg, _)) = possible_workers(loader) else {
             continue;
         };
-        let described = loader
-            .describe(Param::NumWorkers)
-            .unwrap_or_else(|| "num_workers > 0".to_owned());
+        let fallback = || "num_workers > 0".to_owned();
+        let described = loader.describe(Param::NumWorkers).unwrap_or_else(fallback);
+        let described_zh = zh::describe(loader, Param::NumWorkers).unwrap_or_else(fallback);
         let message = format!(
             "{described} on a machine whose {facts}, under 1 GiB: workers pass every batch \
              through /dev/shm and die with a bus error when it fills. Give it more: `docker run \
              --shm-size=8g`, `mount -o remount,size=8G /dev/shm`, or on Kubernetes an \
              `emptyDir: {{medium: Memory}}` volume at /dev/shm"
         );
-        checker.report(Diagnostic::new(Code::DL203, arg.anchor, message));
+        let message_zh = format!(
+            "{described_zh}，而本机 {facts_zh}，不足 1 GiB：worker 通过 /dev/shm 传回每个批次，\
+             /dev/shm 写满时会因 bus error 崩溃。请调大它：`docker run --shm-size=8g`、\
+             `mount -o remount,size=8G /dev/shm`，或在 Kubernetes 上把 \
+             `emptyDir: {{medium: Memory}}` 卷挂载到 /dev/shm"
+        );
+        checker.report(Diagnostic::new(Code::DL203, arg.anchor, message).zh(message_zh));
     }
 }

@@ -12,6 +12,7 @@ use tower_lsp_server::ls_types::*;
 use crate::fix::{Applicability, Edit, apply_fixes};
 use crate::server::convert::{DiagnosticData, FixAction};
 use crate::server::session::{Session, guarded};
+use crate::server::settings::Locale;
 use crate::text::{TextRange, floor_char_boundary};
 
 pub const FIX_ALL_KIND: &str = "source.fixAll.dldoctor";
@@ -36,6 +37,7 @@ fn wants(only: Option<&[CodeActionKind]>, kind: &str) -> bool {
 fn actions(session: &Session, params: CodeActionParams) -> Option<CodeActionResponse> {
     let uri = params.text_document.uri;
     let only = params.context.only.as_deref();
+    let locale = session.config().locale;
     let mut out = Vec::new();
     if wants(only, CodeActionKind::QUICKFIX.as_str()) {
         for diagnostic in &params.context.diagnostics {
@@ -43,15 +45,15 @@ fn actions(session: &Session, params: CodeActionParams) -> Option<CodeActionResp
                 continue;
             };
             for fix in &data.fixes {
-                out.push(quickfix(&uri, diagnostic, fix, fix.preferred));
+                out.push(quickfix(&uri, diagnostic, fix, fix.preferred, locale));
             }
             if let Some(ignore) = &data.ignore {
-                out.push(quickfix(&uri, diagnostic, ignore, false));
+                out.push(quickfix(&uri, diagnostic, ignore, false, locale));
             }
         }
     }
     if wants(only, FIX_ALL_KIND)
-        && let Some(action) = fix_all(session, &uri)
+        && let Some(action) = fix_all(session, &uri, locale)
     {
         out.push(CodeActionOrCommand::CodeAction(action));
     }
@@ -63,10 +65,14 @@ fn quickfix(
     diagnostic: &Diagnostic,
     fix: &FixAction,
     preferred: bool,
+    locale: Locale,
 ) -> CodeActionOrCommand {
     let mut title = fix.title.clone();
     if fix.applicability == Applicability::Unsafe {
-        title.push_str(" (changes behaviour)");
+        title.push_str(match locale {
+            Locale::En => " (changes behaviour)",
+            Locale::Zh => "（会改变行为）",
+        });
     }
     CodeActionOrCommand::CodeAction(CodeAction {
         title,
@@ -82,7 +88,7 @@ fn quickfix(
 }
 
 /// All safe fixes of the document at once, as one minimal edit.
-fn fix_all(session: &Session, uri: &Uri) -> Option<CodeAction> {
+fn fix_all(session: &Session, uri: &Uri, locale: Locale) -> Option<CodeAction> {
     let snapshot = session.snapshot(uri)?;
     let tree = snapshot.tree.as_ref()?;
     let diagnostics = session.analyze_source(&snapshot.text, tree, &snapshot.path);
@@ -99,10 +105,13 @@ fn fix_all(session: &Session, uri: &Uri) -> Option<CodeAction> {
     let edit = minimal_edit(&snapshot.text, &fixed);
     let coords = snapshot.coords(session.encoding());
     Some(CodeAction {
-        title: format!(
-            "dldoctor: apply {applied} safe fix{}",
-            if applied == 1 { "" } else { "es" }
-        ),
+        title: match locale {
+            Locale::En => format!(
+                "dldoctor: apply {applied} safe fix{}",
+                if applied == 1 { "" } else { "es" }
+            ),
+            Locale::Zh => format!("dldoctor：应用 {applied} 个安全修复"),
+        },
         kind: Some(CodeActionKind::new(FIX_ALL_KIND)),
         edit: Some(WorkspaceEdit::new(HashMap::from([(
             uri.clone(),

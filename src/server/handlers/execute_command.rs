@@ -13,6 +13,7 @@ use tower_lsp_server::ls_types::*;
 use crate::rules::Code;
 use crate::server::convert::{self, Coords, DiagnosticData, FixAction};
 use crate::server::session::{Session, guarded};
+use crate::server::settings::Locale;
 use crate::text::LineIndex;
 
 pub const EXPLAIN: &str = "dldoctor.explain";
@@ -115,6 +116,7 @@ fn place(session: &Session, report: &Value, root: Option<&Path>) -> HashMap<Uri,
         .and_then(|f| serde_json::from_value(f).ok())
         .unwrap_or_default();
     let encoding = session.encoding();
+    let locale = session.config().locale;
     let mut out: HashMap<Uri, Vec<Diagnostic>> = HashMap::new();
     let mut seen = HashSet::new();
     for finding in &findings {
@@ -150,10 +152,14 @@ fn place(session: &Session, report: &Value, root: Option<&Path>) -> HashMap<Uri,
             }
             if !innermost {
                 let called = frame.function.as_deref().unwrap_or("?");
-                message = format!("{} (called from `{called}` here)", finding.title);
+                message = match locale {
+                    Locale::En => format!("{} (called from `{called}` here)", finding.title),
+                    Locale::Zh => format!("{}（由 `{called}` 在此处调用）", finding.title),
+                };
             }
             let fixes = if innermost {
-                rule_fixes(session, &source, &path, &coords, line, &finding.rules)
+                let rules = &finding.rules;
+                rule_fixes(session, &source, &path, &coords, line, rules, locale)
             } else {
                 Vec::new()
             };
@@ -190,6 +196,7 @@ fn rule_fixes(
     coords: &Coords,
     line: u32,
     rules: &[String],
+    locale: Locale,
 ) -> Vec<FixAction> {
     let codes: Vec<Code> = rules.iter().filter_map(|r| r.parse().ok()).collect();
     if codes.is_empty() {
@@ -209,7 +216,7 @@ fn rule_fixes(
         .map(|(_, d)| {
             d.fixes
                 .iter()
-                .map(|f| FixAction::from_fix(f, coords))
+                .map(|f| FixAction::from_fix(f, coords, locale))
                 .collect()
         })
         .unwrap_or_default()
