@@ -52,7 +52,7 @@ impl ArgparseDefaults {
     pub(crate) fn collect(m: &Module) -> Self {
         let mut out = Self::default();
         for call in m.calls() {
-            let method = call.method.as_deref();
+            let method = call.method;
             if !matches!(method, Some("add_argument" | "set_defaults")) {
                 continue;
             }
@@ -99,7 +99,7 @@ impl ArgparseDefaults {
         };
         let (parser, names) = namespace?;
         let reassigned = m.attribute_assignments().iter().any(|a| {
-            a.attribute == attribute && a.object.as_ref().is_some_and(|o| names.contains(o))
+            a.attribute == attribute && a.object.is_some_and(|o| names.iter().any(|n| n == o))
         });
         if reassigned {
             return None;
@@ -172,15 +172,15 @@ fn parameter_parser<'n>(
 ) -> Option<BindingId> {
     let function_id = m.scopes().get(param.scope)?.function?;
     let function = m.function(function_id)?;
-    let (position, keyword_only) = parameter_position(m, function.node, &param.name)?;
+    let (position, keyword_only) = parameter_position(m, function.node, param.name)?;
     let mut parser = None;
     let mut seen_call = false;
-    for reference in m.references(&function.name) {
+    for reference in m.references(function.name) {
         if Module::range(reference) == function.name_range {
             continue;
         }
         let ref_scope = m.scope_at(reference);
-        let resolves_here = m.lookup(&function.name, ref_scope).is_some_and(|ids| {
+        let resolves_here = m.lookup(function.name, ref_scope).is_some_and(|ids| {
             ids.iter().any(|id| {
                 m.bindings()
                     .get(*id)
@@ -190,7 +190,7 @@ fn parameter_parser<'n>(
         if !resolves_here {
             continue;
         }
-        let passed = passed_for(m, reference, position, keyword_only, &param.name)?;
+        let passed = passed_for(m, reference, position, keyword_only, param.name)?;
         if passed.kind() != "identifier" {
             return None;
         }

@@ -699,7 +699,7 @@ fn constructor_of<'a>(
             let class = m.function(m.scopes().get(scope)?.function?)?.class?;
             let init = m.method_id(class, "__init__")?;
             let mut found = m.attribute_assignments().iter().filter(|a| {
-                a.object.as_deref() == Some("self")
+                a.object == Some("self")
                     && a.attribute == attribute
                     && a.function.and_then(|f| m.function(f)).and_then(|f| f.class) == Some(class)
             });

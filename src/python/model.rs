@@ -97,7 +97,7 @@ pub enum BindingKind {
 
 #[derive(Debug)]
 pub struct Binding<'a> {
-    pub name: String,
+    pub name: &'a str,
     pub kind: BindingKind,
     /// The bound name (or the import's alias).
     pub name_range: TextRange,
@@ -112,7 +112,7 @@ pub struct Binding<'a> {
 
 #[derive(Debug)]
 pub struct FunctionDef<'a> {
-    pub name: String,
+    pub name: &'a str,
     pub node: Node<'a>,
     pub name_range: TextRange,
     pub body: Option<Node<'a>>,
@@ -128,7 +128,7 @@ pub struct FunctionDef<'a> {
 
 #[derive(Debug)]
 pub struct ClassDef<'a> {
-    pub name: String,
+    pub name: &'a str,
     pub node: Node<'a>,
     pub name_range: TextRange,
     pub body: Option<Node<'a>>,
@@ -156,7 +156,7 @@ pub struct CallSite<'a> {
     /// (`torch.cuda.set_device`, `os.cpu_count`, `builtins.len`).
     pub qualified: Option<String>,
     /// The last attribute of the callee (`cuda` for `x.cuda()`), whether or not it resolves.
-    pub method: Option<String>,
+    pub method: Option<&'a str>,
 }
 
 /// An assignment to an attribute, `obj.attr = value` (or `obj.attr += value`).
@@ -164,8 +164,8 @@ pub struct CallSite<'a> {
 pub struct AttributeAssignment<'a> {
     pub target: Node<'a>,
     /// The object's name when it is a plain name (`self`, `args`).
-    pub object: Option<String>,
-    pub attribute: String,
+    pub object: Option<&'a str>,
+    pub attribute: &'a str,
     /// `None` for augmented assignments and destructuring.
     pub value: Option<Node<'a>>,
     pub scope: ScopeId,
@@ -1260,7 +1260,7 @@ impl<'a> Walker<'a> {
         };
         let id = self.out.bindings.len();
         self.out.bindings.push(Binding {
-            name: name.to_owned(),
+            name,
             kind,
             name_range,
             node,
@@ -1308,8 +1308,8 @@ impl<'a> Walker<'a> {
                     self.out.attribute_assignments.push(AttributeAssignment {
                         target,
                         object: (kinds::kind(object) == Kind::Identifier)
-                            .then(|| self.text(object).to_owned()),
-                        attribute: self.text(attribute).to_owned(),
+                            .then(|| self.text(object)),
+                        attribute: self.text(attribute),
                         value,
                         scope: frame.scope,
                         function,
@@ -1373,7 +1373,7 @@ impl<'a> Walker<'a> {
                     .and_then(|s| s.class);
                 let name = node.child_by_field_id(f.name);
                 self.out.functions.push(FunctionDef {
-                    name: name.map(|n| self.text(n).to_owned()).unwrap_or_default(),
+                    name: name.map(|n| self.text(n)).unwrap_or_default(),
                     node,
                     name_range: name.map(Module::range).unwrap_or_default(),
                     body,
@@ -1420,7 +1420,7 @@ impl<'a> Walker<'a> {
                     self.give_back(children);
                 }
                 self.out.classes.push(ClassDef {
-                    name: name.map(|n| self.text(n).to_owned()).unwrap_or_default(),
+                    name: name.map(|n| self.text(n)).unwrap_or_default(),
                     node,
                     name_range: name.map(Module::range).unwrap_or_default(),
                     body,
@@ -1604,7 +1604,7 @@ impl<'a> Walker<'a> {
                     let method = (kind(callee) == Kind::Attribute)
                         .then(|| callee.child_by_field_id(f.attribute))
                         .flatten()
-                        .map(|a| self.text(a).to_owned());
+                        .map(|a| self.text(a));
                     let function = self.function_of(scope);
                     self.out.calls.push(CallSite {
                         node,

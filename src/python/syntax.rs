@@ -260,9 +260,7 @@ impl<'a> Scope<'a> {
                 for assignment in self.m.attribute_assignments() {
                     let in_class = assignment.target.start_byte() >= class.start_byte()
                         && assignment.target.end_byte() <= class.end_byte();
-                    if in_class
-                        && assignment.object.as_deref() == Some("self")
-                        && assignment.attribute == name
+                    if in_class && assignment.object == Some("self") && assignment.attribute == name
                     {
                         match assignment.value {
                             Some(value) => values.push(value),

@@ -64,7 +64,7 @@ const LOADERS: &[&str] = &[
 
 pub fn check(checker: &mut Checker) {
     let m = checker.model;
-    let mut seen: HashSet<(ClassId, String)> = HashSet::new();
+    let mut seen: HashSet<(ClassId, &str)> = HashSet::new();
     for loader in m.loaders() {
         let Some((workers, n)) = possible_workers(loader) else {
             continue;
@@ -76,15 +76,15 @@ pub fn check(checker: &mut Checker) {
         let Some(init) = m.method_id(class, "__init__") else {
             continue;
         };
-        let class_name = m.class(class).map_or("", |c| c.name.as_str());
+        let class_name = m.class(class).map_or("", |c| c.name);
         for assignment in m.attribute_assignments() {
-            if assignment.function != Some(init) || assignment.object.as_deref() != Some("self") {
+            if assignment.function != Some(init) || assignment.object != Some("self") {
                 continue;
             }
             let Some(kind) = per_sample_container(m, assignment, init) else {
                 continue;
             };
-            if !seen.insert((class, assignment.attribute.clone())) {
+            if !seen.insert((class, assignment.attribute)) {
                 continue;
             }
             let message = format!(
@@ -154,7 +154,7 @@ fn per_sample_container(
         "list_comprehension" => Some(Container::List),
         "dictionary_comprehension" => Some(Container::Dict),
         "list" | "dictionary" if value.named_child_count() == 0 => {
-            filled_in_loop(m, &assignment.attribute, init).then_some(if value.kind() == "list" {
+            filled_in_loop(m, assignment.attribute, init).then_some(if value.kind() == "list" {
                 Container::List
             } else {
                 Container::Dict
@@ -177,7 +177,7 @@ fn per_sample_container(
             ) && value
                 .child_by_field_name("arguments")
                 .is_some_and(|a| a.named_child_count() == 0)
-                && filled_in_loop(m, &assignment.attribute, init)
+                && filled_in_loop(m, assignment.attribute, init)
             {
                 Some(if qualified.as_deref() == Some("builtins.list") {
                     Container::List
@@ -241,7 +241,7 @@ fn filled_in_loop(m: &Module, attribute: &str, init: usize) -> bool {
     };
     let appended = m.calls().iter().any(|call| {
         call.function == Some(init)
-            && matches!(call.method.as_deref(), Some("append" | "extend"))
+            && matches!(call.method, Some("append" | "extend"))
             && is_self_attr(call.callee.child_by_field_name("object"))
             && in_loop(call.node)
     });
