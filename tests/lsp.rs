@@ -354,15 +354,26 @@ fn hover_speaks_chinese_to_a_chinese_client() {
     let mut lsp = start_chinese(dir.path());
     lsp.open(&uri, TRAIN);
     lsp.diagnostics_for_version(&uri, 1);
-    let at = TRAIN.find("num_workers=").unwrap();
-    let (line, character) = position_of(TRAIN, at, Enc::Utf16);
-    let result = lsp.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
-    );
-    let text = result["contents"]["value"].as_str().unwrap();
+    let mut hover_at = |needle: &str| {
+        let at = TRAIN.find(needle).unwrap();
+        let (line, character) = position_of(TRAIN, at, Enc::Utf16);
+        let result = lsp.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+        );
+        result["contents"]["value"].as_str().unwrap().to_owned()
+    };
+    let text = hover_at("num_workers=");
     assert!(text.contains("加载数据的 worker 进程数"), "{text}");
     assert!(text.contains("本机"), "{text}");
+    // The resolved value says where it comes from in Chinese too.
+    assert!(
+        text.contains("64（第 8 行 --num_workers 的默认值）"),
+        "{text}"
+    );
+    let setup = hover_at("DataLoader(ds, num_workers");
+    assert!(setup.contains("worker 以 fork 方式启动"), "{setup}");
+    assert!(!setup.contains("the default"), "{setup}");
 }
 
 /// The titles of the code actions offered for `diagnostic`.

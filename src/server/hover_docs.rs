@@ -169,7 +169,6 @@ pub struct Labels {
     pub rules_firing: &'static str,
     pub none: &'static str,
     pub conditional: &'static str,
-    pub line: &'static str,
 }
 
 pub fn labels(locale: Locale) -> &'static Labels {
@@ -189,7 +188,6 @@ pub fn labels(locale: Locale) -> &'static Labels {
             rules_firing: "findings",
             none: "none",
             conditional: " (only under a condition)",
-            line: "line",
         },
         Locale::Zh => &Labels {
             default: "默认值",
@@ -206,7 +204,6 @@ pub fn labels(locale: Locale) -> &'static Labels {
             rules_firing: "发现的问题",
             none: "无",
             conditional: "（仅在某个条件下）",
-            line: "行",
         },
     }
 }

@@ -15,10 +15,12 @@ use crate::python::loaders::{ArgState, Loader, Param};
 use crate::python::model::Module;
 use crate::python::start_method;
 use crate::python::syntax::Scope;
-use crate::rules::Code;
+use crate::python::values::Resolved;
+use crate::rules::{Code, zh};
 use crate::server::hover_docs::{self, Labels};
 use crate::server::noqa;
 use crate::server::session::{Config, Session, Snapshot, guarded};
+use crate::server::settings::Locale;
 use crate::text::TextRange;
 
 const START_METHOD_CALLS: &[&str] = &[
@@ -155,7 +157,7 @@ fn keyword(model: &Module, loader: &Loader, param: Param, config: &Config) -> Op
     let _ = writeln!(md, "- {}: `{}`", labels.default, doc.default);
     if let ArgState::Passed(arg) = loader.state(param) {
         let here = if arg.value.value.is_known() {
-            arg.value.describe()
+            described(&arg.value, locale)
         } else {
             format!("`{}` ({})", model.text(arg.value_node), labels.unknown)
         };
@@ -186,7 +188,7 @@ fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
             } else {
                 ""
             };
-            format!("{}{conditional}", arg.value.describe())
+            format!("{}{conditional}", described(&arg.value, locale))
         }
         ArgState::Passed(arg) => format!("`{}` ({})", model.text(arg.value_node), labels.unknown),
         ArgState::Default => format!(
@@ -222,16 +224,35 @@ fn start_method(model: &Module, loader: &Loader, config: &Config) -> String {
     let target = config.settings_for(model.path).target_version;
     let platform = start_method::platform_default(&config.host.os, target);
     let found = start_method::start_method(&scope, loader, platform);
-    let mut text = found.describe();
-    if let Some(range) = found.range() {
-        let _ = write!(
-            text,
-            " ({} {})",
-            hover_docs::labels(config.locale).line,
-            model.line(range.start)
-        );
+    let line = found.range().map(|range| model.line(range.start));
+    match config.locale {
+        Locale::En => {
+            let mut text = found.describe();
+            if let Some(line) = line {
+                let _ = write!(text, " (line {line})");
+            }
+            text
+        }
+        Locale::Zh => {
+            let mut text = zh::start_method(&found);
+            if let Some(line) = line {
+                let _ = write!(text, "（第 {line} 行）");
+            }
+            text
+        }
     }
-    text
+}
+
+/// A resolved value with where it comes from ("64, the default of --num_workers (line 8)"), in
+/// the client's language.
+fn described(value: &Resolved, locale: Locale) -> String {
+    match locale {
+        Locale::En => value.describe(),
+        Locale::Zh => match zh::provenance_note(&value.provenance) {
+            Some(note) => format!("{}（{note}）", value.value),
+            None => value.value.to_string(),
+        },
+    }
 }
 
 fn append_findings(
