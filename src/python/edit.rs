@@ -150,13 +150,7 @@ pub fn insert_import(m: &Module, module: &str) -> ImportEdit {
     let source = m.source;
     let newline = newline_of(source);
     let mut after: Option<Node> = None;
-    // Only the leading statements matter: no list of all of them.
-    let root = m.tree.root_node();
-    let mut cursor = root.walk();
-    let statements = root
-        .named_children(&mut cursor)
-        .filter(|n| n.kind() != "comment");
-    for (i, stmt) in statements.enumerate() {
+    for (i, &stmt) in m.top_level_statements().iter().enumerate() {
         let is_docstring = i == 0
             && stmt.kind() == "expression_statement"
             && stmt.named_child_count() == 1

@@ -962,11 +962,10 @@ impl<'a> Module<'a> {
         false
     }
 
-    /// Top-level statements of the module, in order.
-    pub fn top_level_statements(&self) -> Vec<Node<'a>> {
-        // Asked once per fix that inserts an import: stepping through a long module's
-        // children costs far more than copying the list the walk made.
-        self.top_level.clone()
+    /// Top-level statements of the module, in order (kept by the walk, which pushes them
+    /// first).
+    pub fn top_level_statements(&self) -> &[Node<'a>] {
+        &self.top_level
     }
 }
 

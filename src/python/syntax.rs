@@ -131,7 +131,8 @@ impl<'a> Scope<'a> {
             for d in self
                 .m
                 .top_level_statements()
-                .into_iter()
+                .iter()
+                .copied()
                 .map(unwrap_decorated)
             {
                 if let Some(name) = self.definition_name(d) {

@@ -16,14 +16,10 @@ pub fn build(roots: &[PathBuf]) -> (ProjectIndex, usize) {
         let Ok(source) = std::fs::read_to_string(&path) else {
             continue;
         };
-        add(&mut index, &path, &source);
+        index.add_file(&path, &source);
         files += 1;
     }
     (index, files)
-}
-
-pub fn add(index: &mut ProjectIndex, path: &Path, source: &str) {
-    index.add_file(path, source);
 }
 
 pub fn is_python(path: &Path) -> bool {

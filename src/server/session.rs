@@ -184,40 +184,51 @@ impl Session {
 
     /// Changes the workspace index; cached analyses are recomputed afterwards.
     pub fn update_index(&self, f: impl FnOnce(&mut ProjectIndex)) {
+        self.write_index(f);
+        self.epoch.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn write_index<T>(&self, f: impl FnOnce(&mut ProjectIndex) -> T) -> T {
         match self.index.write() {
             Ok(mut index) => f(&mut index),
             Err(poisoned) => f(&mut poisoned.into_inner()),
         }
-        self.epoch.fetch_add(1, Ordering::SeqCst);
     }
 
     /// Puts one file's summary into the workspace index. The summary is made by the caller,
     /// outside the lock; cached analyses are recomputed only when the summary changed, and
     /// the result says whether it did.
     pub fn index_file(&self, path: &Path, summary: FileSummary) -> bool {
-        let changed = match self.index.write() {
-            Ok(mut index) => index.insert(path, summary),
-            Err(poisoned) => poisoned.into_inner().insert(path, summary),
-        };
+        let changed = self.write_index(|index| index.insert(path, summary));
         if changed {
             self.epoch.fetch_add(1, Ordering::SeqCst);
         }
         changed
     }
 
-    /// Summarises an open Python document from its own tree (no second parse) on the blocking
-    /// pool and puts it into the workspace index; whether the index changed.
-    pub async fn reindex_off_runtime(self: &Arc<Self>, uri: &Uri) -> bool {
+    /// Refreshes a Python file's entry in the workspace index on the blocking pool; whether
+    /// the index changed. The open document is summarised from its own tree (no second
+    /// parse); `saved`, the text a save reports, is parsed only when it is not that document's.
+    pub async fn reindex_off_runtime(self: &Arc<Self>, uri: &Uri, saved: Option<String>) -> bool {
         let session = Arc::clone(self);
         let uri = uri.clone();
         tokio::task::spawn_blocking(move || {
-            let snapshot = session.snapshot(&uri)?;
-            let tree = snapshot.tree.as_ref()?;
-            if !crate::server::index::is_python(&snapshot.path) {
+            let path = uri_path(&uri);
+            if !crate::server::index::is_python(&path) {
                 return None;
             }
-            let summary = FileSummary::of(&snapshot.path, &snapshot.text, tree);
-            Some(session.index_file(&snapshot.path, summary))
+            let open = session
+                .snapshot(&uri)
+                .filter(|doc| saved.as_ref().is_none_or(|text| *text == doc.text));
+            let summary = match (open, saved) {
+                (Some(doc), _) => FileSummary::of(&path, &doc.text, doc.tree.as_ref()?),
+                (None, Some(text)) => {
+                    let tree = crate::python::parse(&text, None)?;
+                    FileSummary::of(&path, &text, &tree)
+                }
+                (None, None) => return None,
+            };
+            Some(session.index_file(&path, summary))
         })
         .await
         .ok()

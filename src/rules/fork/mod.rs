@@ -39,6 +39,17 @@ pub(crate) struct Loader<'a> {
 }
 
 impl<'a> Loader<'a> {
+    fn new(inner: &'a loaders::Loader<'a>, start: StartMethod) -> Self {
+        Self {
+            inner,
+            start,
+            worker_code: OnceCell::new(),
+            start_points: OnceCell::new(),
+            unguarded_start: OnceCell::new(),
+            spawn_consequences: OnceCell::new(),
+        }
+    }
+
     pub fn call(&self) -> Node<'a> {
         self.inner.call
     }
@@ -183,13 +194,11 @@ pub(crate) fn loaders<'c, 'a>(checker: &'c Checker<'a>) -> &'c [Loader<'a>] {
             .model
             .loaders()
             .iter()
-            .map(|inner| Loader {
-                inner,
-                start: start_method::start_method(&checker.scope, inner, platform),
-                worker_code: OnceCell::new(),
-                start_points: OnceCell::new(),
-                unguarded_start: OnceCell::new(),
-                spawn_consequences: OnceCell::new(),
+            .map(|inner| {
+                Loader::new(
+                    inner,
+                    start_method::start_method(&checker.scope, inner, platform),
+                )
             })
             .collect()
     })

@@ -41,8 +41,10 @@ pub fn publish_debounced(
             super::did_change::REINDEX_AFTER.saturating_sub(super::did_change::DEBOUNCE),
         )
         .await;
-        if session.generation(&uri) == Some(generation) && session.reindex_off_runtime(&uri).await {
-            republish_others(&session, &uri).await;
+        if session.generation(&uri) == Some(generation)
+            && session.reindex_off_runtime(&uri, None).await
+        {
+            republish_except(&session, Some(&uri)).await;
         }
     });
 }
@@ -50,6 +52,12 @@ pub fn publish_debounced(
 /// After a configuration or index change: every open document again, and a refresh request
 /// to a pulling client.
 pub async fn republish_all(session: &Arc<Session>) {
+    republish_except(session, None).await;
+}
+
+/// [`republish_all`] but for `done`, whose own diagnostics are already out (a pulling client
+/// refreshes everything).
+async fn republish_except(session: &Arc<Session>, done: Option<&Uri>) {
     let negotiated = session.negotiated();
     if negotiated.pull_diagnostics {
         if negotiated.diagnostic_refresh {
@@ -60,18 +68,7 @@ pub async fn republish_all(session: &Arc<Session>) {
         return;
     }
     for uri in session.open_uris() {
-        session.publish(&uri).await;
-    }
-}
-
-/// [`republish_all`] but for `changed`, whose own diagnostics are already out.
-async fn republish_others(session: &Arc<Session>, changed: &Uri) {
-    if session.negotiated().pull_diagnostics {
-        republish_all(session).await;
-        return;
-    }
-    for uri in session.open_uris() {
-        if uri != *changed {
+        if Some(&uri) != done {
             session.publish(&uri).await;
         }
     }

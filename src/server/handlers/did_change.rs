@@ -9,10 +9,8 @@ use std::time::Duration;
 
 use tower_lsp_server::ls_types::*;
 
-use crate::python::index::FileSummary;
 use crate::server::convert::line_col;
 use crate::server::document::{Change, Document};
-use crate::server::index;
 use crate::server::session::{Session, uri_path};
 
 /// Quiet time after the last edit before diagnostics are pushed.
@@ -71,28 +69,8 @@ pub async fn did_save(session: &Arc<Session>, params: DidSaveTextDocumentParams)
         super::configuration::reload(session).await;
         return;
     }
-    if !index::is_python(&path) {
-        return;
-    }
-    let snapshot = session.snapshot(&uri);
-    let summary = match (params.text, snapshot) {
-        // The open document's text: summarise from its tree.
-        (None, Some(snapshot)) => snapshot
-            .tree
-            .as_ref()
-            .map(|tree| FileSummary::of(&path, &snapshot.text, tree)),
-        (Some(text), Some(snapshot)) if text == snapshot.text => snapshot
-            .tree
-            .as_ref()
-            .map(|tree| FileSummary::of(&path, &snapshot.text, tree)),
-        (Some(text), _) => {
-            crate::python::parse(&text, None).map(|tree| FileSummary::of(&path, &text, &tree))
-        }
-        (None, None) => None,
-    };
-    if let Some(summary) = summary {
-        session.index_file(&path, summary);
-        // Other open files may use what this one defines.
+    // Other open files may use what this one defines.
+    if session.reindex_off_runtime(&uri, params.text).await {
         super::diagnostic::republish_all(session).await;
     }
 }
