@@ -766,7 +766,12 @@ kb = ["ops/kb"]
         let src = "x = 1  # noqa: DL201\ny = 2\n";
         let at_line = |code, line: usize| {
             let start = if line == 0 { 0 } else { src.find("y").unwrap() };
-            Diagnostic::new(code, TextRange::new(start, start + 1), "m")
+            Diagnostic::new(
+                code,
+                code.rule().severity,
+                TextRange::new(start, start + 1),
+                "m",
+            )
         };
         let mut ds = vec![
             at_line(Code::DL201, 0),

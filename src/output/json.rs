@@ -61,7 +61,7 @@ pub fn diagnostic_json(file: &FileReport, d: &Diagnostic) -> Value {
         "location": location,
         "end_location": end_location,
         "fix": fix,
-        "kb": d.kb(),
+        "kb": d.code.rule().kb,
         "url": d.code.rule().url(),
         "related": related,
     })

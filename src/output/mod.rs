@@ -115,6 +115,7 @@ pub(crate) mod test_support {
         vec![
             Diagnostic::new(
                 Code::DL301,
+                Code::DL301.rule().severity,
                 TextRange::new(kw, kw + 17),
                 "prefetch_factor option could only be specified in multiprocessing",
             )
@@ -130,6 +131,7 @@ pub(crate) mod test_support {
             ),
             Diagnostic::new(
                 Code::DL203,
+                Code::DL203.rule().severity,
                 TextRange::new(SOURCE.find("DataLoader").unwrap(), kw - 2),
                 "this machine's /dev/shm is 64 MiB",
             ),
