@@ -6,7 +6,8 @@ use std::io::{self, Write};
 use serde_json::{Value, json};
 
 use crate::diagnostic::Diagnostic;
-use crate::output::{Emitter, FileReport, Location, Summary, display_path, primary_fix};
+use crate::fix::primary_fix;
+use crate::output::{Emitter, FileReport, Location, Summary, display_path};
 
 #[derive(Default)]
 pub struct Json {

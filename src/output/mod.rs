@@ -16,7 +16,6 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
-use crate::fix::{Applicability, Fix};
 use crate::text::{LineIndex, TextRange};
 
 /// One checked file and what was found in it.
@@ -68,23 +67,6 @@ impl Location {
     pub fn range(file: &FileReport, range: TextRange) -> (Self, Self) {
         (Self::of(file, range.start), Self::of(file, range.end))
     }
-}
-
-/// The fix a renderer shows for a diagnostic: the preferred one, else the first.
-pub fn primary_fix(diagnostic: &Diagnostic) -> Option<&Fix> {
-    diagnostic
-        .fixes
-        .iter()
-        .find(|f| f.preferred)
-        .or_else(|| diagnostic.fixes.first())
-}
-
-/// Whether `check --fix` would fix this diagnostic (with `unsafe_fixes`, unsafe fixes too).
-pub fn has_applicable_fix(diagnostic: &Diagnostic, unsafe_fixes: bool) -> bool {
-    diagnostic.fixes.iter().any(|f| {
-        f.applicability == Applicability::Safe
-            || (unsafe_fixes && f.applicability == Applicability::Unsafe)
-    })
 }
 
 /// A path for output: forward slashes on every platform, so CI logs and SARIF agree.
