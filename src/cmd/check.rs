@@ -16,7 +16,7 @@ use tree_sitter::Tree;
 use dldoctor::analyze::{self, Context};
 use dldoctor::config::{ConfigResolver, Overrides};
 use dldoctor::diagnostic::Diagnostic;
-use dldoctor::fix::{self, Applicability};
+use dldoctor::fix;
 use dldoctor::host::{self, HostFacts};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
 use dldoctor::python::{
@@ -392,17 +392,9 @@ fn report(
     summary.fixed += applied.len();
     summary.remaining += diagnostics.len();
     for d in &diagnostics {
-        if d.fixes
-            .iter()
-            .any(|f| f.applicability == Applicability::Safe)
-        {
+        if fix::applicable_fix(d, false).is_some() {
             summary.fixable += 1;
-        } else if d
-            .fixes
-            .iter()
-            .any(|f| f.applicability == Applicability::Unsafe)
-            && !mode.unsafe_fixes
-        {
+        } else if !mode.unsafe_fixes && fix::applicable_fix(d, true).is_some() {
             summary.unsafe_fixable += 1;
         }
     }
