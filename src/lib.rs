@@ -18,6 +18,7 @@ pub mod diagnostic;
 pub mod fix;
 pub mod host;
 pub mod kb;
+pub mod notebook;
 pub mod output;
 pub mod python;
 pub mod rules;

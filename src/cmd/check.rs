@@ -18,6 +18,7 @@ use dldoctor::config::{ConfigResolver, Overrides};
 use dldoctor::diagnostic::Diagnostic;
 use dldoctor::fix::{self, Applicability, Fix};
 use dldoctor::host::{self, HostFacts};
+use dldoctor::notebook::{self, CellMap, Notebook};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
 use dldoctor::python::{
     self,
@@ -163,8 +164,8 @@ impl Errors {
     }
 }
 
-/// The paths to check: files named directly (whatever their extension), and the `.py` files
-/// under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated.
+/// The paths to check: files named directly (whatever their extension), and the `.py` and
+/// `.ipynb` files under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated.
 fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for root in roots {
@@ -175,7 +176,10 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
                     match entry {
                         Ok(entry) => {
                             let is_file = entry.file_type().is_some_and(|t| t.is_file());
-                            let is_python = entry.path().extension().is_some_and(|ext| ext == "py");
+                            let is_python = entry
+                                .path()
+                                .extension()
+                                .is_some_and(|ext| ext == "py" || ext == "ipynb");
                             if is_file && is_python {
                                 files.push(entry.into_path());
                             }
@@ -199,10 +203,24 @@ struct Loaded {
     /// The parse of `source`, shared by the index and the analysis; `None` when neither needs
     /// the file.
     tree: Option<Tree>,
+    /// A notebook's cells and JSON text; `source` is then its code cells as one module.
+    notebook: Option<Notebook>,
 }
 
 fn load(path: &Path) -> Loaded {
-    let source = read_source(path);
+    let mut source = read_source(path);
+    let mut notebook = None;
+    if notebook::is_notebook(path)
+        && let Ok(json) = &source
+    {
+        match Notebook::parse(json) {
+            Ok(nb) => {
+                source = Ok(nb.source().to_owned());
+                notebook = Some(nb);
+            }
+            Err(e) => source = Err(format!("{}: {e}", path.display())),
+        }
+    }
     let tree = match &source {
         Ok(text) if analyze::may_have_findings(text.as_bytes()) || may_feed_index(text) => {
             python::parse(text, None)
@@ -213,6 +231,7 @@ fn load(path: &Path) -> Loaded {
         path: path.to_owned(),
         source,
         tree,
+        notebook,
     }
 }
 
@@ -276,6 +295,8 @@ enum Outcome {
         diagnostics: Vec<Diagnostic>,
         /// Titles of the fixes applied, in order.
         applied: Vec<(dldoctor::rules::Code, String)>,
+        /// A notebook's cells in `source`.
+        cells: Option<CellMap>,
     },
     Skipped,
     Failed(String),
@@ -309,21 +330,40 @@ fn check_file(
         Some(tree) => analyze::analyze_tree(&current, tree, &file.path, &ctx),
         None => analyze::analyze(&current, &file.path, &ctx),
     };
+    if let Some(nb) = &file.notebook {
+        notebook::relabel_lines(&mut diagnostics, &current, nb.cell_map());
+    }
     let mut applied = Vec::new();
+    let mut notebook = file.notebook.clone();
     if mode.enabled {
         let original_has_errors = has_syntax_errors(source);
         for _ in 0..MAX_FIX_ROUNDS {
             let chosen: Vec<(&Diagnostic, &Fix)> = diagnostics
                 .iter()
                 .filter_map(|d| applicable_fix(d, mode.unsafe_fixes).map(|f| (d, f)))
+                // A fix cannot reach across notebook cells.
+                .filter(|(_, f)| notebook.as_ref().is_none_or(|nb| nb.can_apply(f)))
                 .collect();
             if chosen.is_empty() {
                 break;
             }
-            let (fixed, taken) =
+            let (mut fixed, taken) =
                 fix::apply_fixes_reporting(&current, chosen.iter().map(|(_, f)| *f));
             if taken.is_empty() || fixed == current {
                 break;
+            }
+            if let Some(nb) = &mut notebook {
+                let edits: Vec<_> = taken
+                    .iter()
+                    .flat_map(|&i| chosen[i].1.edits.iter().cloned())
+                    .collect();
+                match nb.with_edits(&edits) {
+                    Ok(edited) => *nb = edited,
+                    Err(err) => {
+                        return Outcome::Failed(format!("{}: {err}", file.path.display()));
+                    }
+                }
+                fixed = nb.source().to_owned();
             }
             // A fix must never turn a parsing file into a broken one.
             if !original_has_errors && has_syntax_errors(&fixed) {
@@ -339,9 +379,13 @@ fn check_file(
             );
             current = fixed;
             diagnostics = analyze::analyze(&current, &file.path, &ctx);
+            if let Some(nb) = &notebook {
+                notebook::relabel_lines(&mut diagnostics, &current, nb.cell_map());
+            }
         }
+        let written = notebook.as_ref().map_or(current.as_str(), |nb| nb.json());
         if current != *source
-            && let Err(err) = write_atomically(&file.path, &current)
+            && let Err(err) = write_atomically(&file.path, written)
         {
             return Outcome::Failed(format!(
                 "{}: cannot write the fixed file: {err}",
@@ -353,6 +397,7 @@ fn check_file(
         source: current,
         diagnostics,
         applied,
+        cells: notebook.map(|nb| nb.cell_map().clone()),
     }
 }
 
@@ -413,12 +458,13 @@ fn report(
     errors: &mut Errors,
     mode: FixMode,
 ) -> io::Result<()> {
-    let (source, diagnostics, applied) = match outcome {
+    let (source, diagnostics, applied, cells) = match outcome {
         Outcome::Checked {
             source,
             diagnostics,
             applied,
-        } => (source, diagnostics, applied),
+            cells,
+        } => (source, diagnostics, applied, cells),
         Outcome::Skipped => return Ok(()),
         Outcome::Failed(message) => {
             errors.report(message);
@@ -459,6 +505,7 @@ fn report(
             source: &source,
             index: &index,
             diagnostics: &diagnostics,
+            cells: cells.as_ref(),
         },
     )
 }
