@@ -28,6 +28,7 @@ pub enum Code {
     DL104,
     DL105,
     DL106,
+    DL107,
     DL201,
     DL202,
     DL203,
@@ -52,6 +53,7 @@ impl Code {
             Code::DL104 => "DL104",
             Code::DL105 => "DL105",
             Code::DL106 => "DL106",
+            Code::DL107 => "DL107",
             Code::DL201 => "DL201",
             Code::DL202 => "DL202",
             Code::DL203 => "DL203",
@@ -146,6 +148,10 @@ static REGISTRY: &[(Rule, CheckFn)] = &[
     (
         fork::pin_memory_cuda_data::RULE,
         fork::pin_memory_cuda_data::check,
+    ),
+    (
+        fork::interactive_main_under_spawn::RULE,
+        fork::interactive_main_under_spawn::check,
     ),
     (
         resources::num_workers_exceeds_cpus::RULE,
