@@ -453,6 +453,9 @@ pub fn relabel_lines(diagnostics: &mut [Diagnostic], source: &str, map: &CellMap
     let index = LineIndex::new(source);
     let place = |line: &str| -> Option<(usize, usize)> {
         let line: u32 = line.parse::<u32>().ok()?.checked_sub(1)?;
+        if line as usize >= index.line_count() {
+            return None;
+        }
         let start = index.line_range(source, line).start;
         let cell = map.cell_at(start)?;
         Some((cell.number, map.row_in_cell(cell, line)))

@@ -175,3 +175,32 @@ fn a_string_source_stays_a_string() {
         .unwrap();
     assert_eq!(fixed.json(), json.replace("x = 1", "x = 3"));
 }
+
+#[test]
+fn lines_named_in_messages_count_inside_their_cell() {
+    use crate::diagnostic::Diagnostic;
+    use crate::rules::Code;
+    let json = notebook(&[
+        ("code", &["workers = 0\n"]),
+        ("markdown", &["text"]),
+        ("code", &["import torch\n", "DataLoader(ds)\n"]),
+    ]);
+    let nb = Notebook::parse(&json).unwrap();
+    let mut d = vec![
+        Diagnostic::new(
+            Code::DL301,
+            TextRange::new(0, 1),
+            "num_workers=0 (the value of workers (line 1)), used on line 3; line 9 is past the end",
+        )
+        .zh("num_workers=0（第 1 行 workers 的值），用于第 3 行"),
+    ];
+    relabel_lines(&mut d, nb.source(), nb.cell_map());
+    assert_eq!(
+        d[0].message,
+        "num_workers=0 (the value of workers (cell 1, line 1)), used on cell 3, line 2; line 9 is past the end"
+    );
+    assert_eq!(
+        d[0].message_zh.as_deref(),
+        Some("num_workers=0（第 1 个单元格第 1 行 workers 的值），用于第 3 个单元格第 2 行")
+    );
+}

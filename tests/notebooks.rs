@@ -251,3 +251,21 @@ fn malformed_notebooks_exit_2_and_the_other_files_are_checked() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_notebook_larger_than_a_script_may_be_is_still_checked() {
+    // 20 MiB of plot output around the same code: past the limit for `.py` files (16 MiB).
+    let image = "A".repeat(20 << 20);
+    let big = NOTEBOOK.replace(
+        "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==",
+        &image,
+    );
+    let dir = project(&[("big.ipynb", big.as_bytes())]);
+    let out = dldoctor(dir.path(), &["check"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stdout(&out).starts_with("big.ipynb:cell 3:5:60: DL301"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -31,6 +31,8 @@ use crate::CheckFormat;
 /// Files larger than this are skipped with a message: no training script is this big, and a
 /// generated file of this size would stall the run.
 const MAX_FILE_BYTES: u64 = 16 << 20;
+/// A notebook's size is mostly its outputs (plots are base64 images), not its code.
+const MAX_NOTEBOOK_BYTES: u64 = 256 << 20;
 /// `--fix` re-analyses after each round; fixes that clash wait for the next round.
 const MAX_FIX_ROUNDS: usize = 10;
 
@@ -238,11 +240,16 @@ fn load(path: &Path) -> Loaded {
 fn read_source(path: &Path) -> Result<String, String> {
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
+    let limit = if notebook::is_notebook(path) {
+        MAX_NOTEBOOK_BYTES
+    } else {
+        MAX_FILE_BYTES
+    };
+    if meta.len() > limit {
         return Err(format!(
             "{shown}: {} is too large to check (the limit is {})",
             host::format_bytes(meta.len()),
-            host::format_bytes(MAX_FILE_BYTES)
+            host::format_bytes(limit)
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
