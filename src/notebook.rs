@@ -179,28 +179,12 @@ impl Notebook {
     }
 
     fn assemble(json: String, cells: Vec<CodeCell>) -> Self {
-        let mut source = String::new();
-        let mut spans = Vec::with_capacity(cells.len());
-        let mut line = 0u32;
-        for cell in &cells {
-            let start = source.len();
-            let masked = mask(&cell.text);
-            source.push_str(&masked);
-            spans.push(CellSpan {
-                number: cell.number,
-                range: TextRange::new(start, source.len()),
-                first_line: line,
-            });
-            if !masked.is_empty() && !masked.ends_with('\n') {
-                source.push('\n');
-            }
-            line += memchr::memchr_iter(b'\n', &source.as_bytes()[start..]).count() as u32;
-        }
+        let (source, map) = module_of(cells.iter().map(|c| (c.number, c.text.as_str())));
         Self {
             json,
             cells,
             source,
-            map: CellMap { cells: spans },
+            map,
         }
     }
 
@@ -266,6 +250,29 @@ impl Notebook {
         // The rewritten cells moved what follows them: read the notebook again for new ranges.
         Self::parse(&json)
     }
+}
+
+/// The Python module that code cells make, given as (number, text) in order: each cell masked
+/// ([`mask`]) and ended with a newline, and where each one lies in it.
+pub fn module_of<'t>(cells: impl IntoIterator<Item = (usize, &'t str)>) -> (String, CellMap) {
+    let mut source = String::new();
+    let mut spans = Vec::new();
+    let mut line = 0u32;
+    for (number, text) in cells {
+        let start = source.len();
+        let masked = mask(text);
+        source.push_str(&masked);
+        spans.push(CellSpan {
+            number,
+            range: TextRange::new(start, source.len()),
+            first_line: line,
+        });
+        if !masked.is_empty() && !masked.ends_with('\n') {
+            source.push('\n');
+        }
+        line += memchr::memchr_iter(b'\n', &source.as_bytes()[start..]).count() as u32;
+    }
+    (source, CellMap { cells: spans })
 }
 
 /// `metadata.language_info.name` or `metadata.kernelspec.language`, where given, is Python.

@@ -91,7 +91,7 @@ fn quickfix(
 fn fix_all(session: &Session, uri: &Uri, locale: Locale) -> Option<CodeAction> {
     let snapshot = session.snapshot(uri)?;
     let tree = snapshot.tree.as_ref()?;
-    let diagnostics = session.analyze_source(&snapshot.text, tree, &snapshot.path);
+    let diagnostics = session.analyze_document(uri, &snapshot, tree);
     let safe = diagnostics.iter().filter_map(|d| {
         d.fixes
             .iter()
