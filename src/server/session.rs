@@ -111,6 +111,8 @@ pub struct Session {
     pub notebooks: DashMap<Uri, Vec<(Uri, bool)>>,
     /// The notebook each open cell document belongs to.
     pub cell_notebook: DashMap<Uri, Uri>,
+    /// Each open notebook's last analysis, shared by its cells.
+    pub notebook_findings: DashMap<Uri, Arc<super::notebook::Findings>>,
     cache: DashMap<Uri, CachedDiagnostics>,
     /// Diagnostics placed by `dldoctor.explain` on the user's frames, per file.
     pub explained: Mutex<HashMap<Uri, Vec<lsp::Diagnostic>>>,
@@ -135,6 +137,7 @@ impl Session {
             documents: DashMap::new(),
             notebooks: DashMap::new(),
             cell_notebook: DashMap::new(),
+            notebook_findings: DashMap::new(),
             cache: DashMap::new(),
             explained: Mutex::new(HashMap::new()),
             negotiated: RwLock::new(Negotiated::default()),
@@ -315,6 +318,12 @@ impl Session {
     ) -> Vec<crate::diagnostic::Diagnostic> {
         super::notebook::cell_findings(self, uri, &snapshot.path)
             .unwrap_or_else(|| self.analyze_source(&snapshot.text, tree, &snapshot.path))
+    }
+
+    /// What the cached analyses were computed under: bumped when the configuration or the
+    /// workspace index changes.
+    pub fn epoch(&self) -> u64 {
+        self.epoch.load(Ordering::SeqCst)
     }
 
     /// Drops a document's cached findings: what they depend on outside it changed.

@@ -68,6 +68,9 @@ pub async fn did_save(session: &Arc<Session>, params: DidSaveNotebookDocumentPar
 
 pub async fn did_close(session: &Arc<Session>, params: DidCloseNotebookDocumentParams) {
     session.notebooks.remove(&params.notebook_document.uri);
+    session
+        .notebook_findings
+        .remove(&params.notebook_document.uri);
     for doc in params.cell_text_documents {
         session.forget(&doc.uri);
         session.cell_notebook.remove(&doc.uri);
