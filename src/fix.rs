@@ -171,12 +171,37 @@ pub fn applicable_fix(diagnostic: &Diagnostic, unsafe_fixes: bool) -> Option<&Fi
 /// Rounds of fixing before giving up on a file whose fixes keep producing new findings.
 pub const MAX_FIX_ROUNDS: usize = 10;
 
+/// What the fix engine edits: Python text, or a document that keeps its own form around the
+/// Python it holds (a notebook's JSON around its code cells).
+pub trait Fixable: Sized {
+    type Error;
+    /// The Python text that findings and edits refer to.
+    fn text(&self) -> &str;
+    /// Whether `fix` can be applied here at all (a notebook's fix must stay inside one cell).
+    fn accepts(&self, _fix: &Fix) -> bool {
+        true
+    }
+    /// This document after `edits` (offsets in [`Fixable::text`], not overlapping); `text` is
+    /// the Python text they make, already computed.
+    fn edited(&self, edits: &[Edit], text: String) -> Result<Self, Self::Error>;
+}
+
+impl Fixable for String {
+    type Error = std::convert::Infallible;
+    fn text(&self) -> &str {
+        self
+    }
+    fn edited(&self, _edits: &[Edit], text: String) -> Result<Self, Self::Error> {
+        Ok(text)
+    }
+}
+
 /// What [`fix_all`] did to a file.
 #[derive(Debug)]
-pub struct Fixed {
-    /// The text after every round.
-    pub text: String,
-    /// The findings of `text`.
+pub struct Fixed<D = String> {
+    /// The document after every round.
+    pub document: D,
+    /// The findings of the document's text.
     pub diagnostics: Vec<Diagnostic>,
     /// The fixes applied, in order: the finding's code and the fix's title.
     pub applied: Vec<(Code, String)>,
@@ -189,37 +214,57 @@ pub fn fix_all(
     source: &str,
     diagnostics: Vec<Diagnostic>,
     unsafe_fixes: bool,
-    mut analyze: impl FnMut(&str) -> Vec<Diagnostic>,
+    analyze: impl FnMut(&str) -> Vec<Diagnostic>,
 ) -> Fixed {
-    let guard = !has_syntax_errors(source);
+    match fix_document(source.to_owned(), diagnostics, unsafe_fixes, analyze) {
+        Ok(fixed) => fixed,
+        Err(never) => match never {},
+    }
+}
+
+/// [`fix_all`] for any [`Fixable`] document: the one rounds loop of `check --fix` and of the
+/// server's fix-all.
+pub fn fix_document<D: Fixable>(
+    document: D,
+    diagnostics: Vec<Diagnostic>,
+    unsafe_fixes: bool,
+    mut analyze: impl FnMut(&str) -> Vec<Diagnostic>,
+) -> Result<Fixed<D>, D::Error> {
+    let guard = !has_syntax_errors(document.text());
     let mut fixed = Fixed {
-        text: source.to_owned(),
+        document,
         diagnostics,
         applied: Vec::new(),
     };
     for _ in 0..MAX_FIX_ROUNDS {
+        let current = fixed.document.text();
         let chosen: Vec<(Code, &Fix)> = fixed
             .diagnostics
             .iter()
             .filter_map(|d| applicable_fix(d, unsafe_fixes).map(|f| (d.code, f)))
+            .filter(|(_, f)| fixed.document.accepts(f))
             .collect();
-        let (mut text, mut taken) =
-            apply_fixes_reporting(&fixed.text, chosen.iter().map(|(_, f)| *f));
+        let (mut text, mut taken) = apply_fixes_reporting(current, chosen.iter().map(|(_, f)| *f));
         if guard && !taken.is_empty() && has_syntax_errors(&text) {
-            (text, taken) = apply_parsing_fixes(&fixed.text, &chosen);
+            (text, taken) = apply_parsing_fixes(current, &chosen);
         }
-        if taken.is_empty() || text == fixed.text {
+        if taken.is_empty() || text == current {
             break;
         }
+        let edits: Vec<Edit> = taken
+            .iter()
+            .flat_map(|&i| chosen[i].1.edits.iter().cloned())
+            .collect();
         let applied: Vec<(Code, String)> = taken
             .iter()
             .map(|&i| (chosen[i].0, chosen[i].1.title.clone()))
             .collect();
+        let document = fixed.document.edited(&edits, text)?;
         fixed.applied.extend(applied);
-        fixed.diagnostics = analyze(&text);
-        fixed.text = text;
+        fixed.diagnostics = analyze(document.text());
+        fixed.document = document;
     }
-    fixed
+    Ok(fixed)
 }
 
 /// The fixes of `chosen` one by one, keeping each whose result still parses: the slow path
@@ -371,7 +416,7 @@ mod tests {
             finding(Code::DL303, vec![replace("9")]),
         ];
         let fixed = fix_all(src, first, false, analyze);
-        assert_eq!(fixed.text, "a = 3\n");
+        assert_eq!(fixed.document, "a = 3\n");
         assert_eq!(
             fixed.applied,
             [(Code::DL301, "2".to_owned()), (Code::DL302, "3".to_owned())]
@@ -388,7 +433,7 @@ mod tests {
             false,
             |_| Vec::new(),
         );
-        assert_eq!(fixed.text, "a = 2\n");
+        assert_eq!(fixed.document, "a = 2\n");
         assert_eq!(fixed.applied, [(Code::DL302, "fine".to_owned())]);
     }
 }

@@ -19,6 +19,7 @@ pub mod diagnostic;
 pub mod fix;
 pub mod host;
 pub mod kb;
+pub mod notebook;
 pub mod output;
 pub mod python;
 pub mod rules;

@@ -18,6 +18,7 @@ use dldoctor::config::{ConfigResolver, Overrides};
 use dldoctor::diagnostic::Diagnostic;
 use dldoctor::fix;
 use dldoctor::host::{self, HostFacts};
+use dldoctor::notebook::{self, CellMap, Notebook};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
 use dldoctor::python::{
     self,
@@ -30,6 +31,8 @@ use crate::CheckFormat;
 /// Files larger than this are skipped with a message: no training script is this big, and a
 /// generated file of this size would stall the run.
 const MAX_FILE_BYTES: u64 = 16 << 20;
+/// A notebook's size is mostly its outputs (plots are base64 images), not its code.
+const MAX_NOTEBOOK_BYTES: u64 = 256 << 20;
 
 pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
     let overrides = Overrides {
@@ -161,8 +164,8 @@ impl Errors {
     }
 }
 
-/// The paths to check: files named directly (whatever their extension), and the `.py` files
-/// under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated.
+/// The paths to check: files named directly (whatever their extension), and the `.py` and
+/// `.ipynb` files under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated.
 fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for root in roots {
@@ -173,7 +176,10 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
                     match entry {
                         Ok(entry) => {
                             let is_file = entry.file_type().is_some_and(|t| t.is_file());
-                            let is_python = entry.path().extension().is_some_and(|ext| ext == "py");
+                            let is_python = entry
+                                .path()
+                                .extension()
+                                .is_some_and(|ext| ext == "py" || ext == "ipynb");
                             if is_file && is_python {
                                 files.push(entry.into_path());
                             }
@@ -197,10 +203,24 @@ struct Loaded {
     /// The parse of `source`, shared by the index and the analysis; `None` when neither needs
     /// the file.
     tree: Option<Tree>,
+    /// A notebook's cells and JSON text; `source` is then its code cells as one module.
+    notebook: Option<Notebook>,
 }
 
 fn load(path: &Path) -> Loaded {
-    let source = read_source(path);
+    let mut source = read_source(path);
+    let mut notebook = None;
+    if notebook::is_notebook(path)
+        && let Ok(json) = &source
+    {
+        match Notebook::parse(json) {
+            Ok(nb) => {
+                source = Ok(nb.source().to_owned());
+                notebook = Some(nb);
+            }
+            Err(e) => source = Err(format!("{}: {e}", path.display())),
+        }
+    }
     let tree = match &source {
         Ok(text) if analyze::may_have_findings(text.as_bytes()) || may_feed_index(text) => {
             python::parse(text, None)
@@ -211,17 +231,23 @@ fn load(path: &Path) -> Loaded {
         path: path.to_owned(),
         source,
         tree,
+        notebook,
     }
 }
 
 fn read_source(path: &Path) -> Result<String, String> {
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
+    let limit = if notebook::is_notebook(path) {
+        MAX_NOTEBOOK_BYTES
+    } else {
+        MAX_FILE_BYTES
+    };
+    if meta.len() > limit {
         return Err(format!(
             "{shown}: {} is too large to check (the limit is {})",
             host::format_bytes(meta.len()),
-            host::format_bytes(MAX_FILE_BYTES)
+            host::format_bytes(limit)
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
@@ -274,9 +300,18 @@ enum Outcome {
         diagnostics: Vec<Diagnostic>,
         /// Titles of the fixes applied, in order.
         applied: Vec<(dldoctor::rules::Code, String)>,
+        /// A notebook's cells in `source`.
+        cells: Option<CellMap>,
     },
     Skipped,
     Failed(String),
+}
+
+fn cannot_write(path: &Path, err: impl std::fmt::Display) -> Outcome {
+    Outcome::Failed(format!(
+        "{}: cannot write the fixed file: {err}",
+        path.display()
+    ))
 }
 
 fn check_file(
@@ -306,28 +341,57 @@ fn check_file(
         Some(tree) => analyze::analyze_tree(source, tree, &file.path, &ctx),
         None => analyze::analyze(source, &file.path, &ctx),
     };
-    if !mode.enabled {
-        return Outcome::Checked {
+    let reanalyse = |text: &str| analyze::analyze(text, &file.path, &ctx);
+    match &file.notebook {
+        None if mode.enabled => {
+            let fixed = fix::fix_all(source, diagnostics, mode.unsafe_fixes, reanalyse);
+            if fixed.document != *source
+                && let Err(err) = write_atomically(&file.path, &fixed.document)
+            {
+                return cannot_write(&file.path, err);
+            }
+            Outcome::Checked {
+                source: fixed.document,
+                diagnostics: fixed.diagnostics,
+                applied: fixed.applied,
+                cells: None,
+            }
+        }
+        None => Outcome::Checked {
             source: source.clone(),
             diagnostics,
             applied: Vec::new(),
-        };
-    }
-    let fixed = fix::fix_all(source, diagnostics, mode.unsafe_fixes, |text| {
-        analyze::analyze(text, &file.path, &ctx)
-    });
-    if fixed.text != *source
-        && let Err(err) = write_atomically(&file.path, &fixed.text)
-    {
-        return Outcome::Failed(format!(
-            "{}: cannot write the fixed file: {err}",
-            file.path.display()
-        ));
-    }
-    Outcome::Checked {
-        source: fixed.text,
-        diagnostics: fixed.diagnostics,
-        applied: fixed.applied,
+            cells: None,
+        },
+        Some(original) => {
+            let fixed = if mode.enabled {
+                match fix::fix_document(original.clone(), diagnostics, mode.unsafe_fixes, reanalyse)
+                {
+                    Ok(fixed) => fixed,
+                    Err(err) => return Outcome::Failed(format!("{}: {err}", file.path.display())),
+                }
+            } else {
+                fix::Fixed {
+                    document: original.clone(),
+                    diagnostics,
+                    applied: Vec::new(),
+                }
+            };
+            let nb = fixed.document;
+            if nb.json() != original.json()
+                && let Err(err) = write_atomically(&file.path, nb.json())
+            {
+                return cannot_write(&file.path, err);
+            }
+            let mut diagnostics = fixed.diagnostics;
+            notebook::relabel_lines(&mut diagnostics, nb.source(), nb.cell_map());
+            Outcome::Checked {
+                source: nb.source().to_owned(),
+                diagnostics,
+                applied: fixed.applied,
+                cells: Some(nb.cell_map().clone()),
+            }
+        }
     }
 }
 
@@ -371,12 +435,13 @@ fn report(
     errors: &mut Errors,
     mode: FixMode,
 ) -> io::Result<()> {
-    let (source, diagnostics, applied) = match outcome {
+    let (source, diagnostics, applied, cells) = match outcome {
         Outcome::Checked {
             source,
             diagnostics,
             applied,
-        } => (source, diagnostics, applied),
+            cells,
+        } => (source, diagnostics, applied, cells),
         Outcome::Skipped => return Ok(()),
         Outcome::Failed(message) => {
             errors.report(message);
@@ -409,6 +474,7 @@ fn report(
             source: &source,
             index: &index,
             diagnostics: &diagnostics,
+            cells: cells.as_ref(),
         },
     )
 }

@@ -4,6 +4,8 @@
 //! collect them and write one document in [`Emitter::finish`].
 //!
 //! Rows and columns are 1-based, columns counted in characters ([`LineIndex::row_column`]).
+//! In a notebook, rows count inside the code cell, and every format names the cell (1-based
+//! over all the notebook's cells, as Jupyter and ruff number them).
 
 pub mod github;
 pub mod json;
@@ -16,6 +18,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
+use crate::notebook::CellMap;
 use crate::text::{LineIndex, TextRange};
 
 /// One checked file and what was found in it.
@@ -25,6 +28,15 @@ pub struct FileReport<'a> {
     pub source: &'a str,
     pub index: &'a LineIndex,
     pub diagnostics: &'a [Diagnostic],
+    /// For a notebook, where its code cells lie in `source`.
+    pub cells: Option<&'a CellMap>,
+}
+
+impl FileReport<'_> {
+    /// The notebook cell holding `offset`; `None` outside notebooks.
+    pub fn cell(&self, offset: usize) -> Option<usize> {
+        self.cells?.cell_at(offset).map(|c| c.number)
+    }
 }
 
 /// Totals for the closing line.
@@ -59,8 +71,14 @@ pub struct Location {
 }
 
 impl Location {
+    /// Where `offset` is; in a notebook, the row counts inside its cell.
     pub fn of(file: &FileReport, offset: usize) -> Self {
-        let (row, column) = file.index.row_column(file.source, offset);
+        let (mut row, column) = file.index.row_column(file.source, offset);
+        if let Some(map) = file.cells
+            && let Some(cell) = map.cell_at(offset)
+        {
+            row = map.row_in_cell(cell, file.index.line_of(offset));
+        }
         Self { row, column }
     }
 
@@ -128,6 +146,7 @@ pub(crate) mod test_support {
             source: SOURCE,
             index: &index,
             diagnostics: &diagnostics,
+            cells: None,
         };
         let mut out = Vec::new();
         emitter.file(&mut out, &file).unwrap();

@@ -64,6 +64,7 @@ rule_table! {
     DL104: fork::spawn_without_main_guard,
     DL105: fork::unpicklable_worker_callable,
     DL106: fork::pin_memory_cuda_data,
+    DL107: fork::interactive_main_under_spawn,
     DL201: resources::num_workers_exceeds_cpus,
     DL202: resources::pin_memory_without_shm_check,
     DL203: resources::small_shared_memory,

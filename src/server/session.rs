@@ -107,6 +107,12 @@ struct CachedDiagnostics {
 pub struct Session {
     pub client: Client,
     pub documents: DashMap<Uri, Document>,
+    /// Open notebooks: each one's cells in order, as (cell document, is code).
+    pub notebooks: DashMap<Uri, Vec<(Uri, bool)>>,
+    /// The notebook each open cell document belongs to.
+    pub cell_notebook: DashMap<Uri, Uri>,
+    /// Each open notebook's last analysis, shared by its cells.
+    pub notebook_findings: DashMap<Uri, Arc<super::notebook::Findings>>,
     cache: DashMap<Uri, CachedDiagnostics>,
     /// Diagnostics placed by `dldoctor.explain` on the user's frames, per file.
     pub explained: Mutex<HashMap<Uri, Vec<lsp::Diagnostic>>>,
@@ -129,6 +135,9 @@ impl Session {
         Self {
             client,
             documents: DashMap::new(),
+            notebooks: DashMap::new(),
+            cell_notebook: DashMap::new(),
+            notebook_findings: DashMap::new(),
             cache: DashMap::new(),
             explained: Mutex::new(HashMap::new()),
             negotiated: RwLock::new(Negotiated::default()),
@@ -285,7 +294,7 @@ impl Session {
         let encoding = self.encoding();
         let locale = self.config().locale;
         let result = guarded("analysis", || {
-            let found = self.analyze_source(&snapshot.text, tree, &snapshot.path);
+            let found = self.analyze_document(uri, snapshot, tree);
             let coords = snapshot.coords(encoding);
             found
                 .iter()
@@ -297,6 +306,34 @@ impl Session {
                 .collect()
         });
         result.unwrap_or_default()
+    }
+
+    /// The findings of an open document: its own analysis, or for a notebook cell its
+    /// notebook's, kept to the cell.
+    pub fn analyze_document(
+        &self,
+        uri: &Uri,
+        snapshot: &Snapshot,
+        tree: &Tree,
+    ) -> Vec<crate::diagnostic::Diagnostic> {
+        super::notebook::cell_findings(self, uri, &snapshot.path)
+            .unwrap_or_else(|| self.analyze_source(&snapshot.text, tree, &snapshot.path))
+    }
+
+    /// Whether `uri` is a cell of an open notebook.
+    pub fn is_notebook_cell(&self, uri: &Uri) -> bool {
+        self.cell_notebook.contains_key(uri)
+    }
+
+    /// What the cached analyses were computed under: bumped when the configuration or the
+    /// workspace index changes.
+    pub fn epoch(&self) -> u64 {
+        self.epoch.load(Ordering::SeqCst)
+    }
+
+    /// Drops a document's cached findings: what they depend on outside it changed.
+    pub fn invalidate(&self, uri: &Uri) {
+        self.cache.remove(uri);
     }
 
     /// The same analysis as `check`, with this session's configuration and workspace index.

@@ -34,6 +34,9 @@ record fd-limit-1024 "ulimit -n 1024; $PYTHON many_tensors.py"
 record spawn-lambda "$PYTHON spawn_lambda.py"
 record spawn-local-class "$PYTHON spawn_local_class.py"
 record spawn-no-main-guard "$PYTHON spawn_no_main_guard.py"
+record interactive-main-spawn "$PYTHON -q -i < interactive_main_spawn.py"
+# Python 3.12 and later word the worker's __main__ differently; no PyTorch needed.
+record interactive-main-spawn-py313 "${PYTHON313:-python3.13} -q -i < interactive_main_spawn_mp.py"
 record timeout "$PYTHON timeout.py"
 for case in prefetch_factor persistent_workers mp_context_without_workers invalid_mp_context \
     negative_num_workers negative_timeout timeout_without_workers sampler_shuffle batch_sampler \

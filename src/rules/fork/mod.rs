@@ -6,6 +6,7 @@
 pub mod cuda_before_fork;
 pub mod cuda_in_forked_worker;
 pub mod implicit_start_method;
+pub mod interactive_main_under_spawn;
 pub mod pin_memory_cuda_data;
 pub mod spawn_without_main_guard;
 pub mod unpicklable_worker_callable;
@@ -16,9 +17,10 @@ use tree_sitter::Node;
 
 use crate::diagnostic::Diagnostic;
 use crate::fix::{Edit, Fix};
+use crate::notebook;
 use crate::python::edit;
 use crate::python::loaders::{self, ArgState, Param, Passing};
-use crate::python::start_method::{self, StartMethod};
+use crate::python::start_method::{self, Method, StartMethod};
 use crate::python::syntax::{self, Scope};
 use crate::python::values::Value;
 use crate::python::workers::{self, WorkerCode};
@@ -81,6 +83,15 @@ impl<'a> Loader<'a> {
                 .is_some_and(|r| matches!(r.value, Value::CpuCount { exact: true, .. }))
     }
 
+    /// The start method of a loader whose workers may receive its arguments by pickling: it
+    /// has workers, its method is known, and it is not an explicit fork (an implicit fork is
+    /// spawn or forkserver elsewhere). `None` otherwise.
+    pub fn may_pickle(&self) -> Option<Method> {
+        let method = self.start.method?;
+        let explicit_fork = self.start.is_explicit() && !method.pickles();
+        (self.has_workers() && !explicit_fork).then_some(method)
+    }
+
     /// `pin_memory` is certainly true.
     pub fn pins_memory(&self) -> bool {
         self.inner
@@ -121,8 +132,13 @@ impl<'a> Loader<'a> {
             .get_or_init(|| self.find_start_points(scope))
     }
 
-    /// See [`spawn_without_main_guard::unguarded_start`].
+    /// See [`spawn_without_main_guard::unguarded_start`]. None in a notebook: spawned workers
+    /// never run the notebook's code, so it needs no guard (what they cannot find there is
+    /// DL107's).
     pub fn unguarded_start(&self, scope: &Scope<'a>) -> Option<Node<'a>> {
+        if notebook::is_notebook(scope.m.path) {
+            return None;
+        }
         *self
             .unguarded_start
             .get_or_init(|| spawn_without_main_guard::unguarded_start(scope, self))
@@ -327,6 +343,21 @@ fn find_spawn_consequences<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Vec<Co
             en: "the script then also needs an `if __name__ == \"__main__\":` guard".to_owned(),
             zh: "脚本还需要 `if __name__ == \"__main__\":` 保护".to_owned(),
         });
+    }
+    if notebook::is_notebook(scope.m.path) {
+        for found in interactive_main_under_spawn::notebook_definitions(scope, loader) {
+            notes.push(Consequence {
+                range: syntax::range(found.definition),
+                en: format!(
+                    "`{}` passed as `{}` must then move from the notebook to a `.py` module",
+                    found.name, found.argument
+                ),
+                zh: format!(
+                    "作为 `{}` 传入的 `{}` 还需从 notebook 移到 `.py` 模块中",
+                    found.argument, found.name
+                ),
+            });
+        }
     }
     for local in unpicklable_worker_callable::unpicklable_arguments(scope, loader) {
         notes.push(Consequence {

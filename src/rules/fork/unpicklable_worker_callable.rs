@@ -56,7 +56,8 @@ variables gets no fix: use `functools.partial` with a module-level function inst
 "#;
 
 /// Arguments a worker receives by pickling under spawn and forkserver.
-const PICKLED_ARGUMENTS: &[&str] = &["collate_fn", "worker_init_fn", "dataset", "sampler"];
+pub(crate) const PICKLED_ARGUMENTS: &[&str] =
+    &["collate_fn", "worker_init_fn", "dataset", "sampler"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LocalKind {
@@ -166,16 +167,9 @@ pub fn check(checker: &mut Checker) {
     let scope = &checker.scope;
     let mut diagnostics = Vec::new();
     for loader in loaders(checker) {
-        if !loader.has_workers() {
-            continue;
-        }
-        let Some(method) = loader.start.method else {
+        let Some(method) = loader.may_pickle() else {
             continue;
         };
-        let explicit = loader.start.is_explicit();
-        if explicit && !method.pickles() {
-            continue;
-        }
         for local in unpicklable_arguments(scope, loader) {
             let (what, what_zh) = describe(scope, &local);
             let start_zh = zh::start_method(&loader.start);

@@ -93,17 +93,23 @@ fn quickfix(
 fn fix_all(session: &Session, uri: &Uri, locale: Locale) -> Option<CodeAction> {
     let snapshot = session.snapshot(uri)?;
     let tree = snapshot.tree.as_ref()?;
-    let diagnostics = session.analyze_source(&snapshot.text, tree, &snapshot.path);
+    let diagnostics = session.analyze_document(uri, &snapshot, tree);
+    // A notebook cell is not a module by itself: its findings come from the whole notebook,
+    // so its fix-all is one round of them.
+    let in_notebook = session.is_notebook_cell(uri);
     let fixed = fix::fix_all(&snapshot.text, diagnostics, false, |text| {
+        if in_notebook {
+            return Vec::new();
+        }
         python::parse(text, None)
             .map(|tree| session.analyze_source(text, &tree, &snapshot.path))
             .unwrap_or_default()
     });
     let applied = fixed.applied.len();
-    if applied == 0 || fixed.text == snapshot.text {
+    if applied == 0 || fixed.document == snapshot.text {
         return None;
     }
-    let edit = minimal_edit(&snapshot.text, &fixed.text);
+    let edit = minimal_edit(&snapshot.text, &fixed.document);
     let coords = snapshot.coords(session.encoding());
     Some(CodeAction {
         title: match locale {

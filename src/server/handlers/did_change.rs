@@ -34,14 +34,7 @@ pub async fn did_open(session: &Arc<Session>, params: DidOpenTextDocumentParams)
 pub async fn did_change(session: &Arc<Session>, params: DidChangeTextDocumentParams) {
     let uri = params.text_document.uri;
     let encoding = session.encoding();
-    let changes: Vec<Change> = params
-        .content_changes
-        .iter()
-        .map(|c| Change {
-            range: c.range.map(|r| (line_col(r.start), line_col(r.end))),
-            text: &c.text,
-        })
-        .collect();
+    let changes = changes_of(&params.content_changes);
     let generation = {
         let Some(mut doc) = session.documents.get_mut(&uri) else {
             tracing::warn!(
@@ -60,6 +53,17 @@ pub async fn did_change(session: &Arc<Session>, params: DidChangeTextDocumentPar
         .map(|mut map| map.remove(&uri).is_some())
         .unwrap_or(false);
     super::diagnostic::publish_debounced(session, uri, generation, had_explained);
+}
+
+/// The changes of a notification, in the order they apply.
+pub fn changes_of(events: &[TextDocumentContentChangeEvent]) -> Vec<Change<'_>> {
+    events
+        .iter()
+        .map(|c| Change {
+            range: c.range.map(|r| (line_col(r.start), line_col(r.end))),
+            text: &c.text,
+        })
+        .collect()
 }
 
 pub async fn did_save(session: &Arc<Session>, params: DidSaveTextDocumentParams) {

@@ -85,6 +85,16 @@ pub fn initialize(session: &Session, params: InitializeParams) -> Result<Initial
                     ..Default::default()
                 },
             )),
+            // Python cells of Jupyter notebooks, analysed together (see `handlers::notebook`).
+            notebook_document_sync: Some(OneOf::Left(NotebookDocumentSyncOptions {
+                notebook_selector: vec![NotebookSelector::ByNotebook {
+                    notebook: Notebook::String("jupyter-notebook".into()),
+                    cells: Some(vec![NotebookCellSelector {
+                        language: "python".into(),
+                    }]),
+                }],
+                save: Some(true),
+            })),
             diagnostic_provider: pull.then(|| {
                 DiagnosticServerCapabilities::Options(DiagnosticOptions {
                     identifier: Some("dldoctor".into()),
