@@ -1,17 +1,21 @@
 //! `dldoctor check`: find the Python files, analyse them in parallel, print the results in path
 //! order as they complete (text, github) or as one document at the end (json, sarif), and
 //! optionally apply fixes.
+//!
+//! Files are read, parsed and analysed one at a time per worker thread, in path order, and
+//! dropped once reported: memory follows the largest file, not the size of the tree. Files
+//! that cannot hold a finding are never parsed; names they import from other files of the
+//! project are resolved on demand by the shared [`ProjectIndex`].
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use rayon::prelude::*;
-use tree_sitter::Tree;
 
 use dldoctor::analyze::{self, Context};
 use dldoctor::config::{ConfigResolver, Overrides};
@@ -19,10 +23,7 @@ use dldoctor::diagnostic::Diagnostic;
 use dldoctor::fix::{self, Applicability, Fix};
 use dldoctor::host::{self, HostFacts};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
-use dldoctor::python::{
-    self,
-    index::{FileSummary, ProjectIndex},
-};
+use dldoctor::python::{self, index::ProjectIndex};
 use dldoctor::text::LineIndex;
 
 use crate::CheckFormat;
@@ -63,8 +64,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
         args.paths.clone()
     };
     let files = discover(&roots, &mut errors);
-    let loaded: Vec<Loaded> = files.par_iter().map(|p| load(p)).collect();
-    let index = build_index(&loaded);
+    let index = ProjectIndex::on_disk(project_roots(&roots));
 
     let mode = FixMode {
         enabled: args.fix,
@@ -82,19 +82,29 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
         fix_mode: mode.enabled,
         ..Summary::default()
     };
-    let mut progress = Progress::new(loaded.len());
+    let mut progress = Progress::new(files.len());
 
     let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let next_file = AtomicUsize::new(0);
     let write_result = std::thread::scope(|scope| -> io::Result<()> {
-        let (loaded, resolver, host, index) = (&loaded, &resolver, &host, &index);
-        scope.spawn(move || {
-            loaded
-                .par_iter()
-                .enumerate()
-                .for_each_with(tx, |tx, (i, file)| {
-                    let _ = tx.send((i, check_file(file, resolver, host, index, mode)));
-                });
-        });
+        // Workers take files in path order, so results come back nearly in order and few wait
+        // for their turn to be printed.
+        for _ in 0..rayon::current_num_threads().max(1) {
+            let tx = tx.clone();
+            let (files, next_file, resolver, host, index) =
+                (&files, &next_file, &resolver, &host, &index);
+            scope.spawn(move || {
+                loop {
+                    let i = next_file.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = files.get(i) else { break };
+                    let outcome = check_file(path, resolver, host, index, mode);
+                    if tx.send((i, outcome)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
         // Ordered reassembly: results arrive in any order, files are printed in path order.
         let mut pending = BTreeMap::new();
         let mut next = 0;
@@ -103,7 +113,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
             while let Some(outcome) = pending.remove(&next) {
                 progress.clear();
                 report(
-                    &loaded[next],
+                    &files[next],
                     outcome,
                     &mut *emitter,
                     &mut out,
@@ -192,30 +202,6 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
     files
 }
 
-/// A file read from disk, or why it could not be.
-struct Loaded {
-    path: PathBuf,
-    source: Result<String, String>,
-    /// The parse of `source`, shared by the index and the analysis; `None` when neither needs
-    /// the file.
-    tree: Option<Tree>,
-}
-
-fn load(path: &Path) -> Loaded {
-    let source = read_source(path);
-    let tree = match &source {
-        Ok(text) if analyze::may_have_findings(text.as_bytes()) || may_feed_index(text) => {
-            python::parse(text, None)
-        }
-        _ => None,
-    };
-    Loaded {
-        path: path.to_owned(),
-        source,
-        tree,
-    }
-}
-
 fn read_source(path: &Path) -> Result<String, String> {
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
@@ -233,39 +219,11 @@ fn read_source(path: &Path) -> Result<String, String> {
     })
 }
 
-/// The cross-file index: dataset classes and functions of the checked files, so a loader in
-/// one file sees the Dataset defined in another. The index records worker-side CUDA facts, and
-/// a file can only contribute one if it names CUDA, a CUDA-capable library or NCCL somewhere;
-/// other files are not parsed for it (a class missing from the index and a class with no
-/// facts keep every rule equally quiet).
-fn build_index(files: &[Loaded]) -> ProjectIndex {
-    let mut index = ProjectIndex::new();
-    // A single file finds its own definitions without the index.
-    if files.len() < 2 {
-        return index;
-    }
-    let summaries: Vec<(&Path, FileSummary)> = files
-        .par_iter()
-        .filter_map(|file| match (&file.source, &file.tree) {
-            (Ok(source), Some(tree)) if may_feed_index(source) => Some((
-                file.path.as_path(),
-                FileSummary::of(&file.path, source, tree),
-            )),
-            _ => None,
-        })
-        .collect();
-    for (path, summary) in summaries {
-        index.insert(path, summary);
-    }
-    index
-}
-
-/// Only a file that mentions CUDA can hold worker-side facts another file would look up.
-fn may_feed_index(source: &str) -> bool {
-    const NEEDLES: [&[u8]; 5] = [b"cuda", b"cupy", b"dali", b"nccl", b"device_ids"];
-    NEEDLES
-        .iter()
-        .any(|n| memchr::memmem::find(source.as_bytes(), n).is_some())
+/// The folders that bound where absolute imports are looked up: the folders named. A file
+/// named by itself has its imports looked up from its folder and every enclosing one, as
+/// running it from any of them could import them.
+fn project_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
+    roots.iter().filter(|r| r.is_dir()).cloned().collect()
 }
 
 /// What checking one file gave.
@@ -282,17 +240,17 @@ enum Outcome {
 }
 
 fn check_file(
-    file: &Loaded,
+    path: &Path,
     resolver: &ConfigResolver,
     host: &HostFacts,
     index: &ProjectIndex,
     mode: FixMode,
 ) -> Outcome {
-    let source = match &file.source {
+    let source = match read_source(path) {
         Ok(source) => source,
-        Err(message) => return Outcome::Failed(message.clone()),
+        Err(message) => return Outcome::Failed(message),
     };
-    let settings = match resolver.settings_for(&file.path) {
+    let settings = match resolver.settings_for(path) {
         Ok(settings) => settings,
         Err(err) => return Outcome::Failed(err.to_string()),
     };
@@ -305,13 +263,10 @@ fn check_file(
         index,
     };
     let mut current = source.clone();
-    let mut diagnostics = match &file.tree {
-        Some(tree) => analyze::analyze_tree(&current, tree, &file.path, &ctx),
-        None => analyze::analyze(&current, &file.path, &ctx),
-    };
+    let mut diagnostics = analyze::analyze(&current, path, &ctx);
     let mut applied = Vec::new();
     if mode.enabled {
-        let original_has_errors = has_syntax_errors(source);
+        let original_has_errors = has_syntax_errors(&source);
         for _ in 0..MAX_FIX_ROUNDS {
             let chosen: Vec<(&Diagnostic, &Fix)> = diagnostics
                 .iter()
@@ -329,7 +284,7 @@ fn check_file(
             if !original_has_errors && has_syntax_errors(&fixed) {
                 return Outcome::Failed(format!(
                     "{}: a fix produced invalid Python; the file was left unchanged",
-                    file.path.display()
+                    path.display()
                 ));
             }
             applied.extend(
@@ -338,14 +293,14 @@ fn check_file(
                     .map(|&i| (chosen[i].0.code, chosen[i].1.title.clone())),
             );
             current = fixed;
-            diagnostics = analyze::analyze(&current, &file.path, &ctx);
+            diagnostics = analyze::analyze(&current, path, &ctx);
         }
-        if current != *source
-            && let Err(err) = write_atomically(&file.path, &current)
+        if current != source
+            && let Err(err) = write_atomically(path, &current)
         {
             return Outcome::Failed(format!(
                 "{}: cannot write the fixed file: {err}",
-                file.path.display()
+                path.display()
             ));
         }
     }
@@ -405,7 +360,7 @@ fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
 }
 
 fn report(
-    file: &Loaded,
+    path: &Path,
     outcome: Outcome,
     emitter: &mut dyn Emitter,
     out: &mut dyn Write,
@@ -426,10 +381,7 @@ fn report(
         }
     };
     for (code, title) in &applied {
-        eprintln!(
-            "{}: fixed {code}: {title}",
-            output::display_path(&file.path)
-        );
+        eprintln!("{}: fixed {code}: {title}", output::display_path(path));
     }
     summary.fixed += applied.len();
     summary.remaining += diagnostics.len();
@@ -455,7 +407,7 @@ fn report(
     emitter.file(
         out,
         &FileReport {
-            path: &file.path,
+            path,
             source: &source,
             index: &index,
             diagnostics: &diagnostics,
