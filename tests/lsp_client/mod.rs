@@ -86,6 +86,11 @@ impl Lsp {
         }
     }
 
+    /// The server's process id (benchmarks read its peak memory from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
     }
