@@ -1,17 +1,21 @@
 //! `dldoctor check`: find the Python files, analyse them in parallel, print the results in path
 //! order as they complete (text, github) or as one document at the end (json, sarif), and
 //! optionally apply fixes.
+//!
+//! Files are read, parsed and analysed one at a time per worker thread, in path order, and
+//! dropped once reported: memory follows the largest file, not the size of the tree. Files
+//! that cannot hold a finding are never parsed; names they import from other files of the
+//! project are resolved on demand by the shared [`ProjectIndex`].
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use rayon::prelude::*;
-use tree_sitter::Tree;
 
 use dldoctor::analyze::{self, Context};
 use dldoctor::config::{ConfigResolver, Overrides};
@@ -20,10 +24,7 @@ use dldoctor::fix;
 use dldoctor::host::{self, HostFacts};
 use dldoctor::notebook::{self, CellMap, Notebook};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
-use dldoctor::python::{
-    self,
-    index::{FileSummary, ProjectIndex},
-};
+use dldoctor::python::index::ProjectIndex;
 use dldoctor::text::LineIndex;
 
 use crate::CheckFormat;
@@ -64,8 +65,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
         args.paths.clone()
     };
     let files = discover(&roots, &mut errors);
-    let loaded: Vec<Loaded> = files.par_iter().map(|p| load(p)).collect();
-    let index = build_index(&loaded);
+    let index = ProjectIndex::on_disk(project_roots(&roots));
 
     let mode = FixMode {
         enabled: args.fix,
@@ -83,19 +83,29 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
         fix_mode: mode.enabled,
         ..Summary::default()
     };
-    let mut progress = Progress::new(loaded.len());
+    let mut progress = Progress::new(files.len());
 
     let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let next_file = AtomicUsize::new(0);
     let write_result = std::thread::scope(|scope| -> io::Result<()> {
-        let (loaded, resolver, host, index) = (&loaded, &resolver, &host, &index);
-        scope.spawn(move || {
-            loaded
-                .par_iter()
-                .enumerate()
-                .for_each_with(tx, |tx, (i, file)| {
-                    let _ = tx.send((i, check_file(file, resolver, host, index, mode)));
-                });
-        });
+        // Workers take files in path order, so results come back nearly in order and few wait
+        // for their turn to be printed.
+        for _ in 0..rayon::current_num_threads().max(1) {
+            let tx = tx.clone();
+            let (files, next_file, resolver, host, index) =
+                (&files, &next_file, &resolver, &host, &index);
+            scope.spawn(move || {
+                loop {
+                    let i = next_file.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = files.get(i) else { break };
+                    let outcome = check_file(path, resolver, host, index, mode);
+                    if tx.send((i, outcome)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
         // Ordered reassembly: results arrive in any order, files are printed in path order.
         let mut pending = BTreeMap::new();
         let mut next = 0;
@@ -104,7 +114,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
             while let Some(outcome) = pending.remove(&next) {
                 progress.clear();
                 report(
-                    &loaded[next],
+                    &files[next],
                     outcome,
                     &mut *emitter,
                     &mut out,
@@ -196,45 +206,6 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
     files
 }
 
-/// A file read from disk, or why it could not be.
-struct Loaded {
-    path: PathBuf,
-    source: Result<String, String>,
-    /// The parse of `source`, shared by the index and the analysis; `None` when neither needs
-    /// the file.
-    tree: Option<Tree>,
-    /// A notebook's cells and JSON text; `source` is then its code cells as one module.
-    notebook: Option<Notebook>,
-}
-
-fn load(path: &Path) -> Loaded {
-    let mut source = read_source(path);
-    let mut notebook = None;
-    if notebook::is_notebook(path)
-        && let Ok(json) = &source
-    {
-        match Notebook::parse(json) {
-            Ok(nb) => {
-                source = Ok(nb.source().to_owned());
-                notebook = Some(nb);
-            }
-            Err(e) => source = Err(format!("{}: {e}", path.display())),
-        }
-    }
-    let tree = match &source {
-        Ok(text) if analyze::may_have_findings(text.as_bytes()) || may_feed_index(text) => {
-            python::parse(text, None)
-        }
-        _ => None,
-    };
-    Loaded {
-        path: path.to_owned(),
-        source,
-        tree,
-        notebook,
-    }
-}
-
 fn read_source(path: &Path) -> Result<String, String> {
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
@@ -257,39 +228,11 @@ fn read_source(path: &Path) -> Result<String, String> {
     })
 }
 
-/// The cross-file index: dataset classes and functions of the checked files, so a loader in
-/// one file sees the Dataset defined in another. The index records worker-side CUDA facts, and
-/// a file can only contribute one if it names CUDA, a CUDA-capable library or NCCL somewhere;
-/// other files are not parsed for it (a class missing from the index and a class with no
-/// facts keep every rule equally quiet).
-fn build_index(files: &[Loaded]) -> ProjectIndex {
-    let mut index = ProjectIndex::new();
-    // A single file finds its own definitions without the index.
-    if files.len() < 2 {
-        return index;
-    }
-    let summaries: Vec<(&Path, FileSummary)> = files
-        .par_iter()
-        .filter_map(|file| match (&file.source, &file.tree) {
-            (Ok(source), Some(tree)) if may_feed_index(source) => Some((
-                file.path.as_path(),
-                FileSummary::of(&file.path, source, tree),
-            )),
-            _ => None,
-        })
-        .collect();
-    for (path, summary) in summaries {
-        index.insert(path, summary);
-    }
-    index
-}
-
-/// Only a file that mentions CUDA can hold worker-side facts another file would look up.
-fn may_feed_index(source: &str) -> bool {
-    const NEEDLES: [&[u8]; 5] = [b"cuda", b"cupy", b"dali", b"nccl", b"device_ids"];
-    NEEDLES
-        .iter()
-        .any(|n| memchr::memmem::find(source.as_bytes(), n).is_some())
+/// The folders that bound where absolute imports are looked up: the folders named. A file
+/// named by itself has its imports looked up from its folder and every enclosing one, as
+/// running it from any of them could import them.
+fn project_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
+    roots.iter().filter(|r| r.is_dir()).cloned().collect()
 }
 
 /// What checking one file gave.
@@ -315,17 +258,21 @@ fn cannot_write(path: &Path, err: impl std::fmt::Display) -> Outcome {
 }
 
 fn check_file(
-    file: &Loaded,
+    path: &Path,
     resolver: &ConfigResolver,
     host: &HostFacts,
     index: &ProjectIndex,
     mode: FixMode,
 ) -> Outcome {
-    let source = match &file.source {
-        Ok(source) => source,
-        Err(message) => return Outcome::Failed(message.clone()),
+    let (source, notebook) = match read_source(path) {
+        Ok(text) if notebook::is_notebook(path) => match Notebook::parse(&text) {
+            Ok(nb) => (nb.source().to_owned(), Some(nb)),
+            Err(e) => return Outcome::Failed(format!("{}: {e}", path.display())),
+        },
+        Ok(source) => (source, None),
+        Err(message) => return Outcome::Failed(message),
     };
-    let settings = match resolver.settings_for(&file.path) {
+    let settings = match resolver.settings_for(path) {
         Ok(settings) => settings,
         Err(err) => return Outcome::Failed(err.to_string()),
     };
@@ -337,18 +284,15 @@ fn check_file(
         host,
         index,
     };
-    let diagnostics = match &file.tree {
-        Some(tree) => analyze::analyze_tree(source, tree, &file.path, &ctx),
-        None => analyze::analyze(source, &file.path, &ctx),
-    };
-    let reanalyse = |text: &str| analyze::analyze(text, &file.path, &ctx);
-    match &file.notebook {
+    let diagnostics = analyze::analyze(&source, path, &ctx);
+    let reanalyse = |text: &str| analyze::analyze(text, path, &ctx);
+    match &notebook {
         None if mode.enabled => {
-            let fixed = fix::fix_all(source, diagnostics, mode.unsafe_fixes, reanalyse);
-            if fixed.document != *source
-                && let Err(err) = write_atomically(&file.path, &fixed.document)
+            let fixed = fix::fix_all(&source, diagnostics, mode.unsafe_fixes, reanalyse);
+            if fixed.document != source
+                && let Err(err) = write_atomically(path, &fixed.document)
             {
-                return cannot_write(&file.path, err);
+                return cannot_write(path, err);
             }
             Outcome::Checked {
                 source: fixed.document,
@@ -358,7 +302,7 @@ fn check_file(
             }
         }
         None => Outcome::Checked {
-            source: source.clone(),
+            source,
             diagnostics,
             applied: Vec::new(),
             cells: None,
@@ -368,7 +312,7 @@ fn check_file(
                 match fix::fix_document(original.clone(), diagnostics, mode.unsafe_fixes, reanalyse)
                 {
                     Ok(fixed) => fixed,
-                    Err(err) => return Outcome::Failed(format!("{}: {err}", file.path.display())),
+                    Err(err) => return Outcome::Failed(format!("{}: {err}", path.display())),
                 }
             } else {
                 fix::Fixed {
@@ -379,9 +323,9 @@ fn check_file(
             };
             let nb = fixed.document;
             if nb.json() != original.json()
-                && let Err(err) = write_atomically(&file.path, nb.json())
+                && let Err(err) = write_atomically(path, nb.json())
             {
-                return cannot_write(&file.path, err);
+                return cannot_write(path, err);
             }
             let mut diagnostics = fixed.diagnostics;
             notebook::relabel_lines(&mut diagnostics, nb.source(), nb.cell_map());
@@ -427,7 +371,7 @@ fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
 }
 
 fn report(
-    file: &Loaded,
+    path: &Path,
     outcome: Outcome,
     emitter: &mut dyn Emitter,
     out: &mut dyn Write,
@@ -449,10 +393,7 @@ fn report(
         }
     };
     for (code, title) in &applied {
-        eprintln!(
-            "{}: fixed {code}: {title}",
-            output::display_path(&file.path)
-        );
+        eprintln!("{}: fixed {code}: {title}", output::display_path(path));
     }
     summary.fixed += applied.len();
     summary.remaining += diagnostics.len();
@@ -470,7 +411,7 @@ fn report(
     emitter.file(
         out,
         &FileReport {
-            path: &file.path,
+            path,
             source: &source,
             index: &index,
             diagnostics: &diagnostics,

@@ -484,28 +484,23 @@ impl<'a> Module<'a> {
     /// Every identifier in the file spelled `name`, in source order (references and
     /// definitions alike; [`Module::lookup`] tells which binding each one sees).
     pub fn references(&self, name: &str) -> Vec<Node<'a>> {
-        let mut out = Vec::new();
-        if !self.source.contains(name) {
-            return out;
+        // Finding the spelling in the text and asking the tree what is there costs a few node
+        // lookups per occurrence, where walking every node of the tree cost a sixth of the
+        // analysis of a 2,000-line training script.
+        if name.is_empty() {
+            return Vec::new();
         }
-        let mut cursor = self.tree.root_node().walk();
-        loop {
-            let node = cursor.node();
-            if node.kind() == "identifier" && self.text(node) == name {
-                out.push(node);
-            }
-            if cursor.goto_first_child() {
-                continue;
-            }
-            loop {
-                if cursor.goto_next_sibling() {
-                    break;
-                }
-                if !cursor.goto_parent() {
-                    return out;
-                }
-            }
-        }
+        let root = self.tree.root_node();
+        memchr::memmem::find_iter(self.source.as_bytes(), name.as_bytes())
+            .filter_map(|start| {
+                let end = start + name.len();
+                let node = root.descendant_for_byte_range(start, end)?;
+                (node.kind() == "identifier"
+                    && node.start_byte() == start
+                    && node.end_byte() == end)
+                    .then_some(node)
+            })
+            .collect()
     }
 
     /// The one binding of a name, when it is bound exactly once where it is looked up.

@@ -558,3 +558,45 @@ fn walk_shortcuts_skip_nothing_recorded() {
         });
     }
 }
+
+/// `references` finds the identifiers a walk of every node finds, and only those: not the
+/// spelling inside longer names, strings or comments, with attributes, keywords, non-ASCII
+/// names and syntax errors around.
+#[test]
+fn references_agree_with_a_walk_of_every_node() {
+    let src = "import argparse as parse_args\n\
+               def parse_args(argv=None):\n    \
+                   p = argparse.ArgumentParser()  # parse_args here\n    \
+                   return p.parse_args(argv)\n\
+               args = parse_args()\n\
+               é_parse_args = 'parse_args'\n\
+               parse_args_x = parse_args(parse_args=1)\n\
+               def broken(:\n    parse_args(\n";
+    let tree = crate::python::parse(src, None).expect("tree");
+    for name in [
+        "parse_args",
+        "argparse",
+        "p",
+        "é_parse_args",
+        "args",
+        "x",
+        "zzz",
+    ] {
+        let mut expected = Vec::new();
+        crate::python::kinds::for_each_node(&tree, |node| {
+            if node.kind() == "identifier" && &src[node.byte_range()] == name {
+                expected.push(node);
+            }
+        });
+        assert!(
+            !expected.is_empty() || ["x", "zzz"].contains(&name),
+            "{name}"
+        );
+        with_module(src, |m| {
+            let got = m.references(name);
+            let ranges =
+                |nodes: &[Node]| -> Vec<_> { nodes.iter().map(|n| n.byte_range()).collect() };
+            assert_eq!(ranges(&got), ranges(&expected), "{name}");
+        });
+    }
+}

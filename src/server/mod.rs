@@ -101,6 +101,10 @@ impl LanguageServer for Server {
         handlers::execute_command::execute_command(&self.session, params).await
     }
 
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        handlers::did_change::did_change_watched_files(&self.session, params).await;
+    }
+
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
         handlers::configuration::did_change_configuration(&self.session, params).await;
     }
