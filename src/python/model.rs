@@ -557,7 +557,7 @@ impl<'a> Module<'a> {
                     return Resolved::unknown();
                 };
                 self.argparse
-                    .value(self, object, self.text(attribute), scope)
+                    .value(self, object, self.text(attribute), scope, depth)
                     .unwrap_or_else(Resolved::unknown)
             }
             "call" => self.call_value(expr, scope, depth),
@@ -983,6 +983,16 @@ pub(crate) fn positional_args(call: Node) -> Vec<Node> {
             )
         })
         .collect()
+}
+
+/// The elements of a list or tuple literal; `None` when one is unpacked (`[*a, b]`).
+pub(crate) fn literal_items(list: Node) -> Option<Vec<Node>> {
+    let mut cursor = list.walk();
+    let items: Vec<Node> = list
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .collect();
+    (!items.iter().any(|n| n.kind() == "list_splat")).then_some(items)
 }
 
 fn unescape(seq: &str) -> Option<String> {
