@@ -704,8 +704,15 @@ impl<'a> Module<'a> {
             .map(Value::Int),
             (Value::CpuCount { func, .. }, Value::Int(_))
             | (Value::Int(_), Value::CpuCount { func, .. })
-                if matches!(op, "+" | "-" | "*" | "//") =>
+                if matches!(op, "+" | "-" | "*" | "//" | "/") =>
             {
+                Some(Value::CpuCount {
+                    func: *func,
+                    exact: false,
+                })
+            }
+            // `os.cpu_count() // world_size`: a share of the count, whatever the divisor.
+            (Value::CpuCount { func, .. }, _) if matches!(op, "//" | "/" | "-") => {
                 Some(Value::CpuCount {
                     func: *func,
                     exact: false,
@@ -771,6 +778,10 @@ impl<'a> Module<'a> {
                     exact: true,
                 })
             }
+            "psutil.cpu_count" => computed(Value::CpuCount {
+                func: CpuCountFn::PsutilCpuCount,
+                exact: true,
+            }),
             "builtins.len" => match args.as_slice() {
                 [inner] if inner.kind() == "call" => {
                     let affinity = inner
@@ -824,8 +835,22 @@ impl<'a> Module<'a> {
                 }
                 _ => Resolved::unknown(),
             },
-            "builtins.min" | "builtins.max" if args.len() >= 2 => {
-                let values: Vec<Value> = args
+            "builtins.min" | "builtins.max" if !args.is_empty() => {
+                // `min(a, b)` or `min([a, b])`.
+                let items = match args.as_slice() {
+                    [list] if matches!(list.kind(), "list" | "tuple") => {
+                        match literal_items(*list) {
+                            Some(items) => items,
+                            None => return Resolved::unknown(),
+                        }
+                    }
+                    [_] => return Resolved::unknown(),
+                    _ => args,
+                };
+                if items.is_empty() || self.keyword_arg(expr, "key").is_some() {
+                    return Resolved::unknown();
+                }
+                let values: Vec<Value> = items
                     .iter()
                     .map(|a| self.value_in(*a, scope, depth + 1).value)
                     .collect();
@@ -840,6 +865,10 @@ impl<'a> Module<'a> {
                     .collect();
                 match (cpu, ints) {
                     (Some(func), Some(_)) => computed(Value::CpuCount { func, exact: false }),
+                    // The minimum is at most the CPU count, whatever the other values are.
+                    (Some(func), None) if qualified == "builtins.min" => {
+                        computed(Value::CpuCount { func, exact: false })
+                    }
                     (None, Some(ints)) => {
                         let pick = if qualified == "builtins.min" {
                             ints.iter().min()
