@@ -645,6 +645,9 @@ impl<'m, 'a> Flow<'m, 'a> {
         let mut out: Parsers = Vec::new();
         let mut any = false;
         for reference in m.references(callee_name) {
+            if !names_a_binding(reference) {
+                continue;
+            }
             let ref_scope = m.scope_at(reference);
             let Some(ids) = m.lookup(callee_name, ref_scope) else {
                 continue;
@@ -823,6 +826,20 @@ fn reaching_binding(m: &Module, ids: &[usize], used: Node, scope: ScopeId) -> Op
     let unconditional = !m.is_conditional_relative_to(last.node, used)
         && !matches!(last.kind, BindingKind::Parameter);
     unconditional.then_some(*id)
+}
+
+/// Whether an identifier refers to a binding: not the attribute of `self.main`, nor the
+/// keyword of `f(main=...)`.
+fn names_a_binding(identifier: Node) -> bool {
+    let Some(parent) = identifier.parent() else {
+        return true;
+    };
+    let field = match parent.kind() {
+        "attribute" => "attribute",
+        "keyword_argument" => "name",
+        _ => return true,
+    };
+    parent.child_by_field_name(field) != Some(identifier)
 }
 
 fn find_frame<'c, 'a>(

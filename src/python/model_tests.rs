@@ -423,6 +423,10 @@ def main(args):
 def worker(gpu, args):
     DataLoader(ds, num_workers=args.num_workers)
 
+class Block:
+    def __init__(self):
+        self.main = make_layers(main=True)
+
 def loop(flag):
     args = get_args_parser()
     for _ in range(2):
