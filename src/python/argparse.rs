@@ -10,7 +10,7 @@
 //! `argparse.ArgumentParser(...)` call that creates it.
 //!
 //! Sound only where it can be: every way a name can be bound must lead to the same parser; an
-//! option defined twice, overridden by `set_defaults`, required or positional, a parser handed to
+//! option defined twice (unless one `set_defaults` decides it), required or positional, a parser handed to
 //! code the model cannot read, or an `args.x = ...` / `setattr(args, ...)` it cannot place before
 //! the read makes the value unknown. An unconditional `args.x = value` earlier in the function
 //! that reads it gives that value.
@@ -55,14 +55,23 @@ struct Namespace {
 struct ParserOptions {
     /// dest -> every `add_argument` that writes it.
     options: HashMap<String, Vec<OptionDefault>>,
-    /// dests given by `set_defaults(...)`.
-    overridden: HashSet<String>,
+    /// dest -> every `set_defaults(dest=...)` that gives it.
+    overridden: HashMap<String, Vec<SetDefault>>,
     /// `ArgumentParser(parents=[...])`: their options and defaults are copied in.
     parents: Vec<ParserId>,
     /// Something the model cannot read may change any dest: an `add_argument` or
     /// `set_defaults` with `**kwargs` or a computed flag, `argument_default=`, parents it
     /// cannot resolve, sub-parsers, or the parser handed to code it cannot see.
     opaque: bool,
+}
+
+/// One `set_defaults(dest=value)`.
+#[derive(Debug)]
+struct SetDefault {
+    value: Value,
+    line: u32,
+    /// The `set_defaults(...)` call.
+    at: TextRange,
 }
 
 #[derive(Debug)]
@@ -109,7 +118,7 @@ impl ArgparseDefaults {
                             continue;
                         };
                         match method {
-                            "set_defaults" => read_set_defaults(m, call.node, options),
+                            "set_defaults" => read_set_defaults(m, call.node, call.scope, options),
                             "add_argument" => read_add_argument(m, call.node, call.scope, options),
                             _ => options.opaque = true,
                         }
@@ -218,9 +227,13 @@ impl ArgparseDefaults {
         }
     }
 
-    /// The one option of `parser` (or its parents) that writes `dest`, with a known default.
+    /// The default `dest` gets from `parser` (or its parents): the one option that writes it,
+    /// or the one `set_defaults` that gives it when no option writing it has a `default=` of
+    /// its own (`--pin_mem`/`--no_pin_mem` with `set_defaults(pin_mem=True)`: argparse gives
+    /// every such option that default, whichever comes first).
     fn default_of(&self, parser: ParserId, dest: &str) -> Option<Resolved> {
         let mut found: Vec<&OptionDefault> = Vec::new();
+        let mut sets: Vec<&SetDefault> = Vec::new();
         let mut stack = vec![parser];
         let mut seen = HashSet::new();
         while let Some(p) = stack.pop() {
@@ -228,11 +241,28 @@ impl ArgparseDefaults {
                 continue;
             }
             let options = self.parsers.get(&p)?;
-            if options.opaque || options.overridden.contains(dest) {
+            if options.opaque {
                 return None;
             }
             found.extend(options.options.get(dest).into_iter().flatten());
+            sets.extend(options.overridden.get(dest).into_iter().flatten());
             stack.extend(&options.parents);
+        }
+        match sets.as_slice() {
+            [] => {}
+            [set] if set.value.is_known() && found.iter().all(|o| o.implicit) => {
+                let first = found.first()?;
+                return Some(Resolved {
+                    value: set.value.clone(),
+                    provenance: Provenance::ArgparseDefault {
+                        flag: first.flag.clone(),
+                        line: set.line,
+                        at: set.at,
+                        implicit: false,
+                    },
+                });
+            }
+            _ => return None,
         }
         match found.as_slice() {
             [only] if only.value.is_known() => Some(Resolved {
@@ -1042,7 +1072,7 @@ fn read_constructor(flow: &Flow, call: Node, scope: ScopeId, options: &mut Parse
     }
 }
 
-fn read_set_defaults(m: &Module, call: Node, options: &mut ParserOptions) {
+fn read_set_defaults(m: &Module, call: Node, scope: ScopeId, options: &mut ParserOptions) {
     let Some(args) = call.child_by_field_name("arguments") else {
         options.opaque = true;
         return;
@@ -1051,9 +1081,21 @@ fn read_set_defaults(m: &Module, call: Node, options: &mut ParserOptions) {
     for arg in args.named_children(&mut cursor) {
         match arg.kind() {
             "keyword_argument" => {
-                if let Some(name) = arg.child_by_field_name("name") {
-                    options.overridden.insert(m.text(name).to_owned());
-                }
+                let (Some(name), Some(value)) = (
+                    arg.child_by_field_name("name"),
+                    arg.child_by_field_name("value"),
+                ) else {
+                    continue;
+                };
+                options
+                    .overridden
+                    .entry(m.text(name).to_owned())
+                    .or_default()
+                    .push(SetDefault {
+                        value: m.value_in(value, scope, 1).value,
+                        line: m.line(call.start_byte()),
+                        at: Module::range(call),
+                    });
             }
             "comment" => {}
             _ => options.opaque = true,

@@ -414,10 +414,16 @@ from torch.utils.data import DataLoader
 def get_args_parser():
     parser = argparse.ArgumentParser('MAE pre-training', add_help=False)
     parser.add_argument('--num_workers', default=10, type=int)
+    parser.add_argument('--pin_mem', action='store_true')
+    parser.add_argument('--no_pin_mem', action='store_false', dest='pin_mem')
+    parser.set_defaults(pin_mem=True)
+    parser.add_argument('--persistent', action='store_true')
+    parser.add_argument('--transient', action='store_false', dest='persistent', default=False)
+    parser.set_defaults(persistent=True)
     return parser
 
 def main(args):
-    DataLoader(ds, num_workers=args.num_workers)
+    DataLoader(ds, num_workers=args.num_workers, pin_memory=args.pin_mem, persistent_workers=args.persistent)
     torch.multiprocessing.spawn(worker, (args,), 2)
 
 def worker(gpu, args):
@@ -448,6 +454,15 @@ if __name__ == '__main__':
         assert_eq!(nw(0), expected);
         assert_eq!(nw(1), expected);
         assert_eq!(nw(2), None);
+        let pin = m.loaders()[0]
+            .certain(Param::PinMemory)
+            .map(|r| r.describe());
+        assert_eq!(
+            pin.as_deref(),
+            Some("True, the default of --pin_mem (line 10)")
+        );
+        // An option with a `default=` of its own: which one wins depends on their order.
+        assert!(m.loaders()[0].certain(Param::PersistentWorkers).is_none());
     });
 }
 
