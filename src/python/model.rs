@@ -552,7 +552,7 @@ impl<'a> Module<'a> {
                     return Resolved::unknown();
                 };
                 self.argparse
-                    .value(self, object, self.text(attribute), scope)
+                    .value(self, object, self.text(attribute), scope, depth)
                     .unwrap_or_else(Resolved::unknown)
             }
             "call" => self.call_value(expr, scope, depth),
@@ -699,8 +699,15 @@ impl<'a> Module<'a> {
             .map(Value::Int),
             (Value::CpuCount { func, .. }, Value::Int(_))
             | (Value::Int(_), Value::CpuCount { func, .. })
-                if matches!(op, "+" | "-" | "*" | "//") =>
+                if matches!(op, "+" | "-" | "*" | "//" | "/") =>
             {
+                Some(Value::CpuCount {
+                    func: *func,
+                    exact: false,
+                })
+            }
+            // `os.cpu_count() // world_size`: a share of the count, whatever the divisor.
+            (Value::CpuCount { func, .. }, _) if matches!(op, "//" | "/" | "-") => {
                 Some(Value::CpuCount {
                     func: *func,
                     exact: false,
@@ -766,6 +773,10 @@ impl<'a> Module<'a> {
                     exact: true,
                 })
             }
+            "psutil.cpu_count" => computed(Value::CpuCount {
+                func: CpuCountFn::PsutilCpuCount,
+                exact: true,
+            }),
             "builtins.len" => match args.as_slice() {
                 [inner] if inner.kind() == "call" => {
                     let affinity = inner
@@ -819,8 +830,22 @@ impl<'a> Module<'a> {
                 }
                 _ => Resolved::unknown(),
             },
-            "builtins.min" | "builtins.max" if args.len() >= 2 => {
-                let values: Vec<Value> = args
+            "builtins.min" | "builtins.max" if !args.is_empty() => {
+                // `min(a, b)` or `min([a, b])`.
+                let items = match args.as_slice() {
+                    [list] if matches!(list.kind(), "list" | "tuple") => {
+                        match literal_items(*list) {
+                            Some(items) => items,
+                            None => return Resolved::unknown(),
+                        }
+                    }
+                    [_] => return Resolved::unknown(),
+                    _ => args,
+                };
+                if items.is_empty() || self.keyword_arg(expr, "key").is_some() {
+                    return Resolved::unknown();
+                }
+                let values: Vec<Value> = items
                     .iter()
                     .map(|a| self.value_in(*a, scope, depth + 1).value)
                     .collect();
@@ -835,6 +860,10 @@ impl<'a> Module<'a> {
                     .collect();
                 match (cpu, ints) {
                     (Some(func), Some(_)) => computed(Value::CpuCount { func, exact: false }),
+                    // The minimum is at most the CPU count, whatever the other values are.
+                    (Some(func), None) if qualified == "builtins.min" => {
+                        computed(Value::CpuCount { func, exact: false })
+                    }
                     (None, Some(ints)) => {
                         let pick = if qualified == "builtins.min" {
                             ints.iter().min()
@@ -978,6 +1007,16 @@ pub(crate) fn positional_args(call: Node) -> Vec<Node> {
             )
         })
         .collect()
+}
+
+/// The elements of a list or tuple literal; `None` when one is unpacked (`[*a, b]`).
+pub(crate) fn literal_items(list: Node) -> Option<Vec<Node>> {
+    let mut cursor = list.walk();
+    let items: Vec<Node> = list
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .collect();
+    (!items.iter().any(|n| n.kind() == "list_splat")).then_some(items)
 }
 
 fn unescape(seq: &str) -> Option<String> {

@@ -23,8 +23,9 @@ pub const RULE: Rule = Rule {
 };
 
 const DOCS: &str = r#"## What it does
-Checks for a `num_workers` computed from `os.cpu_count()` or `multiprocessing.cpu_count()`
-(directly, through a name, or in arithmetic such as `os.cpu_count() // 2`).
+Checks for a `num_workers` computed from `os.cpu_count()`, `multiprocessing.cpu_count()` or
+`psutil.cpu_count()`: directly, through a name, in arithmetic such as
+`os.cpu_count() // world_size`, or as a bound such as `min(args.workers, os.cpu_count())`.
 
 ## Why is this bad?
 Both count every CPU of the machine, not the CPUs this process may use. In a container with a
@@ -57,6 +58,7 @@ const COUNTS: &[&str] = &[
     "os.cpu_count",
     "multiprocessing.cpu_count",
     "torch.multiprocessing.cpu_count",
+    "psutil.cpu_count",
 ];
 
 pub fn check(checker: &mut Checker) {

@@ -23,7 +23,12 @@ const DOCS: &str = r#"## What it does
 Checks for a `num_workers` larger than the CPUs this machine lets the process use (its
 affinity mask, capped by a cgroup CPU quota), or larger than the configured `max-workers`.
 The value may be written in the call, bound once to a name, or be the `default=` of an
-argparse option; the message says which.
+argparse option (also through a parser built in a helper such as `get_args_parser()` or
+`parse_args(input_args=None)`, and a namespace passed on as `main(args)` or kept as
+`self.args`); the message says which. A count bounded by the CPU count
+(`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
+rewrites in a way the analysis cannot follow (`args.workers = args.workers // ngpus` under a
+condition) is left alone.
 
 ## Why is this bad?
 Each worker is a process that decodes and augments samples. More workers than CPUs do not
