@@ -5,7 +5,9 @@ use crate::fix::{Edit, Fix};
 use crate::python::edit;
 use crate::python::loaders::{Loader, Param, Passing};
 use crate::python::model::Module;
-use crate::rules::resources::{GIB, atom_text, imports, possible_workers, shm_text, shm_text_zh};
+use crate::rules::resources::{
+    GIB, atom_text, imports, never_iterated, possible_workers, shm_text, shm_text_zh,
+};
 use crate::rules::{Checker, Code, Rule, zh};
 
 pub const RULE: Rule = Rule {
@@ -25,8 +27,11 @@ const DOCS: &str = r#"## What it does
 Checks for a DataLoader with `pin_memory=True` and workers (`num_workers > 0`) in a file that
 never looks at `/dev/shm` (`shutil.disk_usage`, `os.statvfs` or `psutil.disk_usage` on it).
 
-It is a warning when this machine's `/dev/shm` is under 2 GiB or cannot be read, and
-information otherwise; the message says which.
+It weighs the evidence of this machine (or of `--assume-shm`): a warning when `/dev/shm` has
+under 2 GiB, where the workers' batches can fill it; a hint when it plainly fits, or when the
+size of `/dev/shm` is unknown (macOS, Windows). The message says which and why. A loader that
+is never iterated in the file (a test that only inspects it) starts no workers and gets
+nothing.
 
 ## Why is this bad?
 This is the configuration of most training scripts, and it is fast where shared memory is
@@ -94,24 +99,35 @@ pub fn check(checker: &mut Checker) {
         if *checked.get_or_insert_with(|| module_checks_shm(m)) {
             return;
         }
+        if never_iterated(checker, loader) {
+            continue;
+        }
         let (severity, machine, machine_zh) = match (&host.shm, shm_text(host), shm_text_zh(host)) {
-            (Some(shm), Some(facts), Some(facts_zh)) if shm.total_bytes < 2 * GIB => (
-                Severity::Warning,
-                format!("this machine's {facts}, under 2 GiB"),
-                format!("本机 {facts_zh}，不足 2 GiB"),
-            ),
+            (Some(shm), Some(facts), Some(facts_zh))
+                if shm.free_bytes.min(shm.total_bytes) < 2 * GIB =>
+            {
+                (
+                    Severity::Warning,
+                    format!("this machine's {facts}, under 2 GiB, so this can fail here"),
+                    format!("本机 {facts_zh}，不足 2 GiB，因此在本机可能失败"),
+                )
+            }
             (Some(_), Some(facts), Some(facts_zh)) => (
-                Severity::Info,
+                Severity::Hint,
                 format!(
-                    "this machine's {facts}, enough here, but a container gets 64 MiB unless \
-                     given more"
+                    "this machine's {facts}, which plainly fits, so this works here; a container \
+                     gets 64 MiB unless given more"
                 ),
-                format!("本机 {facts_zh}，在这里够用，但容器默认只有 64 MiB，除非另行调大"),
+                format!(
+                    "本机 {facts_zh}，明显够用，所以在本机能正常运行；但容器默认只有 64 MiB，除非另行调大"
+                ),
             ),
             _ => (
-                Severity::Warning,
-                "the size of /dev/shm is unknown on this machine".to_owned(),
-                "本机 /dev/shm 的大小未知".to_owned(),
+                Severity::Hint,
+                "the size of /dev/shm is unknown on this machine, so nothing shows it failing \
+                 here"
+                    .to_owned(),
+                "本机 /dev/shm 的大小未知，没有迹象表明它会在本机失败".to_owned(),
             ),
         };
         let pin_text = loader
