@@ -662,6 +662,19 @@ kb = ["ops/kb"]
     }
 
     #[test]
+    fn an_opt_in_rule_with_evidence_runs_unless_deselected() {
+        let default = parse("[tool.dldoctor]\n").unwrap();
+        assert!(!default.is_enabled(Code::DL102));
+        assert!(default.is_enabled_by_evidence(Code::DL102));
+        let opted_in = parse("[tool.dldoctor]\nextend-select = [\"DL102\"]\n").unwrap();
+        assert!(opted_in.is_enabled(Code::DL102));
+        let ignored = parse("[tool.dldoctor]\nignore = [\"DL102\"]\n").unwrap();
+        assert!(!ignored.is_enabled_by_evidence(Code::DL102));
+        let other_family = parse("[tool.dldoctor]\nselect = [\"DL2\"]\n").unwrap();
+        assert!(!other_family.is_enabled_by_evidence(Code::DL102));
+    }
+
+    #[test]
     fn target_version_beats_requires_python() {
         let s = parse(
             "[project]\nrequires-python = \">=3.8,<4\"\n[tool.dldoctor]\ntarget-version = \"py314\"\n",
