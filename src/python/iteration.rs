@@ -101,6 +101,10 @@ impl<'a> Uses<'a> {
             "for_statement" | "for_in_clause" if is_field("right") => {
                 self.found.push((site, node));
             }
+            // `yield from loader` iterates it; `yield loader` hands it on.
+            "yield" if m.text(parent).starts_with("yield from") => {
+                self.found.push((site, node));
+            }
             "argument_list" => self.argument(m, parent, Argument::Position(node), site, depth),
             "keyword_argument" if is_field("value") => match parent.parent() {
                 Some(list) if list.kind() == "argument_list" => {
@@ -254,18 +258,9 @@ impl<'a> Uses<'a> {
                     if reference.start_byte() <= assignment.end_byte() || is_target(reference) {
                         continue;
                     }
-                    // The binding the reference sees is the last one bound before it (a
-                    // reference in a function defined earlier sees the module's last).
-                    let sees = m.lookup(name, m.scope_at(reference)).is_some_and(|ids| {
-                        let bindings = ids.iter().filter_map(|id| m.bindings().get(*id));
-                        let before = bindings
-                            .clone()
-                            .filter(|b| bound_before(b, reference))
-                            .max_by_key(|b| b.name_range.start);
-                        before
-                            .or_else(|| bindings.max_by_key(|b| b.name_range.start))
-                            .is_some_and(|b| b.node.id() == assignment.id())
-                    });
+                    let sees = m
+                        .lookup(name, m.scope_at(reference))
+                        .is_some_and(|ids| sees_assignment(m, ids, assignment, reference));
                     if sees {
                         let site = if depth == 0 { reference } else { site };
                         self.expression(m, reference, site, depth);
@@ -315,6 +310,30 @@ impl<'a> Uses<'a> {
 enum Argument<'a> {
     Position(Node<'a>),
     Keyword(Option<&'a str>),
+}
+
+/// Whether `reference` may read the value bound by `assignment`: the assignment ran before
+/// it and no later binding in the same or an enclosing block replaced it (a binding in another
+/// branch of an `if` does not). A reference in a function defined before the assignment sees
+/// the module's bindings as they stand when the function runs: any of them.
+fn sees_assignment(m: &Module, ids: &[usize], assignment: Node, reference: Node) -> bool {
+    let bindings: Vec<&Binding> = ids.iter().filter_map(|id| m.bindings().get(*id)).collect();
+    let Some(ours) = bindings.iter().find(|b| b.node.id() == assignment.id()) else {
+        return false;
+    };
+    if !bound_before(ours, reference) {
+        return m.function_at(reference) != m.function_at(assignment);
+    }
+    let our_statement = crate::python::syntax::statement_of(assignment);
+    !bindings.iter().any(|b| {
+        b.node.id() != assignment.id()
+            && b.name_range.start > ours.name_range.start
+            && bound_before(b, reference)
+            && crate::python::syntax::statement_of(b.node)
+                .and_then(|s| s.parent())
+                .zip(our_statement)
+                .is_some_and(|(block, ours)| block.byte_range().contains(&ours.start_byte()))
+    })
 }
 
 /// Whether `binding` is in effect at `reference`: an assignment once its statement has run
@@ -456,6 +475,15 @@ mod tests {
         assert_eq!(first(&src), "never");
         let src = format!("{HEAD}DataLoader(ds, num_workers=2)\n");
         assert_eq!(first(&src), "never");
+    }
+
+    #[test]
+    fn a_loader_built_in_either_branch_and_yielded_from() {
+        let src = format!(
+            "{HEAD}def load(det):\n    if det:\n        loader = DataLoader(ds, num_workers=1)\n    else:\n        \
+             loader = DataLoader(ds, num_workers=1, shuffle=True)\n    while True:\n        yield from loader\n"
+        );
+        assert_eq!(first(&src), "8: loader");
     }
 
     #[test]
