@@ -2,13 +2,13 @@
 
 use tree_sitter::Node;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::cuda::{self, Cudaness};
 use crate::python::iteration::FirstIteration;
 use crate::python::start_method::Origin;
 use crate::python::syntax::{self, Scope};
 use crate::rules::fork::{loaders, with_start_method_fixes};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 use crate::text::TextRange;
 
 pub const RULE: Rule = Rule {
@@ -16,6 +16,7 @@ pub const RULE: Rule = Rule {
     name: "cuda-before-fork",
     severity: Severity::Hint,
     default_enabled: false,
+    fix: FixAvailability::Sometimes,
     summary: "CUDA is initialised in the parent before a fork-started loader starts its workers",
     docs: DOCS,
     kb: &["pytorch/dataset-worker-fork-cuda"],
@@ -145,7 +146,8 @@ pub fn check(checker: &mut Checker) {
             Origin::Argument(range) => range,
             _ => loader.callee(),
         };
-        let mut diagnostic = Diagnostic::new(Code::DL102, range, message)
+        let mut diagnostic = RULE
+            .diagnostic(range, message)
             .zh(message_zh)
             .with_severity(severity)
             .with_related(first.range, "CUDA is initialised here", "CUDA 在此处初始化");

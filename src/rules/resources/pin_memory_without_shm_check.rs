@@ -2,7 +2,7 @@
 
 use tree_sitter::Node;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
 use crate::python::edit;
 use crate::python::loaders::{Loader, Param, Passing};
@@ -11,13 +11,14 @@ use crate::python::values::Value;
 use crate::rules::resources::{
     GIB, atom_text, human_size, imports, never_iterated, possible_workers, shm_text, shm_text_zh,
 };
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL202,
     name: "pin-memory-without-shm-check",
     severity: Severity::Warning,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "pin_memory=True with workers and no check of /dev/shm",
     docs: DOCS,
     kb: &[
@@ -178,7 +179,8 @@ pub fn check(checker: &mut Checker) {
             "{pin_text_zh} 与 {workers_text_zh} 同时使用，而此文件中没有检查 /dev/shm：worker 通过 \
              /dev/shm 传回每个批次，/dev/shm 写满时会因 bus error 崩溃；{machine_zh}"
         );
-        let mut d = Diagnostic::new(Code::DL202, pin.anchor, message)
+        let mut d = RULE
+            .diagnostic(pin.anchor, message)
             .zh(message_zh)
             .with_severity(severity);
         if workers.anchor != pin.anchor {
