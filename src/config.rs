@@ -52,6 +52,17 @@ impl Settings {
     /// Whether `code` runs at all (before per-file ignores and `# noqa`). An explicit selector
     /// naming the exact code beats a shorter prefix, as in ruff.
     pub fn is_enabled(&self, code: Code) -> bool {
+        self.is_enabled_with(code, code.rule().default_enabled)
+    }
+
+    /// Whether `code` would run if it were on by default: `select`, `extend-select` and
+    /// `ignore` apply as to any rule. An opt-in rule whose findings with evidence of a crash
+    /// are reported without opting in (DL102) runs when this holds.
+    pub fn is_enabled_by_evidence(&self, code: Code) -> bool {
+        self.is_enabled_with(code, true)
+    }
+
+    fn is_enabled_with(&self, code: Code, default_enabled: bool) -> bool {
         let specificity = |list: &[String]| {
             list.iter()
                 .filter(|s| matches(code, s))
@@ -59,10 +70,10 @@ impl Settings {
                 .max()
         };
         let selected = if self.select.is_empty() {
-            code.rule().default_enabled.then_some(0)
+            default_enabled.then_some(0)
         } else {
             specificity(&self.select)
-                .filter(|_| code.rule().default_enabled || self.names_exactly(&self.select, code))
+                .filter(|_| default_enabled || self.names_exactly(&self.select, code))
         };
         let selected = selected.max(specificity(&self.extend_select));
         match (selected, specificity(&self.ignore)) {
@@ -554,6 +565,19 @@ kb = ["ops/kb"]
             ["DL1"]
         );
         assert!(s.per_file_ignored(Path::new("/proj/train.py")).is_empty());
+    }
+
+    #[test]
+    fn an_opt_in_rule_with_evidence_runs_unless_deselected() {
+        let default = parse("[tool.dldoctor]\n").unwrap();
+        assert!(!default.is_enabled(Code::DL102));
+        assert!(default.is_enabled_by_evidence(Code::DL102));
+        let opted_in = parse("[tool.dldoctor]\nextend-select = [\"DL102\"]\n").unwrap();
+        assert!(opted_in.is_enabled(Code::DL102));
+        let ignored = parse("[tool.dldoctor]\nignore = [\"DL102\"]\n").unwrap();
+        assert!(!ignored.is_enabled_by_evidence(Code::DL102));
+        let other_family = parse("[tool.dldoctor]\nselect = [\"DL2\"]\n").unwrap();
+        assert!(!other_family.is_enabled_by_evidence(Code::DL102));
     }
 
     #[test]

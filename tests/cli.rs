@@ -203,6 +203,8 @@ args = parser.parse_args()
 
 train = DataLoader(ds, batch_size=32, num_workers=args.num_workers)
 val = DataLoader(ds, prefetch_factor=4)
+for batch in train:
+    pass
 "#;
 
 const USER_CLASS: &[u8] = br#"class DataLoader:

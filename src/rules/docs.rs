@@ -38,6 +38,9 @@ fn facts(rule: &Rule) -> String {
         rule.fix.sentence(),
         if rule.default_enabled {
             "Enabled by default."
+        } else if super::EVIDENCE_WITHOUT_OPT_IN.contains(&rule.code) {
+            "Opt-in: enable with `extend-select = [\"{code}\"]`; without it, only findings with \
+             evidence of a crash are reported."
         } else {
             "Opt-in: enable with `extend-select = [\"{code}\"]`."
         }

@@ -154,6 +154,11 @@ pub const DOCS_BASE: &str = "https://github.com/dldoctor/dldoctor/blob/main/docs
 
 pub type CheckFn = fn(&mut Checker);
 
+/// Opt-in rules that run without opting in, to report only findings with evidence of a crash
+/// (the rule asks [`crate::config::Settings::is_enabled`] before reporting the rest): DL102
+/// when worker-side code uses a CUDA-capable library.
+pub const EVIDENCE_WITHOUT_OPT_IN: &[Code] = &[Code::DL102];
+
 pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
     REGISTRY.iter().map(|(rule, _)| rule)
 }
@@ -187,7 +192,10 @@ pub fn run(model: &Module, ctx: &Context) -> Vec<Diagnostic> {
         diagnostics: Vec::new(),
     };
     for (rule, check) in REGISTRY {
-        if ctx.settings.is_enabled(rule.code) {
+        if ctx.settings.is_enabled(rule.code)
+            || EVIDENCE_WITHOUT_OPT_IN.contains(&rule.code)
+                && ctx.settings.is_enabled_by_evidence(rule.code)
+        {
             check(&mut checker);
         }
     }

@@ -19,7 +19,9 @@ use crate::diagnostic::Diagnostic;
 use crate::fix::{Edit, Fix};
 use crate::notebook;
 use crate::python::edit;
+use crate::python::iteration::{self, FirstIteration};
 use crate::python::loaders::{self, ArgState, Param, Passing};
+use crate::python::model::Module;
 use crate::python::start_method::{self, Method, StartMethod};
 use crate::python::syntax::{self, Scope};
 use crate::python::values::Value;
@@ -35,6 +37,7 @@ pub(crate) struct Loader<'a> {
     pub inner: &'a loaders::Loader<'a>,
     pub start: StartMethod,
     worker_code: OnceCell<WorkerCode>,
+    first_iteration: OnceCell<FirstIteration<'a>>,
     start_points: OnceCell<Vec<Node<'a>>>,
     unguarded_start: OnceCell<Option<Node<'a>>>,
     spawn_consequences: OnceCell<Vec<Consequence>>,
@@ -46,6 +49,7 @@ impl<'a> Loader<'a> {
             inner,
             start,
             worker_code: OnceCell::new(),
+            first_iteration: OnceCell::new(),
             start_points: OnceCell::new(),
             unguarded_start: OnceCell::new(),
             spawn_consequences: OnceCell::new(),
@@ -112,13 +116,12 @@ impl<'a> Loader<'a> {
         })
     }
 
-    /// The statement at which the workers start (see [`Loader::start_points`]), else the
-    /// statement that builds the loader: nothing before it can be after the start.
-    pub fn start_statement(&self, scope: &Scope<'a>) -> Option<Node<'a>> {
-        self.start_points(scope)
-            .first()
-            .copied()
-            .or_else(|| syntax::statement_of(self.call()))
+    /// Where the loader is first iterated, which is where its workers start (see
+    /// [`iteration`]).
+    pub fn first_iteration(&self, m: &Module<'a>) -> FirstIteration<'a> {
+        *self
+            .first_iteration
+            .get_or_init(|| iteration::first_iteration(m, self.call()))
     }
 
     /// Where the loader's workers may start. A loader iterated where it is built (`for x in

@@ -5,7 +5,7 @@ use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::{Param, Passing};
 use crate::python::values::Value;
-use crate::rules::resources::{assumed, assumed_zh, atom_text, imports};
+use crate::rules::resources::{assumed, assumed_zh, atom_text, imports, never_iterated};
 use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
@@ -95,7 +95,7 @@ pub fn check(checker: &mut Checker) {
         let Value::Int(n) = arg.value.value else {
             continue;
         };
-        if n <= i64::from(limit) {
+        if n <= i64::from(limit) || never_iterated(checker, loader) {
             continue;
         }
         let fallback = || format!("num_workers={n}");

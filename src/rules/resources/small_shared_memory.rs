@@ -2,7 +2,7 @@
 
 use crate::diagnostic::Severity;
 use crate::python::loaders::Param;
-use crate::rules::resources::{GIB, possible_workers, shm_text, shm_text_zh};
+use crate::rules::resources::{GIB, never_iterated, possible_workers, shm_text, shm_text_zh};
 use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
@@ -69,6 +69,9 @@ pub fn check(checker: &mut Checker) {
         let Some((arg, _)) = possible_workers(loader) else {
             continue;
         };
+        if never_iterated(checker, loader) {
+            continue;
+        }
         let fallback = || "num_workers > 0".to_owned();
         let described = loader.describe(Param::NumWorkers).unwrap_or_else(fallback);
         let described_zh = zh::describe(loader, Param::NumWorkers).unwrap_or_else(fallback);
