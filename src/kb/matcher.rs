@@ -26,7 +26,7 @@ use serde::Serialize;
 
 use super::KnowledgeBase;
 use super::clean::{LineReader, clean_line};
-use super::schema::{Entry, EntrySeverity, FixRef, Lang};
+use super::schema::{Entry, EntrySeverity, FixRef, FrameStep, Lang};
 use super::traceback::{Frame, parse_frame};
 use super::validate::{PATTERN_SIZE_LIMIT, compile_pattern};
 
@@ -44,6 +44,16 @@ const WRAP_MIN_CHARS: usize = 40;
 const WRAP_AT_WIDTH_MIN_CHARS: usize = 70;
 /// Characters of each line kept in a join: more than the longest message a pattern spans.
 const JOIN_CONTEXT_CHARS: usize = 400;
+/// Characters of a frame's source line kept for frame evidence.
+const MAX_SOURCE_CHARS: usize = 300;
+
+/// The line that begins an exception's message (`RuntimeError: ...`, `KeyboardInterrupt`):
+/// when a traceback's final message is there and no entry matched it, the crash is not one
+/// the knowledge base knows, and its frames are not read for evidence.
+static EXCEPTION_LINE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning|Iteration)\b")
+        .unwrap_or_else(|_| Regex::new(r"[^\s\S]").unwrap_or_else(|_| unreachable!()))
+});
 
 /// Options of [`explain`].
 #[derive(Debug, Clone, Default)]
@@ -68,6 +78,19 @@ pub struct Finding {
     pub rules: Vec<String>,
     /// The frames of the traceback the message ends, outermost first.
     pub frames: Vec<Frame>,
+    /// What the diagnosis rests on: the failure's own message, or only the frames of a
+    /// traceback whose final line is missing (lower confidence).
+    pub evidence: EvidenceKind,
+}
+
+/// What a finding rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvidenceKind {
+    /// Only the frames and source lines of a traceback whose message line is missing.
+    Frames,
+    /// A line of the output matched one of the entry's patterns.
+    Message,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -99,6 +122,78 @@ pub struct Matcher {
     owners: Vec<usize>,
     /// Per entry: the frame a match needs (`requires_frame`).
     required_frames: Vec<Option<Regex>>,
+    /// Frame evidence of every entry, in entry order.
+    frame_evidence: Vec<CompiledFrameEvidence>,
+}
+
+#[derive(Debug, Clone)]
+struct CompiledFrameEvidence {
+    entry: usize,
+    steps: Vec<CompiledStep>,
+    innermost: bool,
+}
+
+#[derive(Debug, Clone)]
+struct CompiledStep {
+    function: Option<Regex>,
+    file: Option<Regex>,
+    source: Option<Regex>,
+}
+
+impl CompiledStep {
+    /// `None` when a pattern does not compile (`kb validate` reports it).
+    fn new(step: &FrameStep) -> Option<Self> {
+        let compile = |p: &Option<String>| match p {
+            Some(p) => compile_pattern(p).ok().map(Some),
+            None => Some(None),
+        };
+        Some(CompiledStep {
+            function: compile(&step.function)?,
+            file: compile(&step.file)?,
+            source: compile(&step.source)?,
+        })
+    }
+
+    fn matches(&self, f: &TracedFrame) -> bool {
+        self.function
+            .as_ref()
+            .is_none_or(|re| re.is_match(&f.frame.function))
+            && self
+                .file
+                .as_ref()
+                .is_none_or(|re| re.is_match(&f.frame.file.replace('\\', "/")))
+            && self
+                .source
+                .as_ref()
+                .is_none_or(|re| f.source.as_deref().is_some_and(|s| re.is_match(s)))
+    }
+}
+
+impl CompiledFrameEvidence {
+    /// The index of the frame that completes the evidence, if the frames show it.
+    fn find(&self, frames: &[TracedFrame]) -> Option<usize> {
+        let (last, rest) = self.steps.split_last()?;
+        let (mut next, end) = (0, frames.len());
+        let mut matched_rest = |limit: usize| -> Option<usize> {
+            for step in rest {
+                let offset = frames
+                    .get(next..limit)?
+                    .iter()
+                    .position(|f| step.matches(f))?;
+                next += offset + 1;
+            }
+            Some(next)
+        };
+        if self.innermost {
+            let index = end.checked_sub(1)?;
+            let frame = frames.get(index)?;
+            (last.matches(frame) && matched_rest(index).is_some()).then_some(index)
+        } else {
+            let from = matched_rest(end)?;
+            let offset = frames.get(from..)?.iter().position(|f| last.matches(f))?;
+            Some(from + offset)
+        }
+    }
 }
 
 impl Matcher {
@@ -135,11 +230,43 @@ impl Matcher {
                     .and_then(|p| compile_pattern(p).ok())
             })
             .collect();
+        let frame_evidence = entries
+            .iter()
+            .enumerate()
+            .flat_map(|(entry, e)| {
+                e.frame_evidence.iter().filter_map(move |ev| {
+                    Some(CompiledFrameEvidence {
+                        entry,
+                        steps: ev
+                            .steps
+                            .iter()
+                            .map(CompiledStep::new)
+                            .collect::<Option<Vec<_>>>()?,
+                        innermost: ev.innermost,
+                    })
+                })
+            })
+            .collect();
         Matcher {
             set,
             owners,
             required_frames,
+            frame_evidence,
         }
+    }
+
+    /// The entry the frames point at, and the frame that completes the evidence: of several,
+    /// the one completed deepest (nearest the point of failure), then the first entry.
+    fn entry_from_frames(&self, frames: &[TracedFrame]) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize)> = None;
+        for evidence in &self.frame_evidence {
+            if let Some(index) = evidence.find(frames)
+                && best.is_none_or(|(_, b)| index > b)
+            {
+                best = Some((evidence.entry, index));
+            }
+        }
+        best
     }
 
     fn requires_frame(&self, entry: usize) -> bool {
@@ -147,9 +274,13 @@ impl Matcher {
     }
 
     /// Whether a match of `entry` may stand with these frames.
-    fn frames_allow<'f>(&self, entry: usize, mut frames: impl Iterator<Item = &'f Frame>) -> bool {
+    fn frames_allow<'f>(
+        &self,
+        entry: usize,
+        mut frames: impl Iterator<Item = &'f TracedFrame>,
+    ) -> bool {
         match self.required_frames.get(entry) {
-            Some(Some(re)) => frames.any(|f| re.is_match(&f.file.replace('\\', "/"))),
+            Some(Some(re)) => frames.any(|f| re.is_match(&f.frame.file.replace('\\', "/"))),
             _ => true,
         }
     }
@@ -218,6 +349,17 @@ struct Candidate {
     position: Position,
     frames: Vec<Frame>,
     section: u32,
+    evidence: EvidenceKind,
+}
+
+/// A frame of the current traceback with the source line shown under it.
+#[derive(Debug, Clone)]
+struct TracedFrame {
+    frame: Frame,
+    source: Option<String>,
+    /// The input line of the frame, and the frame line as printed.
+    line: u64,
+    text: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -245,7 +387,9 @@ struct StreamState {
     phase: Phase,
     in_group: bool,
     section: u32,
-    frames: VecDeque<Frame>,
+    frames: VecDeque<TracedFrame>,
+    /// The current section's exception message line was seen (it may have matched nothing).
+    message_seen: bool,
     pending: Vec<Candidate>,
     prev: Option<PrevLine>,
     group_seq: u64,
@@ -258,6 +402,7 @@ impl StreamState {
             in_group: false,
             section: 0,
             frames: VecDeque::new(),
+            message_seen: false,
             pending: Vec::new(),
             prev: None,
             group_seq: 0,
@@ -337,7 +482,14 @@ impl<'kb> Explainer<'kb> {
         let mut candidates: Vec<Candidate> = self.best.into_values().collect();
         candidates.sort_by_key(|c| {
             let entry = &entries[c.entry];
-            std::cmp::Reverse((entry.severity, !entry.generic, c.seq, c.position, c.line))
+            std::cmp::Reverse((
+                c.evidence,
+                entry.severity,
+                !entry.generic,
+                c.seq,
+                c.position,
+                c.line,
+            ))
         });
         candidates
             .into_iter()
@@ -376,12 +528,9 @@ impl LineContext<'_> {
                 state.mark_section_context();
                 state.section += 1;
             } else {
-                close_group(self.kb, state, best);
-                state.in_group = true;
-                state.group_seq = self.next_seq();
-                state.section = 0;
-                state.frames.clear();
+                self.open_group(state, best);
             }
+            state.message_seen = false;
             state.phase = Phase::Frames;
             state.prev = None;
             return;
@@ -397,18 +546,21 @@ impl LineContext<'_> {
         }
         match state.phase {
             Phase::Frames => {
-                if let Some(frame) = parse_frame(text, self.options.root.as_deref()) {
-                    if state.frames.len() == MAX_FRAMES {
-                        state.frames.pop_front();
-                    }
-                    state.frames.push_back(frame);
-                    state.prev = None;
+                if self.push_frame(state, text, trimmed) {
                     return;
                 }
                 // Source lines, `^^^^` markers and "[Previous line repeated N more times]".
                 if indented || trimmed.is_empty() || trimmed.starts_with("[Previous line") {
+                    if indented
+                        && let Some(last) = state.frames.back_mut()
+                        && last.source.is_none()
+                        && !trimmed.chars().all(|c| matches!(c, '^' | '~' | ' '))
+                    {
+                        last.source = Some(truncate_chars(trimmed, MAX_SOURCE_CHARS));
+                    }
                     return;
                 }
+                state.message_seen = EXCEPTION_LINE.is_match(trimmed);
                 state.phase = Phase::Message;
             }
             Phase::Message => {
@@ -435,7 +587,17 @@ impl LineContext<'_> {
                     state.phase = Phase::Idle;
                 }
             }
-            Phase::Idle => {}
+            Phase::Idle => {
+                // An excerpt that lost its `Traceback (most recent call last):` header.
+                if trimmed.starts_with("File \"") && parse_frame(text, None).is_some() {
+                    self.open_group(state, best);
+                    state.message_seen = false;
+                    state.phase = Phase::Frames;
+                    state.prev = None;
+                    self.push_frame(state, text, trimmed);
+                    return;
+                }
+            }
         }
         if trimmed.is_empty() {
             state.prev = None;
@@ -443,6 +605,33 @@ impl LineContext<'_> {
         }
 
         self.match_line(state, best, text, trimmed);
+    }
+
+    /// Ends the stream's traceback (if any) and starts a new one.
+    fn open_group(&self, state: &mut StreamState, best: &mut HashMap<usize, Candidate>) {
+        close_group(self.kb, state, best);
+        state.in_group = true;
+        state.group_seq = self.next_seq();
+        state.section = 0;
+        state.frames.clear();
+    }
+
+    /// Keeps `text` as a frame of the current traceback if it is one.
+    fn push_frame(&self, state: &mut StreamState, text: &str, trimmed: &str) -> bool {
+        let Some(frame) = parse_frame(text, self.options.root.as_deref()) else {
+            return false;
+        };
+        if state.frames.len() == MAX_FRAMES {
+            state.frames.pop_front();
+        }
+        state.frames.push_back(TracedFrame {
+            frame,
+            source: None,
+            line: self.line_no,
+            text: truncate_chars(trimmed, MAX_MATCHED_CHARS),
+        });
+        state.prev = None;
+        true
     }
 
     /// Runs the patterns on one line, and on it joined with the line before (terminal wrap).
@@ -507,6 +696,7 @@ impl LineContext<'_> {
             // worker's frames come after the wrapper line that matched.
             frames: Vec::new(),
             section: state.section,
+            evidence: EvidenceKind::Message,
         };
         if state.in_group && state.pending.len() < MAX_PENDING {
             state.pending.push(candidate);
@@ -543,7 +733,28 @@ fn wrapped_joins(prev: &str, next: &str) -> Vec<String> {
 fn close_group(kb: &KnowledgeBase, state: &mut StreamState, best: &mut HashMap<usize, Candidate>) {
     let entries = kb.entries();
     let any_specific = state.pending.iter().any(|c| !entries[c.entry].generic);
-    let frames: Vec<Frame> = state.frames.iter().cloned().collect();
+    let frames: Vec<Frame> = state.frames.iter().map(|f| f.frame.clone()).collect();
+    // No specific message matched and the final one is missing: what do the frames show?
+    if state.in_group && !any_specific && !state.message_seen {
+        let traced = state.frames.make_contiguous();
+        if let Some((entry, index)) = kb.matcher().entry_from_frames(traced)
+            && let Some(at) = traced.get(index)
+        {
+            merge(
+                best,
+                Candidate {
+                    entry,
+                    seq: state.group_seq,
+                    line: at.line,
+                    matched: at.text.clone(),
+                    position: Position::Final,
+                    frames: frames.clone(),
+                    section: state.section,
+                    evidence: EvidenceKind::Frames,
+                },
+            );
+        }
+    }
     for mut candidate in state.pending.drain(..) {
         if any_specific && entries[candidate.entry].generic {
             continue;
@@ -553,12 +764,13 @@ fn close_group(kb: &KnowledgeBase, state: &mut StreamState, best: &mut HashMap<u
     }
     state.in_group = false;
     state.section = 0;
+    state.message_seen = false;
 }
 
 /// Keeps the better match of an entry: one inside a traceback (it has the frames) over a loose
 /// line, then the final exception over context, then the later one.
 fn merge(best: &mut HashMap<usize, Candidate>, candidate: Candidate) {
-    let key = |c: &Candidate| (!c.frames.is_empty(), c.position, c.line);
+    let key = |c: &Candidate| (c.evidence, !c.frames.is_empty(), c.position, c.line);
     match best.get(&candidate.entry) {
         Some(old) if key(old) > key(&candidate) => {}
         _ => {
@@ -579,6 +791,7 @@ pub fn finding_of(entry: &Entry, lang: Lang) -> Finding {
             position: Position::Final,
             frames: Vec::new(),
             section: 0,
+            evidence: EvidenceKind::Message,
         },
         lang,
     )
@@ -610,6 +823,7 @@ fn finding(entry: &Entry, c: Candidate, lang: Lang) -> Finding {
             .collect(),
         rules: entry.rules.clone(),
         frames: c.frames,
+        evidence: c.evidence,
     }
 }
 

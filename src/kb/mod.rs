@@ -20,7 +20,8 @@ pub mod validate;
 use std::path::{Path, PathBuf};
 
 pub use matcher::{
-    ExplainOptions, Explainer, Finding, FindingDeadEnd, FindingWorkaround, explain, explain_reader,
+    EvidenceKind, ExplainOptions, Explainer, Finding, FindingDeadEnd, FindingWorkaround, explain,
+    explain_reader,
 };
 pub use schema::{Entry, Lang};
 pub use traceback::Frame;
