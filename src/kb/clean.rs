@@ -51,25 +51,36 @@ impl<R: BufRead> LineReader<R> {
             }
             let mut consumed = 0;
             let mut ended = false;
-            for &byte in buf {
-                consumed += 1;
+            while consumed < buf.len() {
                 if self.pending_cr {
                     self.pending_cr = false;
-                    if byte == b'\n' {
+                    if buf[consumed] == b'\n' {
+                        consumed += 1;
                         ended = true;
                         break;
                     }
                     // A bare carriage return: what follows is drawn over the line.
                     self.line.clear();
                 }
-                match byte {
-                    b'\n' => {
+                let rest = &buf[consumed..];
+                let (chunk, end) = match memchr::memchr2(b'\n', b'\r', rest) {
+                    Some(at) => (&rest[..at], Some(rest[at])),
+                    None => (rest, None),
+                };
+                let room = MAX_LINE.saturating_sub(self.line.len());
+                self.line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                consumed += chunk.len();
+                match end {
+                    Some(b'\n') => {
+                        consumed += 1;
                         ended = true;
                         break;
                     }
-                    b'\r' => self.pending_cr = true,
-                    _ if self.line.len() < MAX_LINE => self.line.push(byte),
-                    _ => {}
+                    Some(_) => {
+                        consumed += 1;
+                        self.pending_cr = true;
+                    }
+                    None => {}
                 }
             }
             self.inner.consume(consumed);

@@ -26,6 +26,7 @@ use serde::Serialize;
 
 use super::KnowledgeBase;
 use super::clean::{LineReader, clean_line};
+use super::prefilter::{Prefilter, plain_text};
 use super::schema::{Entry, EntrySeverity, FixRef, FrameStep, Lang};
 use super::traceback::{Frame, parse_frame};
 use super::validate::{PATTERN_SIZE_LIMIT, compile_pattern};
@@ -124,6 +125,8 @@ pub struct Matcher {
     required_frames: Vec<Option<Regex>>,
     /// Frame evidence of every entry, in entry order.
     frame_evidence: Vec<CompiledFrameEvidence>,
+    /// The literals the patterns need; `None` when some pattern needs none.
+    prefilter: Option<Prefilter>,
 }
 
 #[derive(Debug, Clone)]
@@ -247,11 +250,15 @@ impl Matcher {
                 })
             })
             .collect();
+        let prefilter = set
+            .as_ref()
+            .and_then(|_| Prefilter::new(patterns.iter().map(String::as_str)));
         Matcher {
             set,
             owners,
             required_frames,
             frame_evidence,
+            prefilter,
         }
     }
 
@@ -380,6 +387,8 @@ struct PrevLine {
     text: String,
     line: u64,
     entries: Vec<usize>,
+    /// The prefilter found none of the patterns' literals in it.
+    no_literal: bool,
 }
 
 #[derive(Debug)]
@@ -425,6 +434,9 @@ pub struct Explainer<'kb> {
     streams: Vec<(String, StreamState)>,
     best: HashMap<usize, Candidate>,
     seq: Cell<u64>,
+    /// Buffers of the prefilter, reused from line to line.
+    plain: Vec<u8>,
+    join: Vec<u8>,
 }
 
 impl<'kb> Explainer<'kb> {
@@ -436,12 +448,17 @@ impl<'kb> Explainer<'kb> {
             streams: Vec::new(),
             best: HashMap::new(),
             seq: Cell::new(0),
+            plain: Vec::new(),
+            join: Vec::new(),
         }
     }
 
     /// Feeds one raw line (without its terminator).
     pub fn feed_line(&mut self, raw: &[u8]) {
         self.line_no += 1;
+        if self.skip_plain_line(raw) {
+            return;
+        }
         let Some(clean) = clean_line(raw) else {
             return;
         };
@@ -461,6 +478,7 @@ impl<'kb> Explainer<'kb> {
             streams,
             best,
             seq,
+            ..
         } = self;
         if let Some((_, state)) = streams.get_mut(index) {
             let ctx = LineContext {
@@ -471,6 +489,59 @@ impl<'kb> Explainer<'kb> {
             };
             ctx.process(state, best, &clean.text);
         }
+    }
+
+    /// Takes a line that cannot matter (no pattern's literal, no marker, outside a traceback)
+    /// without cleaning or matching it; it is only kept as the line before the next.
+    fn skip_plain_line(&mut self, raw: &[u8]) -> bool {
+        let Some(prefilter) = &self.kb.matcher().prefilter else {
+            return false;
+        };
+        // Lines without a launcher prefix belong to the stream without a name.
+        let Some((_, state)) = self.streams.iter_mut().find(|(s, _)| s.is_empty()) else {
+            return false;
+        };
+        if state.phase != Phase::Idle {
+            return false;
+        }
+        let Some(text) = plain_text(raw, &mut self.plain) else {
+            return false;
+        };
+        let text = text.trim_ascii();
+        if prefilter.may_match(text) {
+            return false;
+        }
+        // A message a terminal wrapped: its literal may span the join with the line before.
+        // A pattern can match the join only if the join holds one of its literals: in the
+        // line before (unless it was checked), in this one (it is not), or across the join.
+        if let Some(prev) = &state.prev
+            && prev.text.len() >= WRAP_MIN_CHARS
+            && (!prev.no_literal
+                || prefilter.may_match_across(prev.text.as_bytes(), text, &mut self.join))
+        {
+            return false;
+        }
+        // The plain text is ASCII.
+        let Ok(text) = std::str::from_utf8(text) else {
+            return false;
+        };
+        if text.is_empty() {
+            state.prev = None;
+        } else if let Some(prev) = &mut state.prev {
+            prev.text.clear();
+            prev.text.push_str(text);
+            prev.line = self.line_no;
+            prev.entries.clear();
+            prev.no_literal = true;
+        } else {
+            state.prev = Some(PrevLine {
+                text: text.to_string(),
+                line: self.line_no,
+                entries: Vec::new(),
+                no_literal: true,
+            });
+        }
+        true
     }
 
     /// Ends the input and returns the findings, best first.
@@ -660,6 +731,11 @@ impl LineContext<'_> {
         state.prev = Some(PrevLine {
             text: truncate_chars(trimmed, super::clean::MAX_LINE),
             line: self.line_no,
+            no_literal: entries.is_empty()
+                && matcher
+                    .prefilter
+                    .as_ref()
+                    .is_some_and(|p| !p.may_match(trimmed.as_bytes())),
             entries,
         });
     }

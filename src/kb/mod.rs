@@ -5,6 +5,7 @@
 //! - [`validate`]: the checks of `dldoctor kb validate` (schema, patterns, links).
 //! - [`clean`]: terminal text to plain lines (ANSI codes, `\r` progress bars, tqdm, log prefixes).
 //! - [`traceback`]: frames and whether a frame is the user's.
+//! - [`prefilter`]: the fixed text every pattern needs, so lines without it are skipped cheaply.
 //! - [`matcher`]: all patterns at once ([`regex::RegexSet`]), streaming, ranking, [`Finding`]s.
 //!
 //! Entries are embedded at build time (`kb/*.json`); extra folders add entries or replace
@@ -12,6 +13,7 @@
 
 pub mod clean;
 pub mod matcher;
+pub mod prefilter;
 pub mod render;
 pub mod schema;
 pub mod traceback;
