@@ -20,6 +20,7 @@ pub const RULE: Rule = Rule {
     kb: &[
         "pytorch/spawn-missing-main-guard",
         "pytorch/spawn-child-eof",
+        "pytorch/spawn-worker-broken-pipe",
     ],
 };
 

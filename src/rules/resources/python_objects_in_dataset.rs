@@ -18,7 +18,10 @@ pub const RULE: Rule = Rule {
     fix: FixAvailability::None,
     summary: "The dataset keeps a large Python list or dict of per-sample objects",
     docs: DOCS,
-    kb: &["pytorch/dataloader-worker-killed-oom"],
+    kb: &[
+        "pytorch/dataloader-worker-killed-oom",
+        "pytorch/worker-fork-enomem",
+    ],
 };
 
 const DOCS: &str = r#"## What it does
