@@ -8,6 +8,7 @@
 //! - [`analyze`] is the single entry point of the static analysis; [`fix`] applies its edits.
 //! - [`kb`] holds the knowledge base of known failures and the crash-output matcher (`explain`).
 //! - [`host`] reads this machine's facts; [`config`] reads settings and suppressions.
+//! - [`lang`] is the language (English or Chinese) of everything said to a person.
 //! - [`output`] renders `check` results; [`server`] is the language server.
 //!
 //! The CLI and the server are thin shells over [`analyze::analyze`] and the KB matcher.
@@ -18,6 +19,7 @@ pub mod diagnostic;
 pub mod fix;
 pub mod host;
 pub mod kb;
+pub mod lang;
 pub mod output;
 pub mod python;
 pub mod rules;

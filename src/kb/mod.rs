@@ -6,12 +6,14 @@
 //! - [`clean`]: terminal text to plain lines (ANSI codes, `\r` progress bars, tqdm, log prefixes).
 //! - [`traceback`]: frames and whether a frame is the user's.
 //! - [`matcher`]: all patterns at once ([`regex::RegexSet`]), streaming, ranking, [`Finding`]s.
+//! - [`place`]: findings on the user's own lines, linked to the rule fixes that prevent them.
 //!
 //! Entries are embedded at build time (`kb/*.json`); extra folders add entries or replace
 //! embedded ones of the same id.
 
 pub mod clean;
 pub mod matcher;
+pub mod place;
 pub mod render;
 pub mod schema;
 pub mod traceback;

@@ -1,7 +1,13 @@
 //! The language server (`dldoctor lsp`): a thin [`LanguageServer`] whose methods delegate to
 //! one handler module per LSP method. It calls the same analysis as `check` and the same
 //! diagnosis as `explain`; it has no analysis of its own.
+//!
+//! Handlers never call one another: what several need lives beside them — [`session`] (state,
+//! analysis), [`publish`] (every diagnostic sent), [`config`] (the effective settings),
+//! [`capabilities`] (what the server offers and the names it is called by).
 
+pub mod capabilities;
+pub mod config;
 pub mod convert;
 pub mod document;
 pub mod explain;
@@ -9,6 +15,7 @@ pub mod handlers;
 pub mod hover_docs;
 pub mod index;
 pub mod noqa;
+pub mod publish;
 pub mod session;
 pub mod settings;
 

@@ -15,7 +15,7 @@ use crate::server::session::{Session, guarded};
 use crate::server::settings::Locale;
 use crate::text::{TextRange, floor_char_boundary};
 
-pub const FIX_ALL_KIND: &str = "source.fixAll.dldoctor";
+use crate::server::capabilities::FIX_ALL_KIND;
 
 pub fn code_action(
     session: &Session,
