@@ -11,6 +11,7 @@ pub mod config;
 pub mod convert;
 pub mod document;
 pub mod explain;
+pub mod framing;
 pub mod handlers;
 pub mod hover_docs;
 pub mod index;
@@ -22,6 +23,7 @@ pub mod settings;
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService};
@@ -103,19 +105,42 @@ impl LanguageServer for Server {
 /// Serves the protocol on stdin/stdout until `exit` or until stdin closes. Returns the process
 /// exit code the protocol asks for: 0 after a `shutdown` request, 1 otherwise.
 pub async fn serve_stdio() -> i32 {
-    let stdin = tokio::io::stdin();
-    let stdout = tokio::io::stdout();
+    serve(tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// Serves the protocol on `input`/`output`. The client's bytes pass through [`framing`] first,
+/// so a malformed message is answered and skipped instead of ending the session.
+pub async fn serve<I, O>(input: I, output: O) -> i32
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
+    let output = Arc::new(tokio::sync::Mutex::new(output));
+    let (to_server, server_input) = tokio::io::duplex(PIPE_BYTES);
+    let (server_output, from_server) = tokio::io::duplex(PIPE_BYTES);
+    let reading = tokio::spawn(framing::forward_input(
+        input,
+        to_server,
+        Arc::clone(&output),
+    ));
+    let writing = tokio::spawn(framing::relay_output(from_server, output));
     let mut session = None;
     let (service, socket) = LspService::new(|client| {
         let server = Server::new(client);
         session = Some(Arc::clone(&server.session));
         server
     });
-    tower_lsp_server::Server::new(stdin, stdout, socket)
+    tower_lsp_server::Server::new(server_input, server_output, socket)
         .serve(service)
         .await;
+    // The transport's output is closed now: the relay ends once it has written everything.
+    let _ = writing.await;
+    reading.abort();
     match session {
         Some(s) if s.shutdown_requested.load(Ordering::SeqCst) => 0,
         _ => 1,
     }
 }
+
+/// The buffer of each in-process pipe between [`framing`] and the transport.
+const PIPE_BYTES: usize = 64 << 10;
