@@ -30,13 +30,26 @@ pub struct Disk<F>(pub F);
 
 impl<F: Fn(&Path, &str) -> Vec<Diagnostic>> Workspace for Disk<F> {
     fn text(&self, path: &Path) -> Option<String> {
-        let bytes = std::fs::read(path).ok()?;
-        Some(String::from_utf8_lossy(&bytes).into_owned())
+        read_source(path)
     }
 
     fn analyze(&self, path: &Path, source: &str) -> Vec<Diagnostic> {
         (self.0)(path, source)
     }
+}
+
+/// Larger files are not source code a crash points into.
+const MAX_SOURCE_BYTES: u64 = 16 << 20;
+
+/// The text of a source file a frame names. Crash output can name any path: only a regular
+/// file of a sensible size is read (`/dev/zero` or a FIFO would never end).
+pub fn read_source(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_SOURCE_BYTES {
+        return None;
+    }
+    let bytes = std::fs::read(path).ok()?;
+    Some(String::from_utf8_lossy(&bytes).into_owned())
 }
 
 /// One file with the places of findings in it.
@@ -294,6 +307,16 @@ mod tests {
             outer.message(&findings[0], Lang::Zh),
             "prefetch_factor without workers（由 `<module>` 在此处调用）"
         );
+    }
+
+    #[test]
+    fn only_regular_files_are_read() {
+        assert!(read_source(Path::new("/dev/zero")).is_none());
+        assert!(read_source(Path::new("/proc/self")).is_none());
+        assert!(read_source(Path::new("/no/such/file.py")).is_none());
+        let findings = [finding(&[], vec![frame("/dev/zero", 1, "f", true)])];
+        assert!(place(&findings, None, &Disk(|_: &Path, _: &str| Vec::new())).is_empty());
+        assert!(read_source(Path::new(file!())).is_some_and(|t| t.contains("read_source")));
     }
 
     #[test]

@@ -291,8 +291,7 @@ impl Session {
         {
             return Some(doc.text.clone());
         }
-        let bytes = std::fs::read(path).ok()?;
-        Some(String::from_utf8_lossy(&bytes).into_owned())
+        crate::kb::place::read_source(path)
     }
 
     pub fn forget(&self, uri: &Uri) {
