@@ -13,10 +13,6 @@ use crate::diagnostic::Severity;
 use crate::host::{HostFacts, parse_size};
 use crate::rules::Code;
 
-/// The client's locale is a [`crate::lang::Lang`]; this name stays for the modules that
-/// speak of locales.
-pub use crate::lang::Lang as Locale;
-
 /// Settings an editor may send; every key optional, unknown keys ignored (editors send their
 /// own extras, such as the VS Code extension's `path` or `autoExplain`).
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]

@@ -1,5 +1,6 @@
 //! Code actions: a `quickfix` per fix a diagnostic carries (`isPreferred` on the recommended
-//! one), "Ignore DLxxx on this line", and `source.fixAll.dldoctor` (safe fixes only).
+//! one), "Ignore DLxxx on this line", and `source.fixAll.dldoctor` (safe fixes only, by the
+//! same engine as `check --fix`).
 //!
 //! Quick fixes come from `Diagnostic.data`, so they need no server state; fix-all re-runs the
 //! analysis on the current text.
@@ -9,10 +10,11 @@ use std::collections::HashMap;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
-use crate::fix::{Applicability, Edit, apply_fixes};
+use crate::fix::{self, Applicability, Edit};
+use crate::lang::Lang;
+use crate::python;
 use crate::server::convert::{DiagnosticData, FixAction};
 use crate::server::session::{Session, guarded};
-use crate::server::settings::Locale;
 use crate::text::{TextRange, floor_char_boundary};
 
 use crate::server::capabilities::FIX_ALL_KIND;
@@ -65,13 +67,13 @@ fn quickfix(
     diagnostic: &Diagnostic,
     fix: &FixAction,
     preferred: bool,
-    locale: Locale,
+    locale: Lang,
 ) -> CodeActionOrCommand {
     let mut title = fix.title.clone();
     if fix.applicability == Applicability::Unsafe {
         title.push_str(match locale {
-            Locale::En => " (changes behaviour)",
-            Locale::Zh => "（会改变行为）",
+            Lang::En => " (changes behaviour)",
+            Lang::Zh => "（会改变行为）",
         });
     }
     CodeActionOrCommand::CodeAction(CodeAction {
@@ -88,29 +90,28 @@ fn quickfix(
 }
 
 /// All safe fixes of the document at once, as one minimal edit.
-fn fix_all(session: &Session, uri: &Uri, locale: Locale) -> Option<CodeAction> {
+fn fix_all(session: &Session, uri: &Uri, locale: Lang) -> Option<CodeAction> {
     let snapshot = session.snapshot(uri)?;
     let tree = snapshot.tree.as_ref()?;
     let diagnostics = session.analyze_source(&snapshot.text, tree, &snapshot.path);
-    let safe = diagnostics.iter().filter_map(|d| {
-        d.fixes
-            .iter()
-            .filter(|f| f.applicability == Applicability::Safe)
-            .max_by_key(|f| f.preferred)
+    let fixed = fix::fix_all(&snapshot.text, diagnostics, false, |text| {
+        python::parse(text, None)
+            .map(|tree| session.analyze_source(text, &tree, &snapshot.path))
+            .unwrap_or_default()
     });
-    let (fixed, applied) = apply_fixes(&snapshot.text, safe);
-    if applied == 0 || fixed == snapshot.text {
+    let applied = fixed.applied.len();
+    if applied == 0 || fixed.text == snapshot.text {
         return None;
     }
-    let edit = minimal_edit(&snapshot.text, &fixed);
+    let edit = minimal_edit(&snapshot.text, &fixed.text);
     let coords = snapshot.coords(session.encoding());
     Some(CodeAction {
         title: match locale {
-            Locale::En => format!(
+            Lang::En => format!(
                 "dldoctor: apply {applied} safe fix{}",
                 if applied == 1 { "" } else { "es" }
             ),
-            Locale::Zh => format!("dldoctor：应用 {applied} 个安全修复"),
+            Lang::Zh => format!("dldoctor：应用 {applied} 个安全修复"),
         },
         kind: Some(CodeActionKind::new(FIX_ALL_KIND)),
         edit: Some(WorkspaceEdit::new(HashMap::from([(
