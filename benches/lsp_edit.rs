@@ -25,10 +25,10 @@ use criterion::{BenchmarkGroup, Criterion, criterion_group, criterion_main};
 use dldoctor::analyze::{self, Context};
 use dldoctor::config::Settings;
 use dldoctor::host::HostFacts;
+use dldoctor::lang::Lang;
 use dldoctor::python::index::ProjectIndex;
 use dldoctor::server::convert::{self, Coords};
 use dldoctor::server::document::{Change, Document};
-use dldoctor::server::settings::Locale;
 use dldoctor::text::{Encoding, LineCol};
 use lsp_client::{Lsp, capabilities, file_uri};
 use serde_json::{Value, json};
@@ -172,7 +172,7 @@ fn in_process(c: &mut Criterion) {
             let coords = Coords::new(&doc.text, &doc.index, Encoding::Utf16);
             let lsp: Vec<_> = found
                 .iter()
-                .map(|d| convert::diagnostic(d, &uri, &coords, Locale::En, &|_| None, None))
+                .map(|d| convert::diagnostic(d, &uri, &coords, Lang::En, &|_| None, None))
                 .collect();
             assert!(!lsp.is_empty());
             black_box(lsp)

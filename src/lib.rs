@@ -9,6 +9,7 @@
 //! - [`kb`] holds the knowledge base of known failures and the crash-output matcher (`explain`).
 //! - [`host`] reads this machine's facts; [`config`] reads settings; [`suppression`] reads
 //!   `# noqa` comments.
+//! - [`lang`] is the language (English or Chinese) of everything said to a person.
 //! - [`output`] renders `check` results; [`server`] is the language server.
 //!
 //! The CLI and the server are thin shells over [`analyze::analyze`] and the KB matcher.
@@ -19,6 +20,7 @@ pub mod diagnostic;
 pub mod fix;
 pub mod host;
 pub mod kb;
+pub mod lang;
 pub mod notebook;
 pub mod output;
 pub mod python;

@@ -5,7 +5,9 @@ mod cmd;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use dldoctor::lang::Lang;
 
 #[derive(Parser)]
 #[command(
@@ -46,12 +48,6 @@ pub enum CheckFormat {
 pub enum PlainFormat {
     Text,
     Json,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Lang {
-    En,
-    Zh,
 }
 
 #[derive(Args, Debug)]
@@ -95,7 +91,7 @@ pub struct ExplainArgs {
     pub file: Option<PathBuf>,
     #[arg(long, value_enum, default_value = "text")]
     pub format: PlainFormat,
-    #[arg(long, value_enum, default_value = "en")]
+    #[arg(long, default_value = "en", value_parser = lang_parser())]
     pub lang: Lang,
     /// The project root: frames under it are the user's code.
     #[arg(long, value_name = "DIR")]
@@ -134,13 +130,18 @@ pub enum KbCommand {
     /// Show one entry.
     Show {
         id: String,
-        #[arg(long, value_enum, default_value = "en")]
+        #[arg(long, default_value = "en", value_parser = lang_parser())]
         lang: Lang,
         #[arg(long, value_name = "DIR")]
         kb: Vec<PathBuf>,
     },
     /// Validate entries: the embedded ones, or those in DIR.
     Validate { dir: Option<PathBuf> },
+}
+
+/// `--lang en|zh`, listed in the help as clap lists an enum's values.
+fn lang_parser() -> impl TypedValueParser<Value = Lang> {
+    PossibleValuesParser::new(["en", "zh"]).try_map(|s| s.parse::<Lang>())
 }
 
 fn main() -> ExitCode {

@@ -304,3 +304,42 @@ fn kb_folders_of_pyproject_are_used() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(json["findings"][0]["id"], "team/slow-nfs");
 }
+
+/// A recorded crash whose script is on disk: the report names the fix `check --fix` applies to
+/// the user's line, found by analysing that file, in English and Chinese.
+#[test]
+fn text_report_names_the_rule_fix_on_the_users_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("bad_argument.py");
+    std::fs::copy(corpus("scripts/bad_argument.py"), &script).unwrap();
+    let output = std::fs::read_to_string(corpus("arg-prefetch-factor.txt"))
+        .unwrap()
+        .replace("/srv/project/", &format!("{}/", dir.path().display()));
+    let root = dir.path().to_str().unwrap();
+    let out = run_stdin(&["explain", "--root", root], &output);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = stdout(&out);
+    let expected = format!(
+        "fix at {}:9 (dldoctor check --fix): DL301 \"Remove `prefetch_factor=2`\"",
+        script.display()
+    );
+    assert!(text.contains(&expected), "missing {expected:?} in\n{text}");
+
+    let zh = stdout(&run_stdin(
+        &["explain", "--root", root, "--lang", "zh"],
+        &output,
+    ));
+    assert!(
+        zh.contains(&format!(
+            "修复位置 {}:9（dldoctor check --fix）：DL301",
+            script.display()
+        )),
+        "{zh}"
+    );
+
+    // A script that is not on this machine: no fix is claimed.
+    let missing = output.replace(root, &format!("{root}/gone"));
+    let elsewhere = stdout(&run_stdin(&["explain"], &missing));
+    assert!(elsewhere.contains("change: "), "{elsewhere}");
+    assert!(!elsewhere.contains("fix at"), "{elsewhere}");
+}

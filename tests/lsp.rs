@@ -854,6 +854,88 @@ fn explain_puts_the_crash_on_the_users_line_with_the_rules_fix() {
     assert_eq!(none["findings"], json!([]));
 }
 
+/// Waits for the error answer (`code`, with `id`) to a message the server could not read.
+fn error_answer(lsp: &mut Lsp, code: i64, id: Value) -> Value {
+    lsp.wait_notification(&format!("a {code} error"), |m| {
+        m["error"]["code"] == code && m["id"] == id && m.get("method").is_none()
+    })
+}
+
+/// The server still serves: a request is answered and a document is analysed.
+fn still_serving(lsp: &mut Lsp, uri: &str, version: i64) {
+    let env = lsp.request(
+        "workspace/executeCommand",
+        json!({"command": "dldoctor.env", "arguments": []}),
+    );
+    assert!(env.is_object(), "{env}");
+    lsp.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": TRAIN}]}),
+    );
+    let diagnostics = lsp.diagnostics_for_version(uri, version);
+    assert!(codes(&diagnostics).contains(&"DL301".to_owned()));
+}
+
+/// Whatever bytes arrive, the server answers what it can, skips the rest and goes on serving:
+/// a body that is not JSON, a message that is not JSON-RPC, a bad or missing length, a frame
+/// cut short by the next one, and bytes between frames.
+#[test]
+fn malformed_messages_are_answered_and_the_server_goes_on() {
+    let (dir, _path, uri) = workspace();
+    let (mut lsp, _) = start(&[], false, dir.path());
+    lsp.open(&uri, TRAIN);
+    lsp.diagnostics_for_version(&uri, 1);
+
+    lsp.send_raw(b"Content-Length: 10\r\n\r\n{not json}");
+    let answer = error_answer(&mut lsp, -32700, Value::Null);
+    assert_eq!(answer["jsonrpc"], "2.0");
+    still_serving(&mut lsp, &uri, 2);
+
+    lsp.send_raw(b"Content-Length: 21\r\n\r\n{\"id\":7,\"method\":\"x\"}");
+    error_answer(&mut lsp, -32600, json!(7));
+    still_serving(&mut lsp, &uri, 3);
+
+    lsp.send_raw(b"Content-Length: ten\r\n\r\n");
+    error_answer(&mut lsp, -32700, Value::Null);
+    still_serving(&mut lsp, &uri, 4);
+
+    lsp.send_raw(b"Content-Type: application/vscode-jsonrpc\r\n\r\n{}");
+    error_answer(&mut lsp, -32700, Value::Null);
+    still_serving(&mut lsp, &uri, 5);
+
+    // A length longer than the body swallows the start of the next frame; the rest of that
+    // frame is skipped.
+    lsp.send_raw(b"Content-Length: 40\r\n\r\n{\"jsonrpc\":\"2.0\"");
+    lsp.send_raw(
+        b"Content-Length: 45\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"shutdown\"}",
+    );
+    error_answer(&mut lsp, -32700, Value::Null);
+    still_serving(&mut lsp, &uri, 6);
+
+    lsp.send_raw(b"\r\n\x00\xff garbage between frames \x1b[0m\r\n\r\n");
+    still_serving(&mut lsp, &uri, 7);
+
+    assert!(
+        lsp.stderr().contains("skipped"),
+        "the log says what was skipped:\n{}",
+        lsp.stderr()
+    );
+    let (status, _) = lsp.shutdown_and_exit();
+    assert_eq!(status.code(), Some(0));
+}
+
+#[test]
+fn input_ending_inside_a_frame_ends_the_session_cleanly() {
+    let (dir, _path, uri) = workspace();
+    let (mut lsp, _) = start(&[], false, dir.path());
+    lsp.open(&uri, TRAIN);
+    lsp.diagnostics_for_version(&uri, 1);
+    lsp.send_raw(b"Content-Length: 100\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":5,");
+    let (status, took) = lsp.close_stdin();
+    assert_eq!(status.code(), Some(1), "no shutdown was asked for");
+    assert!(took < Duration::from_secs(2), "exit took {took:?}");
+}
+
 /// `check --fix` and the editor's fix-all share one engine: on every rule fixture, the text the
 /// CLI writes is the text the server's `source.fixAll` edit makes.
 #[test]

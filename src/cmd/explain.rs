@@ -7,8 +7,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context as _;
+use dldoctor::analyze::{self, Context};
 use dldoctor::config::{ConfigResolver, Overrides};
-use dldoctor::kb::{self, ExplainOptions, KnowledgeBase};
+use dldoctor::diagnostic::Diagnostic;
+use dldoctor::host::HostFacts;
+use dldoctor::kb::place::{self, Disk, PlacedFile};
+use dldoctor::kb::{self, ExplainOptions, Finding, KnowledgeBase};
+use dldoctor::python::index::ProjectIndex;
 
 use crate::{ExplainArgs, PlainFormat};
 
@@ -19,7 +24,7 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     let mut dirs = configured_kb_dirs(root.as_deref());
     dirs.extend(args.kb.iter().cloned());
     let kb = KnowledgeBase::with_dirs(&dirs).context("reading the knowledge base")?;
-    let lang = super::kb::lang(args.lang);
+    let lang = args.lang;
     let options = ExplainOptions { root, lang };
     let findings = match args.file.as_deref() {
         None => kb::explain_reader(io::stdin().lock(), &kb, &options),
@@ -46,7 +51,8 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
                     kb::Lang::Zh => println!("没有找到已知故障"),
                 }
             } else {
-                print!("{}", kb::render::render_text(&findings, &kb, lang));
+                let placed = placed(&findings, options.root.as_deref());
+                print!("{}", kb::render::render_text(&findings, &placed, &kb, lang));
             }
         }
     }
@@ -55,6 +61,26 @@ pub fn run(args: ExplainArgs) -> anyhow::Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The findings on the user's files, with the fixes `check` offers there, analysed as `check`
+/// would (each file's pyproject.toml, this machine).
+fn placed(findings: &[Finding], root: Option<&Path>) -> Vec<PlacedFile> {
+    let resolver = ConfigResolver::new(Overrides::default());
+    let host = HostFacts::detect();
+    let index = ProjectIndex::default();
+    let analyze = |path: &Path, source: &str| -> Vec<Diagnostic> {
+        let Ok(settings) = resolver.settings_for(path) else {
+            return Vec::new();
+        };
+        let ctx = Context {
+            settings: &settings,
+            host: &host,
+            index: &index,
+        };
+        analyze::analyze(source, path, &ctx)
+    };
+    place::place(findings, root, &Disk(analyze))
 }
 
 fn absolute_root(root: &Path) -> PathBuf {

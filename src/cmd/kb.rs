@@ -3,16 +3,9 @@
 use std::process::ExitCode;
 
 use anyhow::Context as _;
-use dldoctor::kb::{self, KnowledgeBase, Lang};
+use dldoctor::kb::{self, KnowledgeBase};
 
 use crate::{KbArgs, KbCommand};
-
-pub(crate) fn lang(lang: crate::Lang) -> Lang {
-    match lang {
-        crate::Lang::En => Lang::En,
-        crate::Lang::Zh => Lang::Zh,
-    }
-}
 
 pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
     match args.command {
@@ -38,7 +31,7 @@ pub fn run(args: KbArgs) -> anyhow::Result<ExitCode> {
             let Some(entry) = kb.entry(&id) else {
                 anyhow::bail!("no entry `{id}` (see `dldoctor kb list`)");
             };
-            print!("{}", kb::render::render_entry(entry, &kb, lang(l)));
+            print!("{}", kb::render::render_entry(entry, &kb, l));
             Ok(ExitCode::SUCCESS)
         }
         KbCommand::Validate { dir } => {

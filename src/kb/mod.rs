@@ -7,12 +7,14 @@
 //! - [`traceback`]: frames and whether a frame is the user's.
 //! - [`prefilter`]: the fixed text every pattern needs, so lines without it are skipped cheaply.
 //! - [`matcher`]: all patterns at once ([`regex::RegexSet`]), streaming, ranking, [`Finding`]s.
+//! - [`place`]: findings on the user's own lines, linked to the rule fixes that prevent them.
 //!
 //! Entries are embedded at build time (`kb/*.json`); extra folders add entries or replace
 //! embedded ones of the same id.
 
 pub mod clean;
 pub mod matcher;
+pub mod place;
 pub mod prefilter;
 pub mod render;
 pub mod schema;

@@ -3,14 +3,17 @@
 
 use std::fmt::Write as _;
 
+use super::place::PlacedFile;
 use super::schema::{Entry, Lang};
 use super::{EvidenceKind, Finding, KnowledgeBase};
+use crate::fix::Applicability;
 
 struct Labels {
     line: &'static str,
     change: &'static str,
     no_user_frame: &'static str,
     from_frames: &'static str,
+    fix_at: &'static str,
     why: &'static str,
     fixes: &'static str,
     quick_fix: &'static str,
@@ -28,6 +31,7 @@ const EN: Labels = Labels {
     change: "change",
     no_user_frame: "no frame of your code in this output",
     from_frames: "diagnosed from the traceback's frames only: its final message line is missing, so this is less certain",
+    fix_at: "fix at",
     why: "why",
     fixes: "fixes",
     quick_fix: "code action",
@@ -45,6 +49,7 @@ const ZH: Labels = Labels {
     change: "需要修改",
     no_user_frame: "输出中没有您代码的栈帧",
     from_frames: "仅根据回溯的栈帧诊断：缺少最后一行异常消息，因此把握较低",
+    fix_at: "修复位置",
     why: "原因",
     fixes: "解决办法",
     quick_fix: "代码操作",
@@ -57,11 +62,17 @@ const ZH: Labels = Labels {
     summary_many: "个已知故障",
 };
 
-/// Renders findings for a terminal. `kb` supplies the links (transition graph, docs).
-pub fn render_text(findings: &[Finding], kb: &KnowledgeBase, lang: Lang) -> String {
+/// Renders findings for a terminal. `kb` supplies the links (transition graph, docs); `placed`
+/// the rule fixes found on the user's lines ([`super::place::place`]).
+pub fn render_text(
+    findings: &[Finding],
+    placed: &[PlacedFile],
+    kb: &KnowledgeBase,
+    lang: Lang,
+) -> String {
     let l = labels(lang);
     let mut out = String::new();
-    for finding in findings {
+    for (index, finding) in findings.iter().enumerate() {
         let _ = writeln!(out, "{}: {}", finding.id, finding.title);
         let _ = writeln!(
             out,
@@ -84,6 +95,7 @@ pub fn render_text(findings: &[Finding], kb: &KnowledgeBase, lang: Lang) -> Stri
             }
             None => {}
         }
+        rule_fixes(&mut out, index, placed, lang);
         body(&mut out, finding, kb, lang);
         out.push('\n');
     }
@@ -99,6 +111,36 @@ pub fn render_text(findings: &[Finding], kb: &KnowledgeBase, lang: Lang) -> Stri
         }
     }
     out
+}
+
+/// The fixes `dldoctor check --fix` would apply to the user's code for finding `index`.
+fn rule_fixes(out: &mut String, index: usize, placed: &[PlacedFile], lang: Lang) {
+    let l = labels(lang);
+    for file in placed {
+        let linked = file.places.iter().filter(|p| p.finding == index);
+        for rule_fix in linked.filter_map(|p| p.rule_fix.as_ref()) {
+            for fix in &rule_fix.fixes {
+                let command = match fix.applicability {
+                    Applicability::Safe => "dldoctor check --fix",
+                    Applicability::Unsafe => "dldoctor check --fix --unsafe-fixes",
+                    Applicability::DisplayOnly => continue,
+                };
+                let title = lang.pick(&fix.title, fix.title_zh.as_deref());
+                let (open, close, colon) = match lang {
+                    Lang::En => (" (", ")", ": "),
+                    Lang::Zh => ("（", "）", "："),
+                };
+                let _ = writeln!(
+                    out,
+                    "  {} {}:{}{open}{command}{close}{colon}{} \"{title}\"",
+                    l.fix_at,
+                    file.path.display(),
+                    rule_fix.line,
+                    rule_fix.code.as_str(),
+                );
+            }
+        }
+    }
 }
 
 /// The part of a finding that comes from its entry: cause, fixes, dead ends, links.

@@ -6,28 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The language of the human-readable fields.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Lang {
-    #[default]
-    En,
-    Zh,
-}
-
-impl std::str::FromStr for Lang {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let lower = s.to_ascii_lowercase();
-        if lower == "en" || lower.starts_with("en-") || lower.starts_with("en_") {
-            Ok(Lang::En)
-        } else if lower == "zh" || lower.starts_with("zh-") || lower.starts_with("zh_") {
-            Ok(Lang::Zh)
-        } else {
-            Err(format!("unknown language `{s}` (expected en or zh)"))
-        }
-    }
-}
+pub use crate::lang::Lang;
 
 /// A fatal error ends the run; a warning is printed and the run goes on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -282,8 +261,5 @@ impl Entry {
 }
 
 fn pick<'a>(lang: Lang, en: &'a str, zh: &'a str) -> &'a str {
-    match lang {
-        Lang::Zh if !zh.is_empty() => zh,
-        _ => en,
-    }
+    lang.pick(en, Some(zh))
 }

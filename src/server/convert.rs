@@ -12,7 +12,7 @@ use tower_lsp_server::ls_types::{
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::{Applicability, Edit, Fix};
-use crate::server::settings::Locale;
+use crate::lang::Lang;
 use crate::text::{Encoding, LineCol, LineIndex, TextRange};
 
 pub const SOURCE: &str = "dldoctor";
@@ -75,7 +75,7 @@ pub struct FixAction {
 }
 
 impl FixAction {
-    pub fn from_fix(fix: &Fix, coords: &Coords, locale: Locale) -> Self {
+    pub fn from_fix(fix: &Fix, coords: &Coords, locale: Lang) -> Self {
         Self {
             title: localized(locale, &fix.title, fix.title_zh.as_deref()).to_owned(),
             applicability: fix.applicability,
@@ -115,11 +115,8 @@ pub fn severity(severity: Severity) -> DiagnosticSeverity {
 
 /// The text for `locale`: the Chinese where the client speaks it and the rule gave one, else
 /// the English.
-pub fn localized<'a>(locale: Locale, en: &'a str, zh: Option<&'a str>) -> &'a str {
-    match (locale, zh) {
-        (Locale::Zh, Some(zh)) if !zh.trim().is_empty() => zh,
-        _ => en,
-    }
+pub fn localized<'a>(locale: Lang, en: &'a str, zh: Option<&'a str>) -> &'a str {
+    locale.pick(en, zh)
 }
 
 /// One dldoctor diagnostic in LSP form, in the client's `locale`. `uri` is the document's, for
@@ -129,7 +126,7 @@ pub fn diagnostic(
     diagnostic: &Diagnostic,
     uri: &Uri,
     coords: &Coords,
-    locale: Locale,
+    locale: Lang,
     other_text: &dyn Fn(&Path) -> Option<String>,
     ignore: Option<FixAction>,
 ) -> lsp::Diagnostic {
@@ -236,7 +233,7 @@ mod tests {
         .with_fix(Fix::safe("Remove", vec![]).zh("删除"))
         .with_fix(Fix::safe("Only English", vec![]));
         let uri: Uri = "file:///t.py".parse().unwrap();
-        let zh = diagnostic(&d, &uri, &coords, Locale::Zh, &|_| None, None);
+        let zh = diagnostic(&d, &uri, &coords, Lang::Zh, &|_| None, None);
         assert_eq!(zh.message, "中文");
         assert_eq!(
             zh.related_information.as_ref().unwrap()[0].message,
@@ -249,7 +246,7 @@ mod tests {
             .map(|f| f.title)
             .collect();
         assert_eq!(titles, ["删除", "Only English"]);
-        let en = diagnostic(&d, &uri, &coords, Locale::En, &|_| None, None);
+        let en = diagnostic(&d, &uri, &coords, Lang::En, &|_| None, None);
         assert_eq!(en.message, "english");
         assert_eq!(
             en.related_information.as_ref().unwrap()[0].message,
@@ -277,7 +274,7 @@ mod tests {
             .preferred(),
         );
         let uri: Uri = "file:///t.py".parse().unwrap();
-        let lsp = diagnostic(&d, &uri, &coords, Locale::En, &|_| None, None);
+        let lsp = diagnostic(&d, &uri, &coords, Lang::En, &|_| None, None);
         assert_eq!(lsp.code, Some(NumberOrString::String("DL301".into())));
         assert_eq!(lsp.source.as_deref(), Some("dldoctor"));
         assert_eq!(lsp.message, Code::DL301.rule().summary);

@@ -8,7 +8,10 @@ use std::path::PathBuf;
 
 use tree_sitter::{InputEdit, Point, Tree};
 
+use tower_lsp_server::ls_types::TextDocumentContentChangeEvent;
+
 use crate::python;
+use crate::server::convert::line_col;
 use crate::text::{Encoding, LineCol, LineIndex, TextRange};
 
 #[derive(Clone, Debug)]
@@ -30,6 +33,19 @@ pub struct Document {
 pub struct Change<'a> {
     pub range: Option<(LineCol, LineCol)>,
     pub text: &'a str,
+}
+
+impl Change<'_> {
+    /// The changes of a `didChange` notification, in the order they apply.
+    pub fn all_of(events: &[TextDocumentContentChangeEvent]) -> Vec<Change<'_>> {
+        events
+            .iter()
+            .map(|c| Change {
+                range: c.range.map(|r| (line_col(r.start), line_col(r.end))),
+                text: &c.text,
+            })
+            .collect()
+    }
 }
 
 impl Document {

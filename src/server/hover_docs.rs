@@ -2,7 +2,7 @@
 //! shared memory and fork; and the process-wide calls `set_start_method` and
 //! `set_sharing_strategy`. English and Chinese side by side, picked by the client's locale.
 
-use crate::server::settings::Locale;
+use crate::lang::Lang;
 
 pub struct ArgDoc {
     pub name: &'static str,
@@ -13,10 +13,10 @@ pub struct ArgDoc {
 }
 
 impl ArgDoc {
-    pub fn text(&self, locale: Locale) -> &'static str {
+    pub fn text(&self, locale: Lang) -> &'static str {
         match locale {
-            Locale::En => self.en,
-            Locale::Zh => self.zh,
+            Lang::En => self.en,
+            Lang::Zh => self.zh,
         }
     }
 }
@@ -131,23 +131,23 @@ pub fn argument(name: &str) -> Option<&'static ArgDoc> {
     ARGS.iter().find(|a| a.name == name)
 }
 
-pub fn set_start_method(locale: Locale) -> &'static str {
+pub fn set_start_method(locale: Lang) -> &'static str {
     match locale {
-        Locale::En => {
+        Lang::En => {
             "Sets the process-wide start method of `multiprocessing` (and `torch.multiprocessing`): every DataLoader without its own `multiprocessing_context` starts its workers this way. It may be called once, before any process starts (`RuntimeError: context has already been set` otherwise; `force=True` overrides). `'spawn'` and `'forkserver'` need picklable datasets and callables and an `if __name__ == \"__main__\":` guard; `'fork'` cannot be combined with CUDA used in the parent and then in the workers."
         }
-        Locale::Zh => {
+        Lang::Zh => {
             "设置 `multiprocessing`（以及 `torch.multiprocessing`）的全局启动方式：所有未指定 `multiprocessing_context` 的 DataLoader 都以此方式启动 worker。只能在任何进程启动之前调用一次（否则 `RuntimeError: context has already been set`；`force=True` 可覆盖）。`'spawn'` 和 `'forkserver'` 要求数据集和回调可 pickle，并需要 `if __name__ == \"__main__\":` 保护；`'fork'` 不能与“父进程用过 CUDA、worker 再用 CUDA”同时出现。"
         }
     }
 }
 
-pub fn set_sharing_strategy(locale: Locale) -> &'static str {
+pub fn set_sharing_strategy(locale: Lang) -> &'static str {
     match locale {
-        Locale::En => {
+        Lang::En => {
             "Chooses how tensors travel between processes. `'file_descriptor'` (the Linux default) passes an open file descriptor per shared storage: many storages in flight can exhaust the open-file limit (`Too many open files`, `received 0 items of ancdata`); raise `ulimit -n` first. `'file_system'` passes a file name in `/dev/shm` instead: no fd limit, but files of killed processes can be left behind in `/dev/shm` until `torch_shm_manager` cleans them up."
         }
-        Locale::Zh => {
+        Lang::Zh => {
             "选择张量在进程间传递的方式。`'file_descriptor'`（Linux 默认）为每个共享存储传递一个打开的文件描述符：同时传递的存储太多会耗尽打开文件数上限（`Too many open files`、`received 0 items of ancdata`），应先提高 `ulimit -n`。`'file_system'` 改为传递 `/dev/shm` 中的文件名：不受文件描述符上限约束，但被杀死的进程可能在 `/dev/shm` 中留下文件，直到 `torch_shm_manager` 清理。"
         }
     }
@@ -171,9 +171,9 @@ pub struct Labels {
     pub conditional: &'static str,
 }
 
-pub fn labels(locale: Locale) -> &'static Labels {
+pub fn labels(locale: Lang) -> &'static Labels {
     match locale {
-        Locale::En => &Labels {
+        Lang::En => &Labels {
             default: "Default",
             here: "Here",
             machine: "This machine",
@@ -189,7 +189,7 @@ pub fn labels(locale: Locale) -> &'static Labels {
             none: "none",
             conditional: " (only under a condition)",
         },
-        Locale::Zh => &Labels {
+        Lang::Zh => &Labels {
             default: "默认值",
             here: "此处",
             machine: "本机",

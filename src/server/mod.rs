@@ -1,21 +1,30 @@
 //! The language server (`dldoctor lsp`): a thin [`LanguageServer`] whose methods delegate to
 //! one handler module per LSP method. It calls the same analysis as `check` and the same
 //! diagnosis as `explain`; it has no analysis of its own.
+//!
+//! Handlers never call one another: what several need lives beside them — [`session`] (state,
+//! analysis), [`publish`] (every diagnostic sent), [`config`] (the effective settings),
+//! [`capabilities`] (what the server offers and the names it is called by).
 
+pub mod capabilities;
+pub mod config;
 pub mod convert;
 pub mod document;
 pub mod explain;
+pub mod framing;
 pub mod handlers;
 pub mod hover_docs;
 pub mod index;
 pub mod noqa;
 pub mod notebook;
+pub mod publish;
 pub mod session;
 pub mod settings;
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
+use tokio::io::{AsyncRead, AsyncWrite};
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 use tower_lsp_server::{Client, LanguageServer, LspService};
@@ -117,19 +126,42 @@ impl LanguageServer for Server {
 /// Serves the protocol on stdin/stdout until `exit` or until stdin closes. Returns the process
 /// exit code the protocol asks for: 0 after a `shutdown` request, 1 otherwise.
 pub async fn serve_stdio() -> i32 {
-    let stdin = tokio::io::stdin();
-    let stdout = tokio::io::stdout();
+    serve(tokio::io::stdin(), tokio::io::stdout()).await
+}
+
+/// Serves the protocol on `input`/`output`. The client's bytes pass through [`framing`] first,
+/// so a malformed message is answered and skipped instead of ending the session.
+pub async fn serve<I, O>(input: I, output: O) -> i32
+where
+    I: AsyncRead + Unpin + Send + 'static,
+    O: AsyncWrite + Unpin + Send + 'static,
+{
+    let output = Arc::new(tokio::sync::Mutex::new(output));
+    let (to_server, server_input) = tokio::io::duplex(PIPE_BYTES);
+    let (server_output, from_server) = tokio::io::duplex(PIPE_BYTES);
+    let reading = tokio::spawn(framing::forward_input(
+        input,
+        to_server,
+        Arc::clone(&output),
+    ));
+    let writing = tokio::spawn(framing::relay_output(from_server, output));
     let mut session = None;
     let (service, socket) = LspService::new(|client| {
         let server = Server::new(client);
         session = Some(Arc::clone(&server.session));
         server
     });
-    tower_lsp_server::Server::new(stdin, stdout, socket)
+    tower_lsp_server::Server::new(server_input, server_output, socket)
         .serve(service)
         .await;
+    // The transport's output is closed now: the relay ends once it has written everything.
+    let _ = writing.await;
+    reading.abort();
     match session {
         Some(s) if s.shutdown_requested.load(Ordering::SeqCst) => 0,
         _ => 1,
     }
 }
+
+/// The buffer of each in-process pipe between [`framing`] and the transport.
+const PIPE_BYTES: usize = 64 << 10;

@@ -5,8 +5,8 @@ use tree_sitter::Tree;
 
 use crate::diagnostic::Diagnostic;
 use crate::fix::Applicability;
+use crate::lang::Lang;
 use crate::server::convert::{Coords, FixAction};
-use crate::server::settings::Locale;
 use crate::suppression;
 
 pub fn ignore_action(
@@ -14,14 +14,14 @@ pub fn ignore_action(
     tree: &Tree,
     coords: &Coords,
     diagnostic: &Diagnostic,
-    locale: Locale,
+    locale: Lang,
 ) -> Option<FixAction> {
     let code = diagnostic.code;
     let edit = suppression::ignore_edit(text, tree, coords.index, diagnostic.range.start, code)?;
     Some(FixAction {
         title: match locale {
-            Locale::En => format!("Ignore {code} on this line"),
-            Locale::Zh => format!("在此行忽略 {code}"),
+            Lang::En => format!("Ignore {code} on this line"),
+            Lang::Zh => format!("在此行忽略 {code}"),
         },
         applicability: Applicability::Safe,
         preferred: false,

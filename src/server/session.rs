@@ -9,6 +9,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
 
 use dashmap::DashMap;
 use tower_lsp_server::Client;
@@ -17,15 +18,21 @@ use tower_lsp_server::ls_types::{self as lsp, Uri};
 use tree_sitter::Tree;
 
 use crate::analyze::{self, Context};
-use crate::config::{ConfigResolver, Settings};
 use crate::host::HostFacts;
 use crate::kb::KnowledgeBase;
+use crate::lang::Lang;
 use crate::python::index::{self, ProjectIndex};
+use crate::server::config::Config;
 use crate::server::convert::{self, Coords};
 use crate::server::document::Document;
 use crate::server::noqa;
-use crate::server::settings::{ClientSettings, Locale};
+use crate::server::settings::ClientSettings;
 use crate::text::{Encoding, LineIndex};
+
+/// How long the server waits for the client to answer one of its requests
+/// (`workspace/configuration`, a progress token, a diagnostic refresh): a client that never
+/// answers must not stall the server.
+pub const CLIENT_REQUEST_TIMEOUT: Duration = Duration::from_secs(2);
 
 /// What was agreed at `initialize`.
 #[derive(Clone, Debug, Default)]
@@ -41,47 +48,6 @@ pub struct Negotiated {
     /// The client registers `workspace/didChangeWatchedFiles` watchers when asked.
     pub watch_files: bool,
     pub roots: Vec<PathBuf>,
-}
-
-/// Effective configuration: each file's project settings under the editor's, and this
-/// machine's facts under the editor's assumptions.
-#[derive(Debug)]
-pub struct Config {
-    pub client: ClientSettings,
-    /// The nearest `pyproject.toml` of each file, cached per folder.
-    pub resolver: ConfigResolver,
-    pub host: HostFacts,
-    pub locale: Locale,
-    pub kb: Arc<KnowledgeBase>,
-}
-
-impl Config {
-    pub fn new(
-        client: ClientSettings,
-        host: HostFacts,
-        locale: Locale,
-        kb: Arc<KnowledgeBase>,
-    ) -> Self {
-        Self {
-            host: client.apply_host(host),
-            client,
-            resolver: ConfigResolver::default(),
-            locale,
-            kb,
-        }
-    }
-
-    /// The settings for the file at `path`. A broken pyproject.toml is reported in the log and
-    /// the defaults apply, so the editor keeps working while the user fixes it.
-    pub fn settings_for(&self, path: &Path) -> Settings {
-        match self.resolver.settings_for(path) {
-            Ok(settings) => self.client.apply(&settings),
-            Err(err) => {
-                tracing::warn!("{err}");
-                self.client.apply(&Settings::default())
-            }
-        }
-    }
 }
 
 /// A document's state at one generation, taken out of the map so no guard outlives it.
@@ -158,7 +124,7 @@ impl Session {
             config: RwLock::new(Arc::new(Config::new(
                 ClientSettings::default(),
                 HostFacts::unknown(),
-                Locale::En,
+                Lang::En,
                 Arc::new(KnowledgeBase::embedded()),
             ))),
             measured_host: HostFacts::detect(),
@@ -305,16 +271,16 @@ impl Session {
             return Vec::new();
         };
         let encoding = self.encoding();
-        let locale = self.config().locale;
+        let lang = self.config().locale;
         let result = guarded("analysis", || {
             let found = self.analyze_document(uri, snapshot, tree);
             let coords = snapshot.coords(encoding);
             found
                 .iter()
                 .map(|d| {
-                    let ignore = noqa::ignore_action(&snapshot.text, tree, &coords, d, locale);
+                    let ignore = noqa::ignore_action(&snapshot.text, tree, &coords, d, lang);
                     let other_text = |path: &Path| self.text_of(path);
-                    convert::diagnostic(d, uri, &coords, locale, &other_text, ignore)
+                    convert::diagnostic(d, uri, &coords, lang, &other_text, ignore)
                 })
                 .collect()
         });
@@ -375,8 +341,7 @@ impl Session {
         {
             return Some(doc.text.clone());
         }
-        let bytes = std::fs::read(path).ok()?;
-        Some(String::from_utf8_lossy(&bytes).into_owned())
+        crate::kb::place::read_source(path)
     }
 
     pub fn forget(&self, uri: &Uri) {
@@ -394,23 +359,6 @@ impl Session {
             .ok()
             .and_then(|map| map.get(uri).cloned())
             .unwrap_or_default()
-    }
-
-    /// Pushes what the client should show for `uri`: in push mode the static diagnostics and
-    /// the explain ones together (a push replaces the file's set); in pull mode only the
-    /// explain ones, since the static ones are pulled.
-    pub async fn publish(self: &Arc<Self>, uri: &Uri) {
-        let pull = self.negotiated().pull_diagnostics;
-        let mut all = Vec::new();
-        let mut version = None;
-        if !pull && let Some((v, diagnostics)) = self.diagnostics_off_runtime(uri).await {
-            all.extend(diagnostics.iter().cloned());
-            version = Some(v);
-        }
-        all.extend(self.explained_for(uri));
-        self.client
-            .publish_diagnostics(uri.clone(), all, version)
-            .await;
     }
 
     /// [`Session::diagnostics`] on the blocking pool: a long analysis of a huge file must not

@@ -13,26 +13,6 @@ use crate::diagnostic::Severity;
 use crate::host::{HostFacts, parse_size};
 use crate::rules::Code;
 
-/// The language of messages, hover text and knowledge-base fields.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Locale {
-    #[default]
-    En,
-    Zh,
-}
-
-impl Locale {
-    /// An IETF tag as clients send it ("zh-cn", "zh-Hans", "en-US"); anything not Chinese is
-    /// English.
-    pub fn from_tag(tag: &str) -> Self {
-        if tag.trim().to_ascii_lowercase().starts_with("zh") {
-            Locale::Zh
-        } else {
-            Locale::En
-        }
-    }
-}
-
 /// Settings an editor may send; every key optional, unknown keys ignored (editors send their
 /// own extras, such as the VS Code extension's `path` or `autoExplain`).
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
@@ -166,11 +146,5 @@ mod tests {
             &json!({"severity": {"DL999": "loud"}, "assumeShm": "lots"}),
         );
         assert_eq!(warnings.len(), 3, "{warnings:?}");
-    }
-
-    #[test]
-    fn locales() {
-        assert_eq!(Locale::from_tag("zh-Hans"), Locale::Zh);
-        assert_eq!(Locale::from_tag("en-US"), Locale::En);
     }
 }

@@ -11,13 +11,13 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use crate::fix::{self, Applicability, Edit};
+use crate::lang::Lang;
 use crate::python;
 use crate::server::convert::{DiagnosticData, FixAction};
 use crate::server::session::{Session, guarded};
-use crate::server::settings::Locale;
 use crate::text::{TextRange, floor_char_boundary};
 
-pub const FIX_ALL_KIND: &str = "source.fixAll.dldoctor";
+use crate::server::capabilities::FIX_ALL_KIND;
 
 pub fn code_action(
     session: &Session,
@@ -67,13 +67,13 @@ fn quickfix(
     diagnostic: &Diagnostic,
     fix: &FixAction,
     preferred: bool,
-    locale: Locale,
+    locale: Lang,
 ) -> CodeActionOrCommand {
     let mut title = fix.title.clone();
     if fix.applicability == Applicability::Unsafe {
         title.push_str(match locale {
-            Locale::En => " (changes behaviour)",
-            Locale::Zh => "（会改变行为）",
+            Lang::En => " (changes behaviour)",
+            Lang::Zh => "（会改变行为）",
         });
     }
     CodeActionOrCommand::CodeAction(CodeAction {
@@ -90,7 +90,7 @@ fn quickfix(
 }
 
 /// All safe fixes of the document at once, as one minimal edit.
-fn fix_all(session: &Session, uri: &Uri, locale: Locale) -> Option<CodeAction> {
+fn fix_all(session: &Session, uri: &Uri, locale: Lang) -> Option<CodeAction> {
     let snapshot = session.snapshot(uri)?;
     let tree = snapshot.tree.as_ref()?;
     let diagnostics = session.analyze_document(uri, &snapshot, tree);
@@ -113,11 +113,11 @@ fn fix_all(session: &Session, uri: &Uri, locale: Locale) -> Option<CodeAction> {
     let coords = snapshot.coords(session.encoding());
     Some(CodeAction {
         title: match locale {
-            Locale::En => format!(
+            Lang::En => format!(
                 "dldoctor: apply {applied} safe fix{}",
                 if applied == 1 { "" } else { "es" }
             ),
-            Locale::Zh => format!("dldoctor：应用 {applied} 个安全修复"),
+            Lang::Zh => format!("dldoctor：应用 {applied} 个安全修复"),
         },
         kind: Some(CodeActionKind::new(FIX_ALL_KIND)),
         edit: Some(WorkspaceEdit::new(HashMap::from([(

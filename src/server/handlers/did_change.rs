@@ -3,25 +3,16 @@
 //!
 //! Handlers run up to four at a time, so every change is applied to the stored document (text,
 //! `Tree::edit`, re-parse) synchronously, before the handler's first `.await`: edits can then
-//! never be reordered. Analysis and publishing happen afterwards, debounced per document.
+//! never be reordered. Analysis and publishing happen afterwards, debounced per document
+//! ([`publish::after_edit`]).
 
 use std::sync::Arc;
-use std::time::Duration;
 
 use tower_lsp_server::ls_types::*;
 
-use crate::server::convert::line_col;
 use crate::server::document::{Change, Document};
 use crate::server::session::{Session, uri_path};
-
-/// Quiet time after the last edit before diagnostics are pushed.
-pub const DEBOUNCE: Duration = Duration::from_millis(60);
-
-/// Quiet time after the last edit before the file's entry in the workspace index is refreshed.
-/// Only other files depend on it, and summarising every class of a large file costs as much as
-/// analysing it, so it waits for a pause in typing rather than competing with the diagnostics
-/// of each keystroke.
-pub const REINDEX_AFTER: Duration = Duration::from_millis(500);
+use crate::server::{config, publish};
 
 pub async fn did_open(session: &Arc<Session>, params: DidOpenTextDocumentParams) {
     let doc = params.text_document;
@@ -29,17 +20,13 @@ pub async fn did_open(session: &Arc<Session>, params: DidOpenTextDocumentParams)
     session
         .documents
         .insert(doc.uri.clone(), Document::new(doc.text, doc.version, path));
-    super::diagnostic::publish_now(session, &doc.uri).await;
-    // Other files may have used what this one defined on disk; the editor's text now counts.
-    if session.reindex_off_runtime(&doc.uri, None).await {
-        super::diagnostic::republish_except(session, Some(&doc.uri)).await;
-    }
+    publish::opened(session, &doc.uri).await;
 }
 
 pub async fn did_change(session: &Arc<Session>, params: DidChangeTextDocumentParams) {
     let uri = params.text_document.uri;
     let encoding = session.encoding();
-    let changes = changes_of(&params.content_changes);
+    let changes = Change::all_of(&params.content_changes);
     let generation = {
         let Some(mut doc) = session.documents.get_mut(&uri) else {
             tracing::warn!(
@@ -57,31 +44,17 @@ pub async fn did_change(session: &Arc<Session>, params: DidChangeTextDocumentPar
         .lock()
         .map(|mut map| map.remove(&uri).is_some())
         .unwrap_or(false);
-    super::diagnostic::publish_debounced(session, uri, generation, had_explained);
-}
-
-/// The changes of a notification, in the order they apply.
-pub fn changes_of(events: &[TextDocumentContentChangeEvent]) -> Vec<Change<'_>> {
-    events
-        .iter()
-        .map(|c| Change {
-            range: c.range.map(|r| (line_col(r.start), line_col(r.end))),
-            text: &c.text,
-        })
-        .collect()
+    publish::after_edit(session, uri, generation, had_explained);
 }
 
 pub async fn did_save(session: &Arc<Session>, params: DidSaveTextDocumentParams) {
     let uri = params.text_document.uri;
     let path = uri_path(&uri);
     if path.file_name().is_some_and(|n| n == "pyproject.toml") {
-        super::configuration::reload(session).await;
+        config::reload(session).await;
         return;
     }
-    // Other open files may use what this one defines.
-    if session.reindex_off_runtime(&uri, params.text).await {
-        super::diagnostic::republish_all(session).await;
-    }
+    publish::after_save(session, &uri, params.text).await;
 }
 
 pub async fn did_close(session: &Arc<Session>, params: DidCloseTextDocumentParams) {
@@ -90,13 +63,10 @@ pub async fn did_close(session: &Arc<Session>, params: DidCloseTextDocumentParam
     if let Ok(mut map) = session.explained.lock() {
         map.remove(&uri);
     }
-    session
-        .client
-        .publish_diagnostics(uri.clone(), Vec::new(), None)
-        .await;
+    publish::cleared(session, uri.clone()).await;
     // What the file defines is read from disk again, unsaved edits gone.
     if session.file_changed(&uri_path(&uri)) {
-        super::diagnostic::republish_all(session).await;
+        publish::all(session).await;
     }
 }
 
@@ -118,6 +88,6 @@ pub async fn did_change_watched_files(session: &Arc<Session>, params: DidChangeW
         }
     }
     if changed {
-        super::diagnostic::republish_all(session).await;
+        publish::all(session).await;
     }
 }

@@ -11,15 +11,16 @@ use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
 use crate::host::{HostFacts, format_bytes};
+use crate::lang::Lang;
 use crate::python::loaders::{ArgState, Loader, Param};
 use crate::python::model::Module;
 use crate::python::start_method;
 use crate::python::syntax::Scope;
 use crate::python::values::Resolved;
 use crate::rules::{Code, zh};
+use crate::server::config::Config;
 use crate::server::hover_docs::{self, Labels};
-use crate::server::session::{Config, Session, Snapshot, guarded};
-use crate::server::settings::Locale;
+use crate::server::session::{Session, Snapshot, guarded};
 use crate::suppression;
 use crate::text::TextRange;
 
@@ -225,14 +226,14 @@ fn start_method(model: &Module, loader: &Loader, config: &Config) -> String {
     let found = start_method::start_method(&scope, loader, platform);
     let line = found.range().map(|range| model.line(range.start));
     match config.locale {
-        Locale::En => {
+        Lang::En => {
             let mut text = found.describe();
             if let Some(line) = line {
                 let _ = write!(text, " (line {line})");
             }
             text
         }
-        Locale::Zh => {
+        Lang::Zh => {
             let mut text = zh::start_method(&found);
             if let Some(line) = line {
                 let _ = write!(text, "（第 {line} 行）");
@@ -244,10 +245,10 @@ fn start_method(model: &Module, loader: &Loader, config: &Config) -> String {
 
 /// A resolved value with where it comes from ("64, the default of --num_workers (line 8)"), in
 /// the client's language.
-fn described(value: &Resolved, locale: Locale) -> String {
+fn described(value: &Resolved, locale: Lang) -> String {
     match locale {
-        Locale::En => value.describe(),
-        Locale::Zh => match zh::provenance_note(&value.provenance) {
+        Lang::En => value.describe(),
+        Lang::Zh => match zh::provenance_note(&value.provenance) {
             Some(note) => format!("{}（{note}）", value.value),
             None => value.value.to_string(),
         },

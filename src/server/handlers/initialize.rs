@@ -8,9 +8,9 @@ use std::sync::Arc;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
-use crate::server::handlers::{configuration, execute_command};
-use crate::server::session::{Negotiated, Session, uri_path};
+use crate::server::session::{CLIENT_REQUEST_TIMEOUT, Negotiated, Session, uri_path};
 use crate::server::settings::ClientSettings;
+use crate::server::{capabilities, config};
 use crate::text::Encoding;
 
 pub fn initialize(session: &Session, params: InitializeParams) -> Result<InitializeResult> {
@@ -78,63 +78,10 @@ pub fn initialize(session: &Session, params: InitializeParams) -> Result<Initial
     for warning in &warnings {
         tracing::warn!("{warning}");
     }
-    configuration::apply(session, client_settings);
+    config::apply(session, client_settings);
 
     Ok(InitializeResult {
-        capabilities: ServerCapabilities {
-            position_encoding: Some(kind),
-            text_document_sync: Some(TextDocumentSyncCapability::Options(
-                TextDocumentSyncOptions {
-                    open_close: Some(true),
-                    change: Some(TextDocumentSyncKind::INCREMENTAL),
-                    save: Some(TextDocumentSyncSaveOptions::Supported(true)),
-                    ..Default::default()
-                },
-            )),
-            // Python cells of Jupyter notebooks, analysed together (see `handlers::notebook`).
-            notebook_document_sync: Some(OneOf::Left(NotebookDocumentSyncOptions {
-                notebook_selector: vec![NotebookSelector::ByNotebook {
-                    notebook: Notebook::String("jupyter-notebook".into()),
-                    cells: Some(vec![NotebookCellSelector {
-                        language: "python".into(),
-                    }]),
-                }],
-                save: Some(true),
-            })),
-            diagnostic_provider: pull.then(|| {
-                DiagnosticServerCapabilities::Options(DiagnosticOptions {
-                    identifier: Some("dldoctor".into()),
-                    inter_file_dependencies: true,
-                    workspace_diagnostics: false,
-                    work_done_progress_options: WorkDoneProgressOptions::default(),
-                })
-            }),
-            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![
-                    CodeActionKind::QUICKFIX,
-                    CodeActionKind::SOURCE_FIX_ALL,
-                    CodeActionKind::new(super::code_action::FIX_ALL_KIND),
-                ]),
-                resolve_provider: Some(false),
-                work_done_progress_options: WorkDoneProgressOptions::default(),
-            })),
-            hover_provider: Some(HoverProviderCapability::Simple(true)),
-            execute_command_provider: Some(ExecuteCommandOptions {
-                commands: execute_command::COMMANDS
-                    .iter()
-                    .map(|c| (*c).to_owned())
-                    .collect(),
-                work_done_progress_options: WorkDoneProgressOptions::default(),
-            }),
-            workspace: Some(WorkspaceServerCapabilities {
-                workspace_folders: Some(WorkspaceFoldersServerCapabilities {
-                    supported: Some(true),
-                    change_notifications: Some(OneOf::Left(true)),
-                }),
-                file_operations: None,
-            }),
-            ..Default::default()
-        },
+        capabilities: capabilities::server(kind, pull),
         server_info: Some(ServerInfo {
             name: "dldoctor".into(),
             version: Some(env!("CARGO_PKG_VERSION").into()),
@@ -144,7 +91,7 @@ pub fn initialize(session: &Session, params: InitializeParams) -> Result<Initial
 }
 
 pub async fn initialized(session: &Arc<Session>) {
-    configuration::refresh_from_client(session).await;
+    config::refresh_from_client(session).await;
     if session.negotiated().watch_files {
         watch_python_files(session).await;
     }
@@ -157,7 +104,7 @@ async fn watch_python_files(session: &Session) {
         return;
     };
     let registered = tokio::time::timeout(
-        configuration::CLIENT_REQUEST_TIMEOUT,
+        CLIENT_REQUEST_TIMEOUT,
         session.client.register_capability(vec![registration]),
     )
     .await;
@@ -183,5 +130,5 @@ pub async fn did_change_workspace_folders(
         negotiated.roots = roots.clone();
     }
     session.set_project_roots(roots);
-    configuration::reload(session).await;
+    config::reload(session).await;
 }

@@ -9,7 +9,8 @@ use std::sync::Arc;
 
 use tower_lsp_server::ls_types::*;
 
-use crate::server::document::Document;
+use crate::server::document::{Change, Document};
+use crate::server::publish;
 use crate::server::session::{Session, uri_path};
 
 pub async fn did_open(session: &Arc<Session>, params: DidOpenNotebookDocumentParams) {
@@ -47,7 +48,7 @@ pub async fn did_change(session: &Arc<Session>, params: DidChangeNotebookDocumen
             }
         }
         for content in change.text_content.unwrap_or_default() {
-            let changes = super::did_change::changes_of(&content.changes);
+            let changes = Change::all_of(&content.changes);
             if let Some(mut doc) = session.documents.get_mut(&content.document.uri) {
                 doc.apply_changes(&changes, content.document.version, encoding);
             }
@@ -111,12 +112,12 @@ async fn republish(session: &Arc<Session>, notebook: &Uri) {
     }
     if session.negotiated().pull_diagnostics {
         // A pulling client asks again for what it shows.
-        super::diagnostic::republish_all(session).await;
+        publish::all(session).await;
         return;
     }
     for (uri, is_code) in order {
         if is_code && session.documents.contains_key(&uri) {
-            session.publish(&uri).await;
+            publish::document(session, &uri).await;
         }
     }
 }
