@@ -21,6 +21,7 @@ use dldoctor::host::{self, HostFacts};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
 use dldoctor::python::{
     self,
+    catalogue::Catalogue,
     index::{FileSummary, ProjectIndex},
 };
 use dldoctor::text::LineIndex;
@@ -39,6 +40,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
         extend_select: args.extend_select.clone(),
         ignore: args.ignore.clone(),
         max_workers: None,
+        extend_queries: Vec::new(),
     };
     overrides
         .validate()
@@ -204,7 +206,10 @@ struct Loaded {
 fn load(path: &Path) -> Loaded {
     let source = read_source(path);
     let tree = match &source {
-        Ok(text) if analyze::may_have_findings(text.as_bytes()) || may_feed_index(text) => {
+        Ok(text)
+            if analyze::may_have_findings(text.as_bytes(), Catalogue::builtin_ref())
+                || may_feed_index(text) =>
+        {
             python::parse(text, None)
         }
         _ => None,
@@ -260,9 +265,10 @@ fn build_index(files: &[Loaded]) -> ProjectIndex {
     index
 }
 
-/// Only a file that mentions CUDA can hold worker-side facts another file would look up.
+/// Only a file that mentions CUDA can hold worker-side facts another file would look up, and
+/// only one that names a loader can define a loader class.
 fn may_feed_index(source: &str) -> bool {
-    const NEEDLES: [&[u8]; 5] = [b"cuda", b"cupy", b"dali", b"nccl", b"device_ids"];
+    const NEEDLES: [&[u8]; 6] = [b"cuda", b"cupy", b"dali", b"nccl", b"device_ids", b"Loader"];
     NEEDLES
         .iter()
         .any(|n| memchr::memmem::find(source.as_bytes(), n).is_some())
@@ -276,8 +282,11 @@ enum Outcome {
         diagnostics: Vec<Diagnostic>,
         /// Titles of the fixes applied, in order.
         applied: Vec<(dldoctor::rules::Code, String)>,
+        /// User query files (`extend-queries`) that could not be used; the built-in
+        /// catalogue was used without them.
+        query_errors: Vec<String>,
     },
-    Skipped,
+    Skipped(Vec<String>),
     Failed(String),
 }
 
@@ -296,8 +305,13 @@ fn check_file(
         Ok(settings) => settings,
         Err(err) => return Outcome::Failed(err.to_string()),
     };
-    if !analyze::may_have_findings(source.as_bytes()) {
-        return Outcome::Skipped;
+    let query_errors: Vec<String> = settings
+        .catalogue_errors()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    if !analyze::may_have_findings(source.as_bytes(), settings.catalogue()) {
+        return Outcome::Skipped(query_errors);
     }
     let ctx = Context {
         settings: &settings,
@@ -353,6 +367,7 @@ fn check_file(
         source: current,
         diagnostics,
         applied,
+        query_errors,
     }
 }
 
@@ -418,8 +433,19 @@ fn report(
             source,
             diagnostics,
             applied,
-        } => (source, diagnostics, applied),
-        Outcome::Skipped => return Ok(()),
+            query_errors,
+        } => {
+            for e in query_errors {
+                errors.report(e);
+            }
+            (source, diagnostics, applied)
+        }
+        Outcome::Skipped(query_errors) => {
+            for e in query_errors {
+                errors.report(e);
+            }
+            return Ok(());
+        }
         Outcome::Failed(message) => {
             errors.report(message);
             return Ok(());

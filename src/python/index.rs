@@ -12,7 +12,8 @@ use std::path::{Component, Path, PathBuf};
 
 use tree_sitter::Tree;
 
-use crate::python::model::Module;
+use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
+use crate::python::subclass::{self, ClassShape};
 use crate::python::syntax::{self, Scope};
 use crate::python::workers::{self, Facts};
 
@@ -28,6 +29,9 @@ pub struct ProjectIndex {
 pub struct FileSummary {
     classes: HashMap<String, Facts>,
     functions: HashMap<String, Facts>,
+    /// The bases and `__init__` of each module-level class with a base (a project loader
+    /// class is found through them).
+    shapes: HashMap<String, ClassShape>,
 }
 
 impl FileSummary {
@@ -39,6 +43,20 @@ impl FileSummary {
         let module = Module::build(source, tree, path, &no_index);
         let scope = Scope::new(&module);
         let mut summary = FileSummary::default();
+        for (name, binding) in module
+            .bindings()
+            .iter()
+            .filter(|b| b.scope == MODULE_SCOPE)
+            .map(|b| (b.name, &b.kind))
+        {
+            if let BindingKind::Class(id) = binding
+                && module.class(*id).is_some_and(|c| !c.bases.is_empty())
+            {
+                summary
+                    .shapes
+                    .insert(name.to_owned(), subclass::class_shape(&module, *id));
+            }
+        }
         let root = tree.root_node();
         let mut cursor = root.walk();
         for child in root
@@ -116,6 +134,13 @@ impl ProjectIndex {
         let (file, name) = self.resolve(from_file, qualified)?;
         let facts = self.files.get(&file)?.functions.get(name)?;
         Some(facts.clone().in_file(&file))
+    }
+
+    /// The bases and `__init__` of the class `qualified`, with the file that defines it.
+    pub fn class_shape(&self, from_file: &Path, qualified: &str) -> Option<(PathBuf, ClassShape)> {
+        let (file, name) = self.resolve(from_file, qualified)?;
+        let shape = self.files.get(&file)?.shapes.get(name)?.clone();
+        Some((file, shape))
     }
 
     /// The indexed file that defines `qualified`, and the name in it.

@@ -53,6 +53,7 @@ pub(crate) fn provenance_note(provenance: &Provenance) -> Option<String> {
             ..
         } => Some(format!("第 {line} 行 argparse 为 {flag} 给出的默认值")),
         Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),
+        Provenance::EntryDefault { entry } => Some(format!("{entry} 的默认值")),
     }
 }
 
@@ -74,9 +75,14 @@ pub(crate) fn describe(loader: &Loader, param: Param) -> Option<String> {
                 format!("{name}={}（{}）", a.value.value, notes.join("，"))
             })
         }
-        ArgState::Default if param.default_value().is_known() => Some(format!(
-            "{name}={}（DataLoader 的默认值）",
-            param.default_value()
+        ArgState::Default if loader.default(param).is_known() => Some(format!(
+            "{name}={}（{}）",
+            loader.default(param),
+            if loader.signature.default_of(param).1 {
+                format!("{} 的默认值", loader.entry_name())
+            } else {
+                "DataLoader 的默认值".to_owned()
+            }
         )),
         _ => None,
     }
