@@ -151,13 +151,13 @@ struct FixMode {
 /// Problems that stop a file (or a path) from being checked. Each is printed once on stderr;
 /// any of them makes the exit code 2.
 #[derive(Default)]
-struct Errors {
-    count: usize,
+pub(crate) struct Errors {
+    pub(crate) count: usize,
     seen: HashSet<String>,
 }
 
 impl Errors {
-    fn report(&mut self, message: String) {
+    pub(crate) fn report(&mut self, message: String) {
         self.count += 1;
         if self.seen.insert(message.clone()) {
             eprintln!("dldoctor: error: {message}");
@@ -167,7 +167,7 @@ impl Errors {
 
 /// The paths to check: files named directly (whatever their extension), and the `.py` files
 /// under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated.
-fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
+pub(crate) fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for root in roots {
         match std::fs::metadata(root) {
@@ -195,15 +195,15 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
 }
 
 /// A file read from disk, or why it could not be.
-struct Loaded {
-    path: PathBuf,
-    source: Result<String, String>,
+pub(crate) struct Loaded {
+    pub(crate) path: PathBuf,
+    pub(crate) source: Result<String, String>,
     /// The parse of `source`, shared by the index and the analysis; `None` when neither needs
     /// the file.
-    tree: Option<Tree>,
+    pub(crate) tree: Option<Tree>,
 }
 
-fn load(path: &Path) -> Loaded {
+pub(crate) fn load(path: &Path) -> Loaded {
     let source = read_source(path);
     let tree = match &source {
         Ok(text)
@@ -243,7 +243,7 @@ fn read_source(path: &Path) -> Result<String, String> {
 /// a file can only contribute one if it names CUDA, a CUDA-capable library or NCCL somewhere;
 /// other files are not parsed for it (a class missing from the index and a class with no
 /// facts keep every rule equally quiet).
-fn build_index(files: &[Loaded]) -> ProjectIndex {
+pub(crate) fn build_index(files: &[Loaded]) -> ProjectIndex {
     let mut index = ProjectIndex::new();
     // A single file finds its own definitions without the index.
     if files.len() < 2 {

@@ -6,6 +6,7 @@ pub mod argparse;
 pub mod catalogue;
 pub mod cuda;
 pub mod edit;
+pub mod facts;
 pub mod index;
 pub mod kinds;
 pub mod loaders;
