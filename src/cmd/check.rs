@@ -59,14 +59,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
     }
 
     let mut errors = Errors::default();
-    let roots = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths.clone()
-    };
-    let files = discover(&roots, &mut errors);
-    let loaded: Vec<Loaded> = files.par_iter().map(|p| load(p)).collect();
-    let index = build_index(&loaded);
+    let (loaded, index) = load_project(&args.paths, &mut errors);
 
     let mode = FixMode {
         enabled: args.fix,
@@ -165,9 +158,23 @@ impl Errors {
     }
 }
 
+/// The files under `paths` (default `.`), read and parsed where they may matter, and the
+/// project index built from them.
+pub(crate) fn load_project(paths: &[PathBuf], errors: &mut Errors) -> (Vec<Loaded>, ProjectIndex) {
+    let roots = if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths.to_vec()
+    };
+    let files = discover(&roots, errors);
+    let loaded: Vec<Loaded> = files.par_iter().map(|p| load(p)).collect();
+    let index = build_index(&loaded);
+    (loaded, index)
+}
+
 /// The paths to check: files named directly (whatever their extension), and the `.py` files
 /// under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated.
-pub(crate) fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
+fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for root in roots {
         match std::fs::metadata(root) {
@@ -203,7 +210,7 @@ pub(crate) struct Loaded {
     pub(crate) tree: Option<Tree>,
 }
 
-pub(crate) fn load(path: &Path) -> Loaded {
+fn load(path: &Path) -> Loaded {
     let source = read_source(path);
     let tree = match &source {
         Ok(text)
@@ -243,7 +250,7 @@ fn read_source(path: &Path) -> Result<String, String> {
 /// a file can only contribute one if it names CUDA, a CUDA-capable library or NCCL somewhere;
 /// other files are not parsed for it (a class missing from the index and a class with no
 /// facts keep every rule equally quiet).
-pub(crate) fn build_index(files: &[Loaded]) -> ProjectIndex {
+fn build_index(files: &[Loaded]) -> ProjectIndex {
     let mut index = ProjectIndex::new();
     // A single file finds its own definitions without the index.
     if files.len() < 2 {

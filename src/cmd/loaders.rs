@@ -2,7 +2,6 @@
 //! answer to "why didn't it fire?".
 
 use std::io::{self, Write};
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context as _;
@@ -17,7 +16,7 @@ use dldoctor::python::model::Module;
 use dldoctor::python::start_method;
 
 use crate::PlainFormat;
-use crate::cmd::check::{Errors, build_index, discover, load};
+use crate::cmd::check::{Errors, load_project};
 
 /// One file's loaders, as `--format json` prints them.
 #[derive(Serialize)]
@@ -30,14 +29,7 @@ pub fn run(args: crate::LoadersArgs) -> anyhow::Result<ExitCode> {
     let resolver = ConfigResolver::new(Overrides::default());
     let host = HostFacts::detect();
     let mut errors = Errors::default();
-    let roots = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths.clone()
-    };
-    let files = discover(&roots, &mut errors);
-    let loaded: Vec<_> = files.par_iter().map(|p| load(p)).collect();
-    let index = build_index(&loaded);
+    let (loaded, index) = load_project(&args.paths, &mut errors);
     // Each file gives its loaders, or an error; a broken `extend-queries` file is reported
     // and the built-in catalogue still used.
     let results: Vec<(Option<FileLoaders>, Vec<String>)> = loaded
