@@ -6,7 +6,7 @@ use crate::python::values::Value;
 use crate::rules::args::{
     check_without_workers, with_workers_related, workers_text, workers_text_zh,
 };
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL302,
@@ -97,7 +97,7 @@ fn check_default(checker: &mut Checker) {
         let message_zh = format!(
             "persistent_workers=True（{} 的默认值）与 {} 同时使用：DataLoader 会抛出 \
              \"ValueError: persistent_workers option needs num_workers > 0\"",
-            loader.entry_name(),
+            zh::entry(loader.entry_name()),
             workers_text_zh(loader)
         );
         found.push(with_workers_related(
