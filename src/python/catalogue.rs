@@ -352,6 +352,8 @@ fn apply_property(entry: &mut Entry, key: &str, value: &str) -> Result<(), Strin
                     .ok_or_else(|| format!("dl.default.{name}: {value:?} is not a literal"))?;
                 sig.defaults.retain(|(q, _)| *q != p);
                 sig.defaults.push((p, v));
+            } else if !key.starts_with("dl.") {
+                // Properties of other hosts (nvim-treesitter's `priority`, ...) are not ours.
             } else {
                 return Err(format!("unknown property {key}"));
             }
