@@ -754,3 +754,74 @@ fn explain_puts_the_crash_on_the_users_line_with_the_rules_fix() {
     );
     assert_eq!(none["findings"], json!([]));
 }
+
+/// `check --fix` and the editor's fix-all share one engine: on every rule fixture, the text the
+/// CLI writes is the text the server's `source.fixAll` edit makes.
+#[test]
+fn fix_all_writes_what_check_fix_writes_on_every_rule_fixture() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() > 20, "fixtures in {}", fixtures.display());
+    // The server's workspace holds nothing: each fixture is checked on its own, as the CLI
+    // checks a single file.
+    let root = tempfile::tempdir().unwrap();
+    let files = tempfile::tempdir().unwrap();
+    let (mut lsp, _) = start(&[], false, root.path());
+    let mut changed = 0;
+    for (i, fixture) in paths.iter().enumerate() {
+        let text = std::fs::read_to_string(fixture).unwrap();
+        let dir = files.path().join(i.to_string());
+        std::fs::create_dir(&dir).unwrap();
+        let path = dir.join(fixture.file_name().unwrap());
+        std::fs::write(&path, &text).unwrap();
+
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_dldoctor"))
+            .args([
+                "check",
+                "--fix",
+                "--assume-cpus",
+                "8",
+                "--assume-shm",
+                "16GiB",
+            ])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_ne!(
+            status.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let by_cli = std::fs::read_to_string(&path).unwrap();
+
+        let uri = file_uri(&path);
+        lsp.open(&uri, &text);
+        lsp.diagnostics_for_version(&uri, 1);
+        let actions = lsp.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": lsp_range(&text, 0, 0, Enc::Utf16),
+                "context": {"diagnostics": [], "only": ["source.fixAll"]},
+            }),
+        );
+        let actions = actions.as_array().cloned().unwrap_or_default();
+        let by_server = match actions.first() {
+            Some(action) => apply_text_edits(&text, &edits_of(action, &uri), Enc::Utf16),
+            None => text.clone(),
+        };
+        assert_eq!(by_server, by_cli, "{}", fixture.display());
+        changed += usize::from(by_cli != text);
+        lsp.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        );
+    }
+    assert!(changed > 10, "only {changed} fixtures had safe fixes");
+}

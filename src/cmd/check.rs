@@ -16,7 +16,7 @@ use tree_sitter::Tree;
 use dldoctor::analyze::{self, Context};
 use dldoctor::config::{ConfigResolver, Overrides};
 use dldoctor::diagnostic::Diagnostic;
-use dldoctor::fix::{self, Applicability, Fix};
+use dldoctor::fix;
 use dldoctor::host::{self, HostFacts};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
 use dldoctor::python::{
@@ -31,8 +31,6 @@ use crate::CheckFormat;
 /// Files larger than this are skipped with a message: no training script is this big, and a
 /// generated file of this size would stall the run.
 const MAX_FILE_BYTES: u64 = 16 << 20;
-/// `--fix` re-analyses after each round; fixes that clash wait for the next round.
-const MAX_FIX_ROUNDS: usize = 10;
 
 pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
     let overrides = Overrides {
@@ -325,74 +323,35 @@ fn check_file(
         host,
         index,
     };
-    let mut current = source.clone();
-    let mut diagnostics = match &file.tree {
-        Some(tree) => analyze::analyze_tree(&current, tree, &file.path, &ctx),
-        None => analyze::analyze(&current, &file.path, &ctx),
+    let diagnostics = match &file.tree {
+        Some(tree) => analyze::analyze_tree(source, tree, &file.path, &ctx),
+        None => analyze::analyze(source, &file.path, &ctx),
     };
-    let mut applied = Vec::new();
-    if mode.enabled {
-        let original_has_errors = has_syntax_errors(source);
-        for _ in 0..MAX_FIX_ROUNDS {
-            let chosen: Vec<(&Diagnostic, &Fix)> = diagnostics
-                .iter()
-                .filter_map(|d| applicable_fix(d, mode.unsafe_fixes).map(|f| (d, f)))
-                .collect();
-            if chosen.is_empty() {
-                break;
-            }
-            let (fixed, taken) =
-                fix::apply_fixes_reporting(&current, chosen.iter().map(|(_, f)| *f));
-            if taken.is_empty() || fixed == current {
-                break;
-            }
-            // A fix must never turn a parsing file into a broken one.
-            if !original_has_errors && has_syntax_errors(&fixed) {
-                return Outcome::Failed(format!(
-                    "{}: a fix produced invalid Python; the file was left unchanged",
-                    file.path.display()
-                ));
-            }
-            applied.extend(
-                taken
-                    .iter()
-                    .map(|&i| (chosen[i].0.code, chosen[i].1.title.clone())),
-            );
-            current = fixed;
-            diagnostics = analyze::analyze(&current, &file.path, &ctx);
-        }
-        if current != *source
-            && let Err(err) = write_atomically(&file.path, &current)
-        {
-            return Outcome::Failed(format!(
-                "{}: cannot write the fixed file: {err}",
-                file.path.display()
-            ));
-        }
+    if !mode.enabled {
+        return Outcome::Checked {
+            source: source.clone(),
+            diagnostics,
+            applied: Vec::new(),
+            query_errors,
+        };
+    }
+    let fixed = fix::fix_all(source, diagnostics, mode.unsafe_fixes, |text| {
+        analyze::analyze(text, &file.path, &ctx)
+    });
+    if fixed.text != *source
+        && let Err(err) = write_atomically(&file.path, &fixed.text)
+    {
+        return Outcome::Failed(format!(
+            "{}: cannot write the fixed file: {err}",
+            file.path.display()
+        ));
     }
     Outcome::Checked {
-        source: current,
-        diagnostics,
-        applied,
+        source: fixed.text,
+        diagnostics: fixed.diagnostics,
+        applied: fixed.applied,
         query_errors,
     }
-}
-
-/// The fix `--fix` applies for a diagnostic: the preferred applicable one, else the first.
-fn applicable_fix(d: &Diagnostic, unsafe_fixes: bool) -> Option<&Fix> {
-    let allowed = |f: &&Fix| {
-        f.applicability == Applicability::Safe
-            || (unsafe_fixes && f.applicability == Applicability::Unsafe)
-    };
-    d.fixes
-        .iter()
-        .filter(allowed)
-        .find(|f| f.preferred)
-        .or_else(|| d.fixes.iter().find(allowed))
-}
-
-fn has_syntax_errors(source: &str) -> bool {
-    python::parse(source, None).is_none_or(|tree| tree.root_node().has_error())
 }
 
 /// Writes `text` to a temporary file beside `path`, with `path`'s permissions, then renames it
@@ -467,17 +426,9 @@ fn report(
     summary.fixed += applied.len();
     summary.remaining += diagnostics.len();
     for d in &diagnostics {
-        if d.fixes
-            .iter()
-            .any(|f| f.applicability == Applicability::Safe)
-        {
+        if fix::applicable_fix(d, false).is_some() {
             summary.fixable += 1;
-        } else if d
-            .fixes
-            .iter()
-            .any(|f| f.applicability == Applicability::Unsafe)
-            && !mode.unsafe_fixes
-        {
+        } else if !mode.unsafe_fixes && fix::applicable_fix(d, true).is_some() {
             summary.unsafe_fixable += 1;
         }
     }

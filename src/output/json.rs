@@ -6,7 +6,8 @@ use std::io::{self, Write};
 use serde_json::{Value, json};
 
 use crate::diagnostic::Diagnostic;
-use crate::output::{Emitter, FileReport, Location, Summary, display_path, primary_fix};
+use crate::fix::primary_fix;
+use crate::output::{Emitter, FileReport, Location, Summary, display_path};
 
 #[derive(Default)]
 pub struct Json {
@@ -61,7 +62,7 @@ pub fn diagnostic_json(file: &FileReport, d: &Diagnostic) -> Value {
         "location": location,
         "end_location": end_location,
         "fix": fix,
-        "kb": d.kb(),
+        "kb": d.code.rule().kb,
         "url": d.code.rule().url(),
         "related": related,
     })

@@ -16,7 +16,6 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
-use crate::fix::{Applicability, Fix};
 use crate::text::{LineIndex, TextRange};
 
 /// One checked file and what was found in it.
@@ -70,23 +69,6 @@ impl Location {
     }
 }
 
-/// The fix a renderer shows for a diagnostic: the preferred one, else the first.
-pub fn primary_fix(diagnostic: &Diagnostic) -> Option<&Fix> {
-    diagnostic
-        .fixes
-        .iter()
-        .find(|f| f.preferred)
-        .or_else(|| diagnostic.fixes.first())
-}
-
-/// Whether `check --fix` would fix this diagnostic (with `unsafe_fixes`, unsafe fixes too).
-pub fn has_applicable_fix(diagnostic: &Diagnostic, unsafe_fixes: bool) -> bool {
-    diagnostic.fixes.iter().any(|f| {
-        f.applicability == Applicability::Safe
-            || (unsafe_fixes && f.applicability == Applicability::Unsafe)
-    })
-}
-
 /// A path for output: forward slashes on every platform, so CI logs and SARIF agree.
 pub fn display_path(path: &Path) -> String {
     let text = path.to_string_lossy();
@@ -115,6 +97,7 @@ pub(crate) mod test_support {
         vec![
             Diagnostic::new(
                 Code::DL301,
+                Code::DL301.rule().severity,
                 TextRange::new(kw, kw + 17),
                 "prefetch_factor option could only be specified in multiprocessing",
             )
@@ -130,6 +113,7 @@ pub(crate) mod test_support {
             ),
             Diagnostic::new(
                 Code::DL203,
+                Code::DL203.rule().severity,
                 TextRange::new(SOURCE.find("DataLoader").unwrap(), kw - 2),
                 "this machine's /dev/shm is 64 MiB",
             ),

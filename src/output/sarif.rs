@@ -94,7 +94,7 @@ fn result(file: &FileReport, d: &Diagnostic) -> Value {
         }],
         "relatedLocations": related,
         "fixes": fixes,
-        "properties": { "kb": d.kb() },
+        "properties": { "kb": d.code.rule().kb },
     })
 }
 

@@ -10,7 +10,8 @@ use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::Applicability;
-use crate::output::{Emitter, FileReport, Location, Summary, display_path, primary_fix};
+use crate::fix::primary_fix;
+use crate::output::{Emitter, FileReport, Location, Summary, display_path};
 use crate::text::TextRange;
 
 pub struct Text {

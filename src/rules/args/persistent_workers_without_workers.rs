@@ -1,18 +1,19 @@
 //! DL302 `persistent-workers-without-workers`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::loaders::{ArgState, Param};
 use crate::python::values::Value;
 use crate::rules::args::{
     check_without_workers, with_workers_related, workers_text, workers_text_zh,
 };
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL302,
     name: "persistent-workers-without-workers",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "persistent_workers=True while num_workers is 0",
     docs: DOCS,
     kb: &["pytorch/persistent-workers-without-workers"],
@@ -53,7 +54,7 @@ pub fn check(checker: &mut Checker) {
     check_default(checker);
     check_without_workers(
         checker,
-        Code::DL302,
+        &RULE,
         Param::PersistentWorkers,
         |_, arg| arg.value.value.truthy() == Some(true),
         |_, arg, workers| {
@@ -101,7 +102,7 @@ fn check_default(checker: &mut Checker) {
             workers_text_zh(loader)
         );
         found.push(with_workers_related(
-            Diagnostic::new(Code::DL302, loader.callee, message).zh(message_zh),
+            RULE.diagnostic(loader.callee, message).zh(message_zh),
             loader,
         ));
     }

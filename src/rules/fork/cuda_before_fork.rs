@@ -1,17 +1,18 @@
 //! DL102 `cuda-before-fork`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::cuda::{self, Cudaness};
 use crate::python::start_method::Origin;
 use crate::python::syntax;
 use crate::rules::fork::{loaders, with_start_method_fixes};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL102,
     name: "cuda-before-fork",
     severity: Severity::Info,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "CUDA is initialised in the parent before a fork-started loader starts its workers",
     docs: DOCS,
     kb: &["pytorch/dataset-worker-fork-cuda"],
@@ -114,7 +115,8 @@ pub fn check(checker: &mut Checker) {
             Origin::Argument(range) => range,
             _ => loader.callee(),
         };
-        let mut diagnostic = Diagnostic::new(Code::DL102, range, message)
+        let mut diagnostic = RULE
+            .diagnostic(range, message)
             .zh(message_zh)
             .with_severity(severity)
             .with_related(first.range, "CUDA is initialised here", "CUDA 在此处初始化")

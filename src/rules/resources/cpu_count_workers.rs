@@ -2,20 +2,21 @@
 
 use tree_sitter::Node;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::Param;
 use crate::python::model::{CallSite, Module};
 use crate::python::values::{Provenance, Value};
 use crate::rules::resources::{assumed, assumed_zh, imports};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL205,
     name: "cpu-count-workers",
     severity: Severity::Info,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "num_workers from os.cpu_count(), which ignores CPU affinity and container quotas",
     docs: DOCS,
     kb: &["pytorch/worker-count-exceeds-suggested"],
@@ -96,7 +97,7 @@ pub fn check(checker: &mut Checker) {
              可用的 CPU",
             func.call_text()
         );
-        let mut d = Diagnostic::new(Code::DL205, arg.anchor, message).zh(message_zh);
+        let mut d = RULE.diagnostic(arg.anchor, message).zh(message_zh);
         let call = count_call(m, arg.value_node).or_else(|| match &arg.value.provenance {
             Provenance::Constant { at, .. } => m
                 .bindings()

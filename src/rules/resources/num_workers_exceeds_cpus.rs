@@ -1,18 +1,19 @@
 //! DL201 `num-workers-exceeds-cpus`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::{Param, Passing};
 use crate::python::values::Value;
 use crate::rules::resources::{assumed, assumed_zh, atom_text, imports};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL201,
     name: "num-workers-exceeds-cpus",
     severity: Severity::Warning,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "num_workers is larger than this machine's usable CPUs",
     docs: DOCS,
     kb: &["pytorch/worker-count-exceeds-suggested"],
@@ -115,10 +116,10 @@ pub fn check(checker: &mut Checker) {
         // Not passed: the loader's own default (a subclass's or a factory's) is too many; the
         // finding sits on the call and has no edit to offer.
         let Some(arg) = loader.argument(Param::NumWorkers) else {
-            checker.report(Diagnostic::new(Code::DL201, loader.callee, message).zh(message_zh));
+            checker.report(RULE.diagnostic(loader.callee, message).zh(message_zh));
             continue;
         };
-        let mut d = Diagnostic::new(Code::DL201, arg.anchor, message).zh(message_zh);
+        let mut d = RULE.diagnostic(arg.anchor, message).zh(message_zh);
         if let Some(at) = arg.value.defined_at() {
             d = d.with_related(
                 at,

@@ -1,18 +1,19 @@
 //! DL202 `pin-memory-without-shm-check`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
 use crate::python::edit;
 use crate::python::loaders::{Loader, Param, Passing};
 use crate::python::model::Module;
 use crate::rules::resources::{GIB, atom_text, imports, possible_workers, shm_text, shm_text_zh};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL202,
     name: "pin-memory-without-shm-check",
     severity: Severity::Warning,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "pin_memory=True with workers and no check of /dev/shm",
     docs: DOCS,
     kb: &[
@@ -132,7 +133,8 @@ pub fn check(checker: &mut Checker) {
             "{pin_text_zh} 与 {workers_text_zh} 同时使用，而此文件中没有检查 /dev/shm：worker 通过 \
              /dev/shm 传回每个批次，/dev/shm 写满时会因 bus error 崩溃；{machine_zh}"
         );
-        let mut d = Diagnostic::new(Code::DL202, pin.anchor, message)
+        let mut d = RULE
+            .diagnostic(pin.anchor, message)
             .zh(message_zh)
             .with_severity(severity);
         if workers.anchor != pin.anchor {

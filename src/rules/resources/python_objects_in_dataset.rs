@@ -4,17 +4,18 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::loaders::DatasetClass;
 use crate::python::model::{AttributeAssignment, ClassId, Module};
 use crate::rules::resources::possible_workers;
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL206,
     name: "python-objects-in-dataset",
     severity: Severity::Info,
     default_enabled: true,
+    fix: FixAvailability::None,
     summary: "The dataset keeps a large Python list or dict of per-sample objects",
     docs: DOCS,
     kb: &["pytorch/dataloader-worker-killed-oom"],
@@ -104,7 +105,7 @@ pub fn check(checker: &mut Checker) {
                 kind.zh()
             );
             checker.report(
-                Diagnostic::new(Code::DL206, Module::range(assignment.target), message)
+                RULE.diagnostic(Module::range(assignment.target), message)
                     .zh(message_zh)
                     .with_related(
                         workers.anchor,
