@@ -7,6 +7,7 @@ use tree_sitter::Tree;
 use crate::config::Settings;
 use crate::diagnostic::Diagnostic;
 use crate::host::HostFacts;
+use crate::python::catalogue::Catalogue;
 use crate::python::index::ProjectIndex;
 use crate::python::{self, model::Module};
 use crate::rules;
@@ -19,13 +20,23 @@ pub struct Context<'a> {
 }
 
 /// A cheap byte test run before parsing: `false` means no rule can fire in this file. Every
-/// DataLoader rule needs the name `DataLoader` in the file (however it is imported or aliased,
-/// the import names it); DL204 needs `set_sharing_strategy`; dataset rules need a `Dataset`.
-pub fn may_have_findings(source: &[u8]) -> bool {
+/// loader rule needs a loader's name in the file (however it is imported or aliased, the
+/// import names it): `DataLoader`, a project class named `...Loader`, or a callee of the
+/// catalogue; DL204 needs `set_sharing_strategy`; dataset rules need a `Dataset`.
+pub fn may_have_findings(source: &[u8], catalogue: &Catalogue) -> bool {
     use memchr::memmem;
-    ["DataLoader".as_bytes(), b"set_sharing_strategy", b"Dataset"]
+    let found = |needle: &[u8]| memmem::find(source, needle).is_some();
+    if [b"Loader".as_slice(), b"set_sharing_strategy", b"Dataset"]
         .iter()
-        .any(|needle| memmem::find(source, needle).is_some())
+        .any(|n| found(n))
+    {
+        return true;
+    }
+    match catalogue.needles() {
+        Some(needles) => needles.iter().any(|n| found(n.as_bytes())),
+        // A user pattern that names no callee may match anything.
+        None => true,
+    }
 }
 
 /// Parses and analyses one file.
@@ -38,7 +49,7 @@ pub fn analyze(source: &str, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
 
 /// Analyses an already parsed file (the server keeps trees for incremental re-parsing).
 pub fn analyze_tree(source: &str, tree: &Tree, path: &Path, ctx: &Context) -> Vec<Diagnostic> {
-    let model = Module::build(source, tree, path, ctx.index);
+    let model = Module::build_with(source, tree, path, ctx.index, ctx.settings.catalogue());
     let mut diagnostics = rules::run(&model, ctx);
     // A configured severity replaces the one the rule chose; otherwise the rule's stands (a
     // rule may raise or lower its default, as DL102, DL105 and DL202 do).

@@ -13,6 +13,7 @@ use serde::Deserialize;
 use thiserror::Error;
 
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::python::catalogue::{Catalogue, CatalogueError};
 use crate::rules::{Code, all_rules};
 use crate::suppression::Suppressions;
 use crate::text::LineIndex;
@@ -33,6 +34,8 @@ pub struct Settings {
     pub max_workers: Option<u32>,
     /// Extra knowledge-base folders.
     pub kb: Vec<PathBuf>,
+    /// The user's loader query files (`extend-queries`), added to the built-in catalogue.
+    pub extend_queries: Vec<PathBuf>,
     /// The project's Python version (from `requires-python` or `target-version`), which
     /// decides the implicit start method on Linux (forkserver from 3.14).
     pub target_version: Option<(u8, u8)>,
@@ -41,6 +44,8 @@ pub struct Settings {
     pub project_root: Option<PathBuf>,
     /// `per_file_ignores` compiled on first use.
     compiled_per_file: OnceLock<Option<PerFileIgnores>>,
+    /// The catalogue with `extend_queries`, compiled on first use.
+    compiled_catalogue: OnceLock<(Arc<Catalogue>, Vec<CatalogueError>)>,
 }
 
 fn matches(code: Code, selector: &str) -> bool {
@@ -113,6 +118,22 @@ impl Settings {
             diagnostics.retain(|d| !per_file.iter().any(|sel| matches(d.code, sel)));
         }
         Suppressions::parse(source, is_comment).filter(source, diagnostics);
+    }
+
+    /// The loader catalogue: the built-in queries and the user's `extend-queries` files.
+    pub fn catalogue(&self) -> &Catalogue {
+        &self.compiled_catalogue().0
+    }
+
+    /// The `extend-queries` files that could not be read or compiled (left out of
+    /// [`Settings::catalogue`]); each names the file, line and column.
+    pub fn catalogue_errors(&self) -> &[CatalogueError] {
+        &self.compiled_catalogue().1
+    }
+
+    fn compiled_catalogue(&self) -> &(Arc<Catalogue>, Vec<CatalogueError>) {
+        self.compiled_catalogue
+            .get_or_init(|| Catalogue::with_files(&self.extend_queries))
     }
 
     pub fn severity_of(&self, code: Code) -> Severity {
@@ -253,6 +274,7 @@ struct DldoctorTable {
     severity: Option<BTreeMap<String, String>>,
     max_workers: Option<u32>,
     kb: Option<Vec<PathBuf>>,
+    extend_queries: Option<Vec<PathBuf>>,
     target_version: Option<String>,
 }
 
@@ -336,6 +358,12 @@ impl ProjectConfig {
             .into_iter()
             .map(|dir| root.join(dir))
             .collect();
+        settings.extend_queries = table
+            .extend_queries
+            .unwrap_or_default()
+            .into_iter()
+            .map(|file| root.join(file))
+            .collect();
         if let Some(version) = table.target_version {
             settings.target_version = Some(parse_target_version(&version).ok_or_else(|| {
                 bad(
@@ -394,6 +422,8 @@ pub struct Overrides {
     pub extend_select: Vec<String>,
     pub ignore: Vec<String>,
     pub max_workers: Option<u32>,
+    /// Loader query files added to the project's `extend-queries` (relative to the project).
+    pub extend_queries: Vec<PathBuf>,
 }
 
 impl Overrides {
@@ -418,6 +448,13 @@ impl Overrides {
         settings.ignore.extend(self.ignore.iter().cloned());
         if self.max_workers.is_some() {
             settings.max_workers = self.max_workers;
+        }
+        if !self.extend_queries.is_empty() {
+            let root = settings.project_root.clone().unwrap_or_default();
+            settings
+                .extend_queries
+                .extend(self.extend_queries.iter().map(|f| root.join(f)));
+            settings.compiled_catalogue = OnceLock::new();
         }
         settings
     }

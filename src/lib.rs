@@ -2,7 +2,8 @@
 //!
 //! The map of the crate:
 //! - [`python`] reads Python with tree-sitter and builds the semantic model
-//!   ([`python::model::Module`]) that every rule reads.
+//!   ([`python::model::Module`]) that every rule reads; what constructs a loader is the
+//!   catalogue of tree-sitter queries in `queries/` ([`python::catalogue`]).
 //! - [`rules`] is the catalogue (DL1xx fork/CUDA/spawn, DL2xx machine resources, DL3xx argument
 //!   combinations), one module per rule with its docs beside it.
 //! - [`analyze`] is the single entry point of the static analysis; [`fix`] applies its edits.

@@ -28,6 +28,10 @@ enum Command {
     Explain(ExplainArgs),
     /// Show the facts of this machine that decide DataLoader failures.
     Env(EnvArgs),
+    /// Show every loader construction the analysis finds: by which catalogue entry, each
+    /// argument's value and where it comes from, the start method and why, and what stayed
+    /// unknown and why.
+    Loaders(LoadersArgs),
     /// Show a rule's documentation, or the table of all rules.
     Rule(RuleArgs),
     /// List, show and validate knowledge-base entries.
@@ -108,6 +112,14 @@ pub struct EnvArgs {
 }
 
 #[derive(Args, Debug)]
+pub struct LoadersArgs {
+    /// Files or directories (default: the current directory).
+    pub paths: Vec<PathBuf>,
+    #[arg(long, value_enum, default_value = "text")]
+    pub format: PlainFormat,
+}
+
+#[derive(Args, Debug)]
 pub struct RuleArgs {
     /// A rule code (DL101) or name (cuda-in-forked-worker); all rules without one.
     pub code: Option<String>,
@@ -150,6 +162,7 @@ fn main() -> ExitCode {
         Command::Check(args) => cmd::check::run(args),
         Command::Explain(args) => cmd::explain::run(args),
         Command::Env(args) => cmd::env::run(args),
+        Command::Loaders(args) => cmd::loaders::run(args),
         Command::Rule(args) => cmd::rule::run(args),
         Command::Kb(args) => cmd::kb::run(args),
         Command::Lsp => cmd::lsp::run(),

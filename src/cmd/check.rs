@@ -41,6 +41,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
         extend_select: args.extend_select.clone(),
         ignore: args.ignore.clone(),
         max_workers: None,
+        extend_queries: Vec::new(),
     };
     overrides
         .validate()
@@ -59,13 +60,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
     }
 
     let mut errors = Errors::default();
-    let roots = if args.paths.is_empty() {
-        vec![PathBuf::from(".")]
-    } else {
-        args.paths.clone()
-    };
-    let files = discover(&roots, &mut errors);
-    let index = ProjectIndex::on_disk(project_roots(&roots));
+    let (files, index) = project_files(&args.paths, &mut errors);
 
     let mode = FixMode {
         enabled: args.fix,
@@ -160,18 +155,34 @@ struct FixMode {
 /// Problems that stop a file (or a path) from being checked. Each is printed once on stderr;
 /// any of them makes the exit code 2.
 #[derive(Default)]
-struct Errors {
-    count: usize,
+pub(crate) struct Errors {
+    pub(crate) count: usize,
     seen: HashSet<String>,
 }
 
 impl Errors {
-    fn report(&mut self, message: String) {
+    pub(crate) fn report(&mut self, message: String) {
         self.count += 1;
         if self.seen.insert(message.clone()) {
             eprintln!("dldoctor: error: {message}");
         }
     }
+}
+
+/// The files under `paths` (default `.`) and the project index that resolves what they import
+/// on demand.
+pub(crate) fn project_files(
+    paths: &[PathBuf],
+    errors: &mut Errors,
+) -> (Vec<PathBuf>, ProjectIndex) {
+    let roots = if paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        paths.to_vec()
+    };
+    let files = discover(&roots, errors);
+    let index = ProjectIndex::on_disk(project_roots(&roots));
+    (files, index)
 }
 
 /// The paths to check: files named directly (whatever their extension), and the `.py` and
@@ -204,6 +215,16 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
     files.sort();
     files.dedup();
     files
+}
+
+/// A file's Python: its text, or a notebook's code cells as one module, with the notebook.
+pub(crate) fn read_module(path: &Path) -> Result<(String, Option<Notebook>), String> {
+    let text = read_source(path)?;
+    if !notebook::is_notebook(path) {
+        return Ok((text, None));
+    }
+    let nb = Notebook::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok((nb.source().to_owned(), Some(nb)))
 }
 
 fn read_source(path: &Path) -> Result<String, String> {
@@ -245,8 +266,11 @@ enum Outcome {
         applied: Vec<(dldoctor::rules::Code, String)>,
         /// A notebook's cells in `source`.
         cells: Option<CellMap>,
+        /// User query files (`extend-queries`) that could not be used; the built-in
+        /// catalogue was used without them.
+        query_errors: Vec<String>,
     },
-    Skipped,
+    Skipped(Vec<String>),
     Failed(String),
 }
 
@@ -264,20 +288,21 @@ fn check_file(
     index: &ProjectIndex,
     mode: FixMode,
 ) -> Outcome {
-    let (source, notebook) = match read_source(path) {
-        Ok(text) if notebook::is_notebook(path) => match Notebook::parse(&text) {
-            Ok(nb) => (nb.source().to_owned(), Some(nb)),
-            Err(e) => return Outcome::Failed(format!("{}: {e}", path.display())),
-        },
-        Ok(source) => (source, None),
+    let (source, notebook) = match read_module(path) {
+        Ok(read) => read,
         Err(message) => return Outcome::Failed(message),
     };
     let settings = match resolver.settings_for(path) {
         Ok(settings) => settings,
         Err(err) => return Outcome::Failed(err.to_string()),
     };
-    if !analyze::may_have_findings(source.as_bytes()) {
-        return Outcome::Skipped;
+    let query_errors: Vec<String> = settings
+        .catalogue_errors()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    if !analyze::may_have_findings(source.as_bytes(), settings.catalogue()) {
+        return Outcome::Skipped(query_errors);
     }
     let ctx = Context {
         settings: &settings,
@@ -299,6 +324,7 @@ fn check_file(
                 diagnostics: fixed.diagnostics,
                 applied: fixed.applied,
                 cells: None,
+                query_errors,
             }
         }
         None => Outcome::Checked {
@@ -306,6 +332,7 @@ fn check_file(
             diagnostics,
             applied: Vec::new(),
             cells: None,
+            query_errors,
         },
         Some(original) => {
             let fixed = if mode.enabled {
@@ -334,6 +361,7 @@ fn check_file(
                 diagnostics,
                 applied: fixed.applied,
                 cells: Some(nb.cell_map().clone()),
+                query_errors,
             }
         }
     }
@@ -385,8 +413,19 @@ fn report(
             diagnostics,
             applied,
             cells,
-        } => (source, diagnostics, applied, cells),
-        Outcome::Skipped => return Ok(()),
+            query_errors,
+        } => {
+            for e in query_errors {
+                errors.report(e);
+            }
+            (source, diagnostics, applied, cells)
+        }
+        Outcome::Skipped(query_errors) => {
+            for e in query_errors {
+                errors.report(e);
+            }
+            return Ok(());
+        }
         Outcome::Failed(message) => {
             errors.report(message);
             return Ok(());

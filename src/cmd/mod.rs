@@ -4,5 +4,6 @@ pub mod check;
 pub mod env;
 pub mod explain;
 pub mod kb;
+pub mod loaders;
 pub mod lsp;
 pub mod rule;

@@ -19,7 +19,8 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
 
 use tree_sitter::{Node, Tree};
 
-use crate::python::model::Module;
+use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
+use crate::python::subclass::{self, ClassShape};
 use crate::python::syntax::{self, Scope};
 use crate::python::workers::{self, Facts};
 
@@ -55,6 +56,9 @@ type Slot = OnceLock<Option<Arc<Entry>>>;
 pub struct FileSummary {
     classes: HashMap<String, Facts>,
     functions: HashMap<String, Facts>,
+    /// The bases and `__init__` of each module-level class with a base (a project loader
+    /// class is found through them).
+    shapes: HashMap<String, ClassShape>,
 }
 
 impl FileSummary {
@@ -66,6 +70,20 @@ impl FileSummary {
         let module = Module::build(source, tree, path, &no_index);
         let scope = Scope::new(&module);
         let mut summary = FileSummary::default();
+        for (name, binding) in module
+            .bindings()
+            .iter()
+            .filter(|b| b.scope == MODULE_SCOPE)
+            .map(|b| (b.name, &b.kind))
+        {
+            if let BindingKind::Class(id) = binding
+                && module.class(*id).is_some_and(|c| !c.bases.is_empty())
+            {
+                summary
+                    .shapes
+                    .insert(name.to_owned(), subclass::class_shape(&module, *id));
+            }
+        }
         let root = tree.root_node();
         let mut cursor = root.walk();
         for child in root
@@ -224,6 +242,13 @@ impl ProjectIndex {
         let def = self.definition(from_file, qualified)?;
         let facts = def.summary().functions.get(&def.name)?;
         Some(facts.clone().in_file(&def.file))
+    }
+
+    /// The bases and `__init__` of the class `qualified`, with the file that defines it.
+    pub fn class_shape(&self, from_file: &Path, qualified: &str) -> Option<(PathBuf, ClassShape)> {
+        let def = self.definition(from_file, qualified)?;
+        let shape = def.summary().shapes.get(&def.name)?.clone();
+        Some((def.file.clone(), shape))
     }
 
     /// What the name `qualified` (a name imported into `from_file`, as the model qualifies it:

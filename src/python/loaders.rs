@@ -1,10 +1,14 @@
-//! `torch.utils.data.DataLoader` calls: arguments bound by keyword, by position in
-//! DataLoader's signature order, and through `**kwargs` dicts built from literals in the same
-//! scope (as PyTorch's MNIST example does); the dataset and the class it is built from.
+//! Loader constructions: `torch.utils.data.DataLoader` calls, the catalogue's loaders
+//! (`queries/`), and the project's loader classes. Arguments are bound by keyword, by position,
+//! and through `**kwargs` dicts built from literals in the same scope (as PyTorch's MNIST
+//! example does), each mapped onto DataLoader's parameters by the loader's [`Signature`];
+//! the dataset and the class it is built from.
 
 use tree_sitter::Node;
 
+use crate::python::catalogue::Signature;
 use crate::python::model::{BindingKind, ClassId, FunctionId, Module, ScopeId};
+use crate::python::subclass;
 use crate::python::values::{Provenance, Resolved, Value};
 use crate::text::TextRange;
 
@@ -159,7 +163,8 @@ pub enum ArgState<'l, 'a> {
     Passed(&'l Argument<'a>),
     /// Not passed, and nothing (`*args`, an unreadable `**kwargs`) could pass it.
     Default,
-    /// Possibly passed through `*args` or a `**kwargs` the model cannot read.
+    /// Possibly passed through `*args` or a `**kwargs` the model cannot read, or not passed
+    /// to a callee whose own default is not known.
     Unknown,
 }
 
@@ -183,9 +188,18 @@ pub enum DatasetClass {
     Unknown,
 }
 
-/// One `DataLoader(...)` call.
+/// One loader construction.
 #[derive(Clone, Debug)]
 pub struct Loader<'a> {
+    /// What made it a loader: the catalogue entry (`torch.utils.data.DataLoader`,
+    /// `timm.data.create_loader`) or the project class (`InfiniteDataLoader (line 12), a
+    /// subclass of torch.utils.data.DataLoader`).
+    pub entry: String,
+    /// How its arguments reach DataLoader's parameters.
+    pub signature: Signature,
+    /// A keyword that makes the workers threads was passed (MONAI's `use_thread_workers`):
+    /// the start method is not known.
+    pub opaque_start: bool,
     pub call: Node<'a>,
     pub range: TextRange,
     /// The callee expression (`DataLoader`, `torch.utils.data.DataLoader`): where diagnostics
@@ -214,8 +228,43 @@ impl<'a> Loader<'a> {
         match self.argument(param) {
             Some(a) => ArgState::Passed(a),
             None if self.has_unknown_arguments => ArgState::Unknown,
+            None if param != Param::Dataset && !self.default(param).is_known() => ArgState::Unknown,
             None => ArgState::Default,
         }
+    }
+
+    /// The value `param` takes when it is not passed: the callee's own default, else
+    /// DataLoader's.
+    pub fn default(&self, param: Param) -> Value {
+        self.signature.default_of(param).0
+    }
+
+    /// Where a default comes from, for messages: "DataLoader's default" or "the default of
+    /// timm.data.create_loader".
+    pub fn default_note(&self, param: Param) -> String {
+        if self.signature.default_of(param).1 {
+            format!("the default of {}", self.entry_name())
+        } else {
+            "DataLoader's default".to_owned()
+        }
+    }
+
+    /// The entry without the chain of base classes (`PadDataLoader (line 8)`).
+    pub fn entry_name(&self) -> &str {
+        self.entry
+            .split(", a subclass of ")
+            .next()
+            .unwrap_or(&self.entry)
+    }
+
+    /// The keyword a fix may add to set `param` (`None` when the callee takes none).
+    pub fn keyword_for(&self, param: Param) -> Option<&str> {
+        self.signature.keyword_for(param)
+    }
+
+    /// A call of DataLoader itself (or a loader that takes exactly its arguments).
+    pub fn is_plain_dataloader(&self) -> bool {
+        self.signature.is_dataloader()
     }
 
     /// The parameter's value when it is certain: passed unconditionally with a known value, or
@@ -225,9 +274,15 @@ impl<'a> Loader<'a> {
             ArgState::Passed(a) if !a.conditional && a.value.value.is_known() => {
                 Some(a.value.clone())
             }
-            ArgState::Default if param.default_value().is_known() => Some(Resolved {
-                value: param.default_value(),
-                provenance: Provenance::SignatureDefault,
+            ArgState::Default if self.default(param).is_known() => Some(Resolved {
+                value: self.default(param),
+                provenance: if self.signature.default_of(param).1 {
+                    Provenance::EntryDefault {
+                        entry: self.entry_name().to_owned(),
+                    }
+                } else {
+                    Provenance::SignatureDefault
+                },
             }),
             _ => None,
         }
@@ -268,9 +323,10 @@ impl<'a> Loader<'a> {
                     format!("{name}={} ({})", a.value.value, notes.join(", "))
                 })
             }
-            ArgState::Default if param.default_value().is_known() => Some(format!(
-                "{name}={} (DataLoader's default)",
-                param.default_value()
+            ArgState::Default if self.default(param).is_known() => Some(format!(
+                "{name}={} ({})",
+                self.default(param),
+                self.default_note(param)
             )),
             _ => None,
         }
@@ -284,11 +340,21 @@ impl<'a> Loader<'a> {
     }
 }
 
-/// Every DataLoader call of the module.
+/// Every loader construction of the module: calls an entry of the catalogue matches, and
+/// calls of the project's loader classes.
 pub(crate) fn collect<'a>(m: &Module<'a>) -> Vec<Loader<'a>> {
-    m.calls_to(DATALOADER)
-        .map(|call| {
+    let matched = m.catalogue.matches(m);
+    m.calls()
+        .iter()
+        .filter_map(|call| {
+            let (entry, signature) = match matched.get(&call.node.id()) {
+                Some(entry) => (entry.name.clone(), entry.signature.clone()),
+                None => subclass::callee_loader(m, m.catalogue, call.callee, call.scope)?,
+            };
             let mut loader = Loader {
+                entry,
+                signature,
+                opaque_start: false,
                 call: call.node,
                 range: Module::range(call.node),
                 callee: Module::range(call.callee),
@@ -308,7 +374,7 @@ pub(crate) fn collect<'a>(m: &Module<'a>) -> Vec<Loader<'a>> {
             loader.dataset = loader
                 .argument(Param::Dataset)
                 .map(|a| dataset_of(m, a.value_node, call.scope));
-            loader
+            Some(loader)
         })
         .collect()
 }
@@ -333,7 +399,13 @@ fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
                 ) else {
                     continue;
                 };
-                let Some(param) = Param::from_name(m.text(name)) else {
+                let keyword = m.text(name);
+                if loader.signature.opaque.iter().any(|k| k == keyword)
+                    && m.value_in(value, loader.scope, 0).value != Value::Bool(false)
+                {
+                    loader.opaque_start = true;
+                }
+                let Some(param) = loader.signature.keyword(keyword) else {
                     continue;
                 };
                 bound.push(Argument {
@@ -354,7 +426,7 @@ fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
             "dictionary_splat" => match unpacked_keys(m, child, loader.call, loader.scope) {
                 Some(keys) => {
                     for key in keys {
-                        let Some(param) = Param::from_name(&key.name) else {
+                        let Some(param) = loader.signature.keyword(&key.name) else {
                             continue;
                         };
                         bound.push(Argument {
@@ -374,7 +446,7 @@ fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
                 None => loader.has_unknown_arguments = true,
             },
             _ => {
-                if positions_known && let Some(param) = Param::positional(position) {
+                if positions_known && let Some(param) = loader.signature.positional(position) {
                     bound.push(Argument {
                         param,
                         passing: Passing::Positional(position),
@@ -390,7 +462,19 @@ fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
             }
         }
     }
-    loader.arguments = collapse(bound);
+    let mut arguments = collapse(bound);
+    // A value the callee caps by the CPU count is known only when it is 0 or less.
+    for arg in &mut arguments {
+        if loader.signature.capped.contains(&arg.param)
+            && arg.value.value.as_int().is_none_or(|n| n > 0)
+        {
+            arg.value = Resolved::unknown();
+        }
+    }
+    loader.arguments = arguments;
+    if loader.signature.partial {
+        loader.has_unknown_arguments = true;
+    }
 }
 
 /// One parameter bound more than once (a dict key set, then updated): the last binding

@@ -1,15 +1,19 @@
-//! Reading Python: parsing with tree-sitter (incremental), embedded queries, and the semantic
+//! Reading Python: parsing with tree-sitter (incremental), the loader catalogue (the queries of
+//! `queries/`, embedded at build time, and the user's own), and the semantic
 //! model every rule reads. Everything that reads Python goes through here.
 
 pub mod argparse;
+pub mod catalogue;
 pub mod cuda;
 pub mod edit;
+pub mod facts;
 pub mod index;
 pub mod iteration;
 pub mod kinds;
 pub mod loaders;
 pub mod model;
 pub mod start_method;
+pub mod subclass;
 pub mod syntax;
 pub mod values;
 pub mod workers;

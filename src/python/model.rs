@@ -27,6 +27,7 @@ use std::path::Path;
 use tree_sitter::{Node, Tree, TreeCursor};
 
 use crate::python::argparse::ArgparseDefaults;
+use crate::python::catalogue::Catalogue;
 use crate::python::index::ProjectIndex;
 use crate::python::kinds::{self, FIELDS, Kind, kind};
 use crate::python::loaders::{self, Loader};
@@ -178,6 +179,8 @@ pub struct Module<'a> {
     pub tree: &'a Tree,
     pub path: &'a Path,
     pub index: &'a ProjectIndex,
+    /// What constructs a loader: the built-in catalogue and the user's query files.
+    pub catalogue: &'a Catalogue,
     pub lines: LineIndex,
     scopes: Vec<Scope<'a>>,
     bindings: Vec<Binding<'a>>,
@@ -194,13 +197,26 @@ pub struct Module<'a> {
 }
 
 impl<'a> Module<'a> {
+    /// Builds the model with the built-in loader catalogue.
     pub fn build(source: &'a str, tree: &'a Tree, path: &'a Path, index: &'a ProjectIndex) -> Self {
+        Self::build_with(source, tree, path, index, Catalogue::builtin_ref())
+    }
+
+    /// Builds the model with a catalogue extended by the user's query files.
+    pub fn build_with(
+        source: &'a str,
+        tree: &'a Tree,
+        path: &'a Path,
+        index: &'a ProjectIndex,
+        catalogue: &'a Catalogue,
+    ) -> Self {
         let walked = Walker::walk(source, tree.root_node());
         let mut module = Self {
             source,
             tree,
             path,
             index,
+            catalogue,
             lines: LineIndex::new(source),
             scopes: walked.scopes,
             bindings: walked.bindings,
@@ -332,7 +348,8 @@ impl<'a> Module<'a> {
         &self.attribute_assignments
     }
 
-    /// The `torch.utils.data.DataLoader` calls of the file, in source order.
+    /// The loader constructions of the file (DataLoader, the catalogue's loaders, the
+    /// project's loader classes), in source order.
     pub fn loaders(&self) -> &[Loader<'a>] {
         &self.loaders
     }

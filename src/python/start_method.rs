@@ -143,6 +143,13 @@ pub fn platform_default(os: &str, target_version: Option<(u8, u8)>) -> StartMeth
 /// The start method of a DataLoader. `platform` is what applies when nothing in the file
 /// chooses one (see [`platform_default`]).
 pub fn start_method(scope: &Scope, loader: &Loader, platform: StartMethod) -> StartMethod {
+    // Worker threads in a substituted context (MONAI's `use_thread_workers=True`).
+    if loader.opaque_start {
+        return StartMethod {
+            method: None,
+            ..platform
+        };
+    }
     match loader.state(Param::MultiprocessingContext) {
         ArgState::Passed(argument) => {
             let origin = Origin::Argument(argument.anchor);

@@ -165,6 +165,9 @@ pub enum Provenance {
     Computed,
     /// A parameter's default in DataLoader's signature (the argument was not passed).
     SignatureDefault,
+    /// The default of the loader's own callee (a catalogue entry or a project subclass), which
+    /// differs from DataLoader's.
+    EntryDefault { entry: String },
 }
 
 impl Provenance {
@@ -189,6 +192,7 @@ impl Provenance {
                 ..
             } => Some(format!("argparse's default for {flag} (line {line})")),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
+            Provenance::EntryDefault { entry } => Some(format!("the default of {entry}")),
         }
     }
 }

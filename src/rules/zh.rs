@@ -53,6 +53,19 @@ pub(crate) fn provenance_note(provenance: &Provenance) -> Option<String> {
             ..
         } => Some(format!("第 {line} 行 argparse 为 {flag} 给出的默认值")),
         Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),
+        Provenance::EntryDefault { entry: name } => Some(format!("{} 的默认值", entry(name))),
+    }
+}
+
+/// A loader entry's name in Chinese: `PadDataLoader (line 12)` becomes
+/// `PadDataLoader（第 12 行）`; catalogue names are code and stay as they are.
+pub(crate) fn entry(name: &str) -> String {
+    match name
+        .strip_suffix(')')
+        .and_then(|n| n.rsplit_once(" (line "))
+    {
+        Some((class, line)) => format!("{class}（第 {line} 行）"),
+        None => name.to_owned(),
     }
 }
 
@@ -74,9 +87,14 @@ pub(crate) fn describe(loader: &Loader, param: Param) -> Option<String> {
                 format!("{name}={}（{}）", a.value.value, notes.join("，"))
             })
         }
-        ArgState::Default if param.default_value().is_known() => Some(format!(
-            "{name}={}（DataLoader 的默认值）",
-            param.default_value()
+        ArgState::Default if loader.default(param).is_known() => Some(format!(
+            "{name}={}（{}）",
+            loader.default(param),
+            if loader.signature.default_of(param).1 {
+                format!("{} 的默认值", entry(loader.entry_name()))
+            } else {
+                "DataLoader 的默认值".to_owned()
+            }
         )),
         _ => None,
     }

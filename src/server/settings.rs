@@ -27,6 +27,8 @@ pub struct ClientSettings {
     /// "64MiB", "16GiB", "2g", or a number of bytes.
     pub assume_shm: Option<Value>,
     pub kb: Option<Vec<PathBuf>>,
+    /// Loader query files, as `extend-queries` in pyproject.toml.
+    pub extend_queries: Option<Vec<PathBuf>>,
     pub locale: Option<String>,
 }
 
@@ -64,6 +66,16 @@ impl ClientSettings {
         if let Some(warning) = self.overrides().validate().err() {
             out.push(warning);
         }
+        // Absolute query files can be checked now; relative ones are checked per project.
+        let absolute: Vec<PathBuf> = self
+            .extend_queries
+            .iter()
+            .flatten()
+            .filter(|p| p.is_absolute())
+            .cloned()
+            .collect();
+        let (_, errors) = crate::python::catalogue::Catalogue::with_files(&absolute);
+        out.extend(errors.iter().map(|e| format!("extendQueries: {e}")));
         if let Some(shm) = &self.assume_shm
             && shm_bytes(shm).is_none()
         {
@@ -81,6 +93,7 @@ impl ClientSettings {
             extend_select: self.extend_select.clone().unwrap_or_default(),
             ignore: self.ignore.clone().unwrap_or_default(),
             max_workers: self.max_workers,
+            extend_queries: self.extend_queries.clone().unwrap_or_default(),
         }
     }
 

@@ -424,6 +424,7 @@ function serverSettings(): Record<string, unknown> {
     assumeCpus: config.get("assumeCpus"),
     assumeShm: config.get("assumeShm"),
     kb: config.get("kb"),
+    extendQueries: config.get("extendQueries"),
   };
   const locale = config.get<string | null>("locale");
   if (locale) {

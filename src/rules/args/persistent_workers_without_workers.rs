@@ -1,9 +1,12 @@
 //! DL302 `persistent-workers-without-workers`.
 
 use crate::diagnostic::Severity;
-use crate::python::loaders::Param;
-use crate::rules::args::check_without_workers;
-use crate::rules::{Checker, Code, FixAvailability, Rule};
+use crate::python::loaders::{ArgState, Param};
+use crate::python::values::Value;
+use crate::rules::args::{
+    check_without_workers, with_workers_related, workers_text, workers_text_zh,
+};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL302,
@@ -39,12 +42,16 @@ loader = DataLoader(dataset, num_workers=4, persistent_workers=True)
 loader = DataLoader(dataset)
 ```
 
+A loader whose own default is `persistent_workers=True` (timm's `create_loader`) raises the
+same error when it is given `num_workers=0`; that finding sits on the call and has no fix.
+
 ## Fix safety
 Removing the argument is safe: the call raised before, and without workers there is nothing to
 keep alive.
 "#;
 
 pub fn check(checker: &mut Checker) {
+    check_default(checker);
     check_without_workers(
         checker,
         &RULE,
@@ -65,4 +72,41 @@ pub fn check(checker: &mut Checker) {
             )
         },
     );
+}
+
+/// The callee's own default is `persistent_workers=True` (timm's `create_loader`): the call
+/// raises unless it passes workers or `persistent_workers=False`.
+fn check_default(checker: &mut Checker) {
+    let m = checker.model;
+    let mut found = Vec::new();
+    for loader in m.loaders() {
+        let param = Param::PersistentWorkers;
+        let (value, own) = loader.signature.default_of(param);
+        if !own
+            || value != Value::Bool(true)
+            || !matches!(loader.state(param), ArgState::Default)
+            || !loader.certainly_single_process()
+        {
+            continue;
+        }
+        let note = loader.default_note(param);
+        let workers = workers_text(loader);
+        let message = format!(
+            "persistent_workers=True ({note}) with {workers}: DataLoader raises \"ValueError: \
+             persistent_workers option needs num_workers > 0\""
+        );
+        let message_zh = format!(
+            "persistent_workers=True（{} 的默认值）与 {} 同时使用：DataLoader 会抛出 \
+             \"ValueError: persistent_workers option needs num_workers > 0\"",
+            zh::entry(loader.entry_name()),
+            workers_text_zh(loader)
+        );
+        found.push(with_workers_related(
+            RULE.diagnostic(loader.callee, message).zh(message_zh),
+            loader,
+        ));
+    }
+    for d in found {
+        checker.report(d);
+    }
 }

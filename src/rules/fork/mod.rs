@@ -192,10 +192,12 @@ impl<'a> Loader<'a> {
             {
                 vec![edit::replace(a.value_node, value)]
             }
-            ArgState::Default => {
-                edit::add_keyword(scope.source, self.call(), "multiprocessing_context", &value)
-                    .unwrap_or_default()
-            }
+            // Only where the callee takes the keyword (TrainingArguments does not).
+            ArgState::Default => match self.inner.keyword_for(Param::MultiprocessingContext) {
+                Some(keyword) => edit::add_keyword(scope.source, self.call(), keyword, &value)
+                    .unwrap_or_default(),
+                None => Vec::new(),
+            },
             _ => Vec::new(),
         }
     }

@@ -89,10 +89,12 @@ pub fn check(checker: &mut Checker) {
             (None, None) => return,
         };
     for loader in m.loaders() {
-        let Some(arg) = loader.argument(Param::NumWorkers) else {
-            continue;
+        // Passed (even under a condition: the message says so), else the loader's default.
+        let value = match loader.argument(Param::NumWorkers) {
+            Some(arg) => Some(arg.value.value.clone()),
+            None => loader.certain(Param::NumWorkers).map(|c| c.value),
         };
-        let Value::Int(n) = arg.value.value else {
+        let Some(Value::Int(n)) = value else {
             continue;
         };
         if n <= i64::from(limit) || never_iterated(checker, loader) {
@@ -116,6 +118,12 @@ pub fn check(checker: &mut Checker) {
                 "；PyTorch 会警告 {warning}，数据加载可能变慢甚至卡住"
             ));
         }
+        // Not passed: the loader's own default (a subclass's or a factory's) is too many; the
+        // finding sits on the call and has no edit to offer.
+        let Some(arg) = loader.argument(Param::NumWorkers) else {
+            checker.report(RULE.diagnostic(loader.callee, message).zh(message_zh));
+            continue;
+        };
         let mut d = RULE.diagnostic(arg.anchor, message).zh(message_zh);
         if let Some(at) = arg.value.defined_at() {
             d = d.with_related(

@@ -12,6 +12,7 @@ use tower_lsp_server::ls_types::*;
 
 use crate::host::{HostFacts, format_bytes};
 use crate::lang::Lang;
+use crate::python::facts::{self, Status};
 use crate::python::loaders::{ArgState, Loader, Param};
 use crate::python::model::Module;
 use crate::python::start_method;
@@ -78,7 +79,14 @@ fn content(
         Doc(TextRange, &'static str),
     }
     let found = session.with_index(|index| {
-        let model = Module::build(&snapshot.text, tree, &snapshot.path, index);
+        let settings = config.settings_for(&snapshot.path);
+        let model = Module::build_with(
+            &snapshot.text,
+            tree,
+            &snapshot.path,
+            index,
+            settings.catalogue(),
+        );
         // The innermost loader around the cursor (a loader may sit inside another's arguments).
         let loader = model
             .loaders()
@@ -155,6 +163,15 @@ fn keyword(model: &Module, loader: &Loader, param: Param, config: &Config) -> Op
     let labels = hover_docs::labels(locale);
     let mut md = format!("**DataLoader** `{name}`\n\n{}\n\n", doc.text(locale));
     let _ = writeln!(md, "- {}: `{}`", labels.default, doc.default);
+    if loader.signature.default_of(param).1 {
+        let _ = writeln!(
+            md,
+            "- {}: `{}` ({})",
+            labels.default,
+            loader.default(param),
+            loader.entry_name()
+        );
+    }
     if let ArgState::Passed(arg) = loader.state(param) {
         let here = if arg.value.value.is_known() {
             described(&arg.value, locale)
@@ -177,34 +194,45 @@ fn keyword(model: &Module, loader: &Loader, param: Param, config: &Config) -> Op
     Some(md)
 }
 
-/// The loader's effective setup: workers, start method and where it comes from, pinning.
+/// The loader's effective setup, from the same facts `dldoctor loaders` prints: what made it a
+/// loader, workers, start method and where it comes from, pinning, and why a value is unknown.
 fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
     let locale = config.locale;
     let labels = hover_docs::labels(locale);
-    let value = |param: Param| match loader.state(param) {
-        ArgState::Passed(arg) if arg.value.value.is_known() => {
-            let conditional = if arg.conditional {
-                labels.conditional
-            } else {
-                ""
-            };
-            format!("{}{conditional}", described(&arg.value, locale))
+    let scope = Scope::new(model);
+    let target = config.settings_for(model.path).target_version;
+    let platform = start_method::platform_default(&config.host.os, target);
+    let found = facts::facts_of(model, &scope, loader, platform);
+    let value = |param: Param| {
+        let Some(fact) = found.arguments.iter().find(|a| a.param == param.name()) else {
+            return labels.unknown.to_owned();
+        };
+        let conditional = if fact.conditional {
+            labels.conditional
+        } else {
+            ""
+        };
+        match (&fact.status, &fact.resolved, &fact.value) {
+            (Status::Passed, Some(resolved), _) => {
+                format!("{}{conditional}", described(resolved, locale))
+            }
+            (Status::Default, _, Some(value)) => match locale {
+                Lang::En => format!("{value} ({})", fact.origin),
+                Lang::Zh => format!("{value}（{}）", labels.default),
+            },
+            _ => match locale {
+                Lang::En => format!("{} ({})", labels.unknown, fact.origin),
+                Lang::Zh => labels.unknown.to_owned(),
+            },
         }
-        ArgState::Passed(arg) => format!("`{}` ({})", model.text(arg.value_node), labels.unknown),
-        ArgState::Default => format!(
-            "{} ({})",
-            param.default_value(),
-            labels.default.to_lowercase()
-        ),
-        ArgState::Unknown => labels.unknown.to_owned(),
     };
-    let mut md = format!("**DataLoader**: {}\n\n", labels.effective);
+    let mut md = format!("**{}**: {}\n\n", found.entry, labels.effective);
     let _ = writeln!(md, "- {}: {}", labels.workers, value(Param::NumWorkers));
     let _ = writeln!(
         md,
         "- {}: {}",
         labels.start_method,
-        start_method(model, loader, config)
+        start_method_text(model, &found, locale)
     );
     let _ = writeln!(md, "- {}: {}", labels.pinning, value(Param::PinMemory));
     let _ = writeln!(
@@ -219,22 +247,21 @@ fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
 /// Where this loader's start method comes from: its own `multiprocessing_context`, else a
 /// process-wide `set_start_method`, else the platform's default (the same reading the fork
 /// rules use).
-fn start_method(model: &Module, loader: &Loader, config: &Config) -> String {
-    let scope = Scope::new(model);
-    let target = config.settings_for(model.path).target_version;
-    let platform = start_method::platform_default(&config.host.os, target);
-    let found = start_method::start_method(&scope, loader, platform);
-    let line = found.range().map(|range| model.line(range.start));
-    match config.locale {
+fn start_method_text(model: &Module, found: &facts::LoaderFacts, locale: Lang) -> String {
+    let Some(method) = &found.start_method.found else {
+        return found.start_method.why.clone();
+    };
+    let line = method.range().map(|range| model.line(range.start));
+    match locale {
         Lang::En => {
-            let mut text = found.describe();
+            let mut text = found.start_method.why.clone();
             if let Some(line) = line {
                 let _ = write!(text, " (line {line})");
             }
             text
         }
         Lang::Zh => {
-            let mut text = zh::start_method(&found);
+            let mut text = zh::start_method(method);
             if let Some(line) = line {
                 let _ = write!(text, "（第 {line} 行）");
             }

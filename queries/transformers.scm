@@ -1,0 +1,26 @@
+; transformers (huggingface/transformers at 00349ae, src/transformers/training_args.py):
+; the TrainingArguments dataclass (first field output_dir) holds the DataLoader settings the
+; Trainer uses for every loader it builds: dataloader_num_workers=0,
+; dataloader_pin_memory=True, dataloader_persistent_workers=False,
+; dataloader_prefetch_factor=None, dataloader_drop_last=False. The Trainer passes them as
+; num_workers, pin_memory, persistent_workers and prefetch_factor, and never a start method.
+; Seq2SeqTrainingArguments is a subclass with the same fields.
+((call function: (_) @callee) @loader
+  (#dl-resolves-to? @callee
+    "transformers.TrainingArguments" "transformers.training_args.TrainingArguments"
+    "transformers.Seq2SeqTrainingArguments" "transformers.training_args_seq2seq.Seq2SeqTrainingArguments")
+  (#set! dl.entry "transformers.TrainingArguments")
+  (#set! dl.kind "factory")
+  (#set! dl.positional "output_dir")
+  (#set! dl.keywords "")
+  (#set! dl.rename.dataloader_num_workers "num_workers")
+  (#set! dl.rename.dataloader_pin_memory "pin_memory")
+  (#set! dl.rename.dataloader_persistent_workers "persistent_workers")
+  (#set! dl.rename.dataloader_prefetch_factor "prefetch_factor")
+  (#set! dl.rename.dataloader_drop_last "drop_last")
+  (#set! dl.default.pin_memory "True")
+  (#set! dl.default.batch_size "?")
+  (#set! dl.default.shuffle "?")
+  (#set! dl.default.sampler "?")
+  (#set! dl.default.collate_fn "?")
+  (#set! dl.default.worker_init_fn "?"))

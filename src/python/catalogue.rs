@@ -1,0 +1,621 @@
+//! The loader catalogue: what constructs a DataLoader besides `torch.utils.data.DataLoader`
+//! itself, as tree-sitter queries in `queries/*.scm` (embedded at build time) and the user's
+//! own query files (`extend-queries`).
+//!
+//! Each pattern captures a call as `@loader` and its called expression as `@callee`.
+//! `(#dl-resolves-to? @capture "a.b.C" ...)` holds when the capture resolves through the
+//! file's imports to one of the names. `#set!` properties say how the call's arguments reach
+//! DataLoader (see `queries/README.md`): `dl.entry`, `dl.kind` (`class` or `factory`),
+//! `dl.positional`, `dl.keywords`, `dl.rename.<keyword>`, `dl.default.<param>`,
+//! `dl.capped`, `dl.opaque`, `dl.partial`.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::SystemTime;
+
+use streaming_iterator::StreamingIterator;
+use thiserror::Error;
+use tree_sitter::{Node, Query, QueryCursor, QueryPredicateArg};
+
+use crate::python::loaders::Param;
+use crate::python::model::Module;
+use crate::python::values::{Value, parse_float, parse_int};
+
+/// The built-in query files, one per library family.
+const BUILTIN: &[(&str, &str)] = &[
+    ("queries/torch.scm", include_str!("../../queries/torch.scm")),
+    ("queries/monai.scm", include_str!("../../queries/monai.scm")),
+    (
+        "queries/torch_geometric.scm",
+        include_str!("../../queries/torch_geometric.scm"),
+    ),
+    (
+        "queries/webdataset.scm",
+        include_str!("../../queries/webdataset.scm"),
+    ),
+    ("queries/timm.scm", include_str!("../../queries/timm.scm")),
+    (
+        "queries/transformers.scm",
+        include_str!("../../queries/transformers.scm"),
+    ),
+    (
+        "queries/detectron2.scm",
+        include_str!("../../queries/detectron2.scm"),
+    ),
+    (
+        "queries/ultralytics.scm",
+        include_str!("../../queries/ultralytics.scm"),
+    ),
+];
+
+/// The built-in catalogue, parsed once.
+static BUILTIN_CATALOGUE: LazyLock<Arc<Catalogue>> = LazyLock::new(|| {
+    let mut catalogue = Catalogue::default();
+    for (name, text) in BUILTIN {
+        // The built-in files are tested; a broken one leaves only itself out.
+        if let Ok(file) = QueryFile::parse(Path::new(name), text) {
+            catalogue.files.push(file);
+        }
+    }
+    Arc::new(catalogue)
+});
+
+/// A query file that could not be read or compiled.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum CatalogueError {
+    #[error("{path}: cannot read the query file: {message}", path = .path.display())]
+    Io { path: PathBuf, message: String },
+    #[error("{path}:{line}:{column}: {message}", path = .path.display())]
+    Invalid {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+}
+
+/// How a call's arguments reach DataLoader's parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Signature {
+    /// The parameter each positional argument binds (`None`: not one of DataLoader's).
+    pub positional: Vec<Option<Param>>,
+    /// Keywords that set a DataLoader parameter, with the keyword as the call spells it.
+    pub keywords: Vec<(String, Param)>,
+    /// The callee's own defaults where they differ from DataLoader's (`Value::Unknown` when
+    /// the callee computes the value).
+    pub defaults: Vec<(Param, Value)>,
+    /// Parameters the callee caps (by the CPU count): a passed value above 0 is unknown.
+    pub capped: Vec<Param>,
+    /// Keywords of the callee that change how workers start (threads instead of processes):
+    /// passing one makes the start method unknown.
+    pub opaque: Vec<String>,
+    /// A `functools.partial`: the later call may pass anything not given here.
+    pub partial: bool,
+}
+
+impl Default for Signature {
+    /// DataLoader's own signature.
+    fn default() -> Self {
+        Signature {
+            positional: (0..Param::POSITIONAL).map(Param::positional).collect(),
+            keywords: Param::ALL
+                .iter()
+                .map(|p| (p.name().to_owned(), *p))
+                .collect(),
+            defaults: Vec::new(),
+            capped: Vec::new(),
+            opaque: Vec::new(),
+            partial: false,
+        }
+    }
+}
+
+impl Signature {
+    pub fn keyword(&self, name: &str) -> Option<Param> {
+        self.keywords
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, p)| *p)
+    }
+
+    pub fn positional(&self, index: usize) -> Option<Param> {
+        self.positional.get(index).copied().flatten()
+    }
+
+    /// The keyword that sets `param` in a call (for fixes that add an argument).
+    pub fn keyword_for(&self, param: Param) -> Option<&str> {
+        self.keywords
+            .iter()
+            .find(|(_, p)| *p == param)
+            .map(|(k, _)| k.as_str())
+    }
+
+    /// The value `param` takes when the call does not pass it, and whether it is the callee's
+    /// own default rather than DataLoader's.
+    pub fn default_of(&self, param: Param) -> (Value, bool) {
+        match self.defaults.iter().find(|(p, _)| *p == param) {
+            Some((_, v)) => (v.clone(), true),
+            None => (param.default_value(), false),
+        }
+    }
+
+    pub fn is_dataloader(&self) -> bool {
+        *self == Signature::default()
+    }
+
+    /// A loader that may be either of two (`cls = A if c else B`): what both agree on.
+    pub fn merge(&self, other: &Signature) -> Signature {
+        if self == other {
+            return self.clone();
+        }
+        let mut merged = self.clone();
+        merged.positional = self
+            .positional
+            .iter()
+            .zip(&other.positional)
+            .map(|(a, b)| if a == b { *a } else { None })
+            .collect();
+        merged
+            .keywords
+            .retain(|(k, p)| other.keyword(k) == Some(*p));
+        merged.defaults = Param::ALL
+            .iter()
+            .filter_map(|p| {
+                let (a, own_a) = self.default_of(*p);
+                let (b, own_b) = other.default_of(*p);
+                match (a == b, own_a || own_b) {
+                    (true, true) => Some((*p, a)),
+                    (true, false) => None,
+                    (false, _) => Some((*p, Value::Unknown)),
+                }
+            })
+            .collect();
+        merged.capped.extend(other.capped.iter().copied());
+        merged.opaque.extend(other.opaque.iter().cloned());
+        merged.partial |= other.partial;
+        merged
+    }
+}
+
+/// Whether an entry names a class (which project classes may subclass) or a factory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    Class,
+    Factory,
+}
+
+/// One pattern of a query file.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The name `dldoctor loaders` shows (`timm.data.create_loader`).
+    pub name: String,
+    /// The query file it comes from.
+    pub file: PathBuf,
+    /// 1-based line of the pattern in its file.
+    pub line: usize,
+    pub kind: EntryKind,
+    /// The qualified names `#dl-resolves-to? @callee` accepts.
+    pub callees: Vec<String>,
+    pub signature: Signature,
+    /// Other `#dl-resolves-to?` conditions: (capture index, names).
+    conditions: Vec<(u32, Vec<String>)>,
+}
+
+struct QueryFile {
+    query: Query,
+    loader: u32,
+    entries: Vec<Entry>,
+}
+
+impl QueryFile {
+    fn parse(path: &Path, text: &str) -> Result<QueryFile, CatalogueError> {
+        let invalid = |line: usize, column: usize, message: String| CatalogueError::Invalid {
+            path: path.to_owned(),
+            line,
+            column,
+            message,
+        };
+        let query = Query::new(&crate::python::language(), text)
+            .map_err(|e| invalid(e.row + 1, e.column + 1, e.message.trim().to_owned()))?;
+        let position = |pattern: usize| {
+            let offset = query.start_byte_for_pattern(pattern);
+            let before = text.get(..offset).unwrap_or("");
+            let line = before.matches('\n').count() + 1;
+            let column = offset - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            (line, column)
+        };
+        let loader = query.capture_index_for_name("loader").ok_or_else(|| {
+            invalid(
+                1,
+                1,
+                "no pattern captures the loader call as @loader".to_owned(),
+            )
+        })?;
+        let callee = query.capture_index_for_name("callee");
+        let mut entries = Vec::new();
+        for pattern in 0..query.pattern_count() {
+            let (line, column) = position(pattern);
+            let bad = |message: String| invalid(line, column, message);
+            let mut callees = Vec::new();
+            let mut conditions = Vec::new();
+            for predicate in query.general_predicates(pattern) {
+                if &*predicate.operator != "dl-resolves-to?" {
+                    return Err(bad(format!(
+                        "unknown predicate #{}; dldoctor understands #dl-resolves-to?",
+                        predicate.operator
+                    )));
+                }
+                let mut args = predicate.args.iter();
+                let Some(QueryPredicateArg::Capture(capture)) = args.next() else {
+                    return Err(bad(
+                        "#dl-resolves-to? takes a capture, then qualified names".to_owned(),
+                    ));
+                };
+                let names: Vec<String> = args
+                    .filter_map(|a| match a {
+                        QueryPredicateArg::String(s) => Some(s.to_string()),
+                        QueryPredicateArg::Capture(_) => None,
+                    })
+                    .collect();
+                if names.is_empty() {
+                    return Err(bad("#dl-resolves-to? names no qualified name".to_owned()));
+                }
+                if Some(*capture) == callee && callees.is_empty() {
+                    callees = names;
+                } else {
+                    conditions.push((*capture, names));
+                }
+            }
+            let mut entry = Entry {
+                name: String::new(),
+                file: path.to_owned(),
+                line,
+                kind: EntryKind::Factory,
+                callees,
+                signature: Signature::default(),
+                conditions,
+            };
+            let mut positional = None;
+            for property in query.property_settings(pattern) {
+                let value = property.value.as_deref().unwrap_or("");
+                apply_property(&mut entry, &property.key, value).map_err(&bad)?;
+                if &*property.key == "dl.positional" {
+                    positional = Some(value);
+                }
+            }
+            // Positional names bind what their keyword binds (`workers` renamed to
+            // `num_workers`), else the DataLoader parameter of that name, else nothing.
+            if let Some(names) = positional {
+                let sig = &mut entry.signature;
+                sig.positional = names
+                    .split_whitespace()
+                    .map(|n| sig.keyword(n).or_else(|| Param::from_name(n)))
+                    .collect();
+            }
+            if entry.name.is_empty() {
+                entry.name = entry
+                    .callees
+                    .first()
+                    .cloned()
+                    .unwrap_or_else(|| format!("{}:{line}", path.display()));
+            }
+            entries.push(entry);
+        }
+        Ok(QueryFile {
+            query,
+            loader,
+            entries,
+        })
+    }
+}
+
+fn param(name: &str) -> Result<Param, String> {
+    Param::from_name(name).ok_or_else(|| format!("`{name}` is not a parameter of DataLoader"))
+}
+
+fn apply_property(entry: &mut Entry, key: &str, value: &str) -> Result<(), String> {
+    let sig = &mut entry.signature;
+    let words = || value.split_whitespace();
+    match key {
+        "dl.entry" => entry.name = value.to_owned(),
+        "dl.kind" => {
+            entry.kind = match value {
+                "class" => EntryKind::Class,
+                "factory" => EntryKind::Factory,
+                _ => {
+                    return Err(format!(
+                        "dl.kind is \"class\" or \"factory\", not {value:?}"
+                    ));
+                }
+            }
+        }
+        // Resolved once every property is read (a positional name may be renamed).
+        "dl.positional" => {}
+        "dl.keywords" if value == "all" => {}
+        "dl.keywords" => {
+            sig.keywords = words()
+                .map(|w| param(w).map(|p| (w.to_owned(), p)))
+                .collect::<Result<_, _>>()?;
+        }
+        "dl.capped" => sig.capped = words().map(param).collect::<Result<_, _>>()?,
+        "dl.opaque" => sig.opaque = words().map(str::to_owned).collect(),
+        "dl.partial" => sig.partial = value == "true",
+        _ => {
+            if let Some(keyword) = key.strip_prefix("dl.rename.") {
+                let p = param(value)?;
+                sig.keywords.retain(|(k, _)| k != keyword);
+                sig.keywords.push((keyword.to_owned(), p));
+            } else if let Some(name) = key.strip_prefix("dl.default.") {
+                let p = param(name)?;
+                let v = parse_literal(value)
+                    .ok_or_else(|| format!("dl.default.{name}: {value:?} is not a literal"))?;
+                sig.defaults.retain(|(q, _)| *q != p);
+                sig.defaults.push((p, v));
+            } else if !key.starts_with("dl.") {
+                // Properties of other hosts (nvim-treesitter's `priority`, ...) are not ours.
+            } else {
+                return Err(format!("unknown property {key}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A Python literal as a query property writes it: `1`, `0.5`, `True`, `None`, `"spawn"`;
+/// `?` for a value the callee computes.
+pub fn parse_literal(text: &str) -> Option<Value> {
+    let text = text.trim();
+    Some(match text {
+        "?" => Value::Unknown,
+        "True" => Value::Bool(true),
+        "False" => Value::Bool(false),
+        "None" => Value::None,
+        _ => {
+            if let Some(i) = parse_int(text) {
+                Value::Int(i)
+            } else if let Some(f) = parse_float(text) {
+                Value::Float(f)
+            } else {
+                let inner = text
+                    .strip_prefix('\'')
+                    .and_then(|t| t.strip_suffix('\''))
+                    .or_else(|| text.strip_prefix('"').and_then(|t| t.strip_suffix('"')))?;
+                Value::Str(inner.to_owned())
+            }
+        }
+    })
+}
+
+/// The built-in entries and the user's.
+#[derive(Default)]
+pub struct Catalogue {
+    /// User files first: their entries win over the built-in ones for the same call.
+    files: Vec<QueryFile>,
+}
+
+impl std::fmt::Debug for Catalogue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.entries().map(|e| &e.name))
+            .finish()
+    }
+}
+
+impl Catalogue {
+    /// The built-in catalogue (`queries/*.scm`).
+    pub fn builtin() -> Arc<Catalogue> {
+        BUILTIN_CATALOGUE.clone()
+    }
+
+    /// The built-in catalogue, borrowed for the life of the program.
+    pub fn builtin_ref() -> &'static Catalogue {
+        &BUILTIN_CATALOGUE
+    }
+
+    /// The built-in catalogue extended with the user's query files. A file that cannot be
+    /// read or compiled is left out and reported; the rest keeps working.
+    pub fn with_files(paths: &[PathBuf]) -> (Arc<Catalogue>, Vec<CatalogueError>) {
+        if paths.is_empty() {
+            return (Catalogue::builtin(), Vec::new());
+        }
+        // Compiled once per set of files and their modification times: the server asks for
+        // every analysis.
+        type Compiled = (Arc<Catalogue>, Vec<CatalogueError>);
+        type Key = Vec<(PathBuf, Option<SystemTime>)>;
+        static CACHE: LazyLock<Mutex<HashMap<Key, Compiled>>> = LazyLock::new(Default::default);
+        let key: Vec<(PathBuf, Option<SystemTime>)> = paths
+            .iter()
+            .map(|p| {
+                let modified = std::fs::metadata(p).and_then(|m| m.modified()).ok();
+                (p.clone(), modified)
+            })
+            .collect();
+        let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = cache.get(&key) {
+            return found.clone();
+        }
+        let compiled = Self::compile(paths);
+        cache.insert(key, compiled.clone());
+        compiled
+    }
+
+    fn compile(paths: &[PathBuf]) -> (Arc<Catalogue>, Vec<CatalogueError>) {
+        let mut catalogue = Catalogue::default();
+        let mut errors = Vec::new();
+        for path in paths {
+            let parsed = std::fs::read_to_string(path)
+                .map_err(|e| CatalogueError::Io {
+                    path: path.clone(),
+                    message: e.to_string(),
+                })
+                .and_then(|text| QueryFile::parse(path, &text));
+            match parsed {
+                Ok(file) => catalogue.files.push(file),
+                Err(e) => errors.push(e),
+            }
+        }
+        for (name, text) in BUILTIN {
+            if let Ok(file) = QueryFile::parse(Path::new(name), text) {
+                catalogue.files.push(file);
+            }
+        }
+        (Arc::new(catalogue), errors)
+    }
+
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.files.iter().flat_map(|f| f.entries.iter())
+    }
+
+    /// The class entry a qualified name stands for (a base class of a project's loader).
+    pub fn class(&self, qualified: &str) -> Option<&Entry> {
+        self.entries()
+            .find(|e| e.kind == EntryKind::Class && e.callees.iter().any(|c| c == qualified))
+    }
+
+    /// Words a file must contain for any entry to match it (the last part of each name),
+    /// for the byte test that skips files; `None` when an entry names no callee.
+    pub fn needles(&self) -> Option<Vec<String>> {
+        let mut needles: Vec<String> = Vec::new();
+        for entry in self.entries() {
+            if entry.callees.is_empty() {
+                return None;
+            }
+            for name in &entry.callees {
+                let last = name.rsplit('.').next().unwrap_or(name).to_owned();
+                if !needles.contains(&last) {
+                    needles.push(last);
+                }
+            }
+        }
+        Some(needles)
+    }
+
+    /// The calls of the file that an entry matches, each with the first entry that does.
+    pub fn matches<'t>(&self, m: &Module<'t>) -> HashMap<usize, &Entry> {
+        let mut found: HashMap<usize, &Entry> = HashMap::new();
+        let root = m.tree.root_node();
+        for file in &self.files {
+            let mut cursor = QueryCursor::new();
+            let mut matches = cursor.matches(&file.query, root, m.source.as_bytes());
+            while let Some(found_match) = matches.next() {
+                let Some(entry) = file.entries.get(found_match.pattern_index) else {
+                    continue;
+                };
+                let capture = |index: u32| {
+                    found_match
+                        .captures()
+                        .iter()
+                        .find(|c| c.index == index)
+                        .map(|c| c.node)
+                };
+                let Some(call) = capture(file.loader) else {
+                    continue;
+                };
+                if found.contains_key(&call.id()) {
+                    continue;
+                }
+                let resolves = |node: Option<Node>, names: &[String]| {
+                    node.and_then(|n| resolved_name(m, n))
+                        .is_some_and(|q| names.contains(&q))
+                };
+                let callee = call.child_by_field_name("function");
+                if !entry.callees.is_empty() && !resolves(callee, &entry.callees) {
+                    continue;
+                }
+                if entry
+                    .conditions
+                    .iter()
+                    .all(|(index, names)| resolves(capture(*index), names))
+                {
+                    found.insert(call.id(), entry);
+                }
+            }
+        }
+        found
+    }
+}
+
+/// The qualified name of an expression: the model's resolution of a callee, else a fresh one.
+fn resolved_name(m: &Module, node: Node) -> Option<String> {
+    if let Some(call) = node.parent().and_then(|p| m.call_site(p))
+        && call.callee.id() == node.id()
+    {
+        return call.qualified.clone();
+    }
+    m.qualified_name(node)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_builtin_file_compiles() {
+        for (name, text) in BUILTIN {
+            if let Err(e) = QueryFile::parse(Path::new(name), text) {
+                panic!("{e}");
+            }
+        }
+        assert!(Catalogue::builtin().entries().count() >= BUILTIN.len());
+    }
+
+    #[test]
+    fn properties_map_keywords_and_defaults() {
+        let catalogue = Catalogue::builtin();
+        let hf = catalogue
+            .entries()
+            .find(|e| e.name == "transformers.TrainingArguments")
+            .expect("entry");
+        assert_eq!(
+            hf.signature.keyword("dataloader_num_workers"),
+            Some(Param::NumWorkers)
+        );
+        assert_eq!(hf.signature.keyword("num_workers"), None);
+        assert_eq!(
+            hf.signature.default_of(Param::PinMemory),
+            (Value::Bool(true), true)
+        );
+        let ul = catalogue
+            .entries()
+            .find(|e| e.name == "ultralytics.data.build_dataloader")
+            .expect("entry");
+        assert_eq!(ul.signature.positional(2), Some(Param::NumWorkers));
+        assert_eq!(ul.signature.positional(1), Some(Param::BatchSize));
+        assert!(catalogue.class("monai.data.DataLoader").is_some());
+        assert!(catalogue.class("timm.data.create_loader").is_none());
+    }
+
+    #[test]
+    fn a_broken_file_names_its_line_and_column() {
+        let path = Path::new("ops/loaders.scm");
+        let err = QueryFile::parse(
+            path,
+            "; ok\n((call function: (_) @callee) @loader\n  (#set! dl.kind \"class\")\n((call\n",
+        )
+        .err();
+        let Some(CatalogueError::Invalid { line, .. }) = err else {
+            panic!("expected an error, got {err:?}");
+        };
+        assert!(line >= 2, "line {line}");
+        let err = QueryFile::parse(
+            path,
+            "((call function: (_) @callee) @loader\n  (#dl-resolves-to? @callee \"a.B\")\n  (#set! dl.default.num_wokers \"2\"))\n",
+        )
+        .err()
+        .expect("unknown parameter");
+        assert_eq!(
+            err.to_string(),
+            "ops/loaders.scm:1:1: `num_wokers` is not a parameter of DataLoader"
+        );
+    }
+
+    #[test]
+    fn literals() {
+        assert_eq!(parse_literal("1"), Some(Value::Int(1)));
+        assert_eq!(parse_literal("True"), Some(Value::Bool(true)));
+        assert_eq!(parse_literal("'spawn'"), Some(Value::Str("spawn".into())));
+        assert_eq!(parse_literal("?"), Some(Value::Unknown));
+        assert_eq!(parse_literal("spawn"), None);
+    }
+}

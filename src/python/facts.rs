@@ -1,0 +1,320 @@
+//! What the analysis sees of each loader: which catalogue entry (or project class) made the
+//! call a loader, each argument's value and where it comes from, the start method and why, and
+//! what stayed unknown and why. `dldoctor loaders` prints it; the hover on a loader shows it.
+
+use serde::Serialize;
+
+use crate::python::loaders::{ArgState, DatasetClass, Loader, Param, Passing};
+use crate::python::model::Module;
+use crate::python::start_method::{self, StartMethod};
+use crate::python::syntax::Scope;
+use crate::python::values::Resolved;
+
+/// The parameters every report shows, passed or not: those the rules decide on.
+const ALWAYS: [Param; 6] = [
+    Param::NumWorkers,
+    Param::PinMemory,
+    Param::PrefetchFactor,
+    Param::PersistentWorkers,
+    Param::Timeout,
+    Param::MultiprocessingContext,
+];
+
+/// One loader construction as the analysis sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoaderFacts {
+    /// What made the call a loader (`torch.utils.data.DataLoader`,
+    /// `timm.data.create_loader`, `InfiniteDataLoader (line 12), a subclass of ...`).
+    pub entry: String,
+    /// The catalogue file and line of the entry, when it comes from one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// 1-based line and column (in characters) of the call.
+    pub line: u32,
+    pub column: u32,
+    /// The called expression as written.
+    pub callee: String,
+    pub arguments: Vec<ArgumentFact>,
+    pub start_method: StartFact,
+}
+
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Passed in the call (or a `**` dict of it).
+    Passed,
+    /// Not passed: the callee's default applies.
+    Default,
+    /// Not known; `origin` says why.
+    Unknown,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ArgumentFact {
+    /// DataLoader's parameter.
+    pub param: &'static str,
+    /// The keyword the call uses for it when that is another name (`dataloader_num_workers`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<String>,
+    pub status: Status,
+    /// The value in Python's spelling; `None` when unknown.
+    pub value: Option<String>,
+    /// Where the value comes from, or why it is unknown.
+    pub origin: String,
+    /// The resolved value behind `value`, for renderers that word its origin themselves.
+    #[serde(skip)]
+    pub resolved: Option<Resolved>,
+    #[serde(skip)]
+    pub conditional: bool,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct StartFact {
+    /// `fork`, `spawn`, `forkserver`, or `None` when unknown.
+    pub method: Option<&'static str>,
+    /// Why: the argument, a process-wide `set_start_method`, or the platform's default.
+    pub why: String,
+    /// 1-based line of the argument or `set_start_method` call that chose it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip)]
+    pub found: Option<StartMethod>,
+}
+
+/// The facts of every loader of a file. `platform` is the start method nothing chose
+/// ([`start_method::platform_default`]).
+pub fn loader_facts(m: &Module, platform: StartMethod) -> Vec<LoaderFacts> {
+    let scope = Scope::new(m);
+    m.loaders()
+        .iter()
+        .map(|loader| facts_of(m, &scope, loader, platform))
+        .collect()
+}
+
+/// The facts of one loader.
+pub fn facts_of(m: &Module, scope: &Scope, loader: &Loader, platform: StartMethod) -> LoaderFacts {
+    let (line, column) = m.lines.row_column(m.source, loader.range.start);
+    let query = m
+        .catalogue
+        .entries()
+        .find(|e| e.name == loader.entry)
+        .map(|e| format!("{}:{}", e.file.display(), e.line));
+    let mut params: Vec<Param> = loader.arguments.iter().map(|a| a.param).collect();
+    for p in ALWAYS {
+        if !params.contains(&p) {
+            params.push(p);
+        }
+    }
+    params.sort();
+    let arguments = params
+        .into_iter()
+        .map(|p| argument_fact(m, loader, p))
+        .collect();
+    let found = start_method::start_method(scope, loader, platform);
+    let why = if loader.opaque_start {
+        format!(
+            "{} is passed: the workers may be threads in a substituted context",
+            loader.signature.opaque.join(", ")
+        )
+    } else if found.method.is_none() {
+        format!("{}; it cannot be resolved", found.describe())
+    } else {
+        found.describe()
+    };
+    LoaderFacts {
+        entry: loader.entry.clone(),
+        query,
+        line: line as u32,
+        column: column as u32,
+        callee: m
+            .source
+            .get(loader.callee.start..loader.callee.end)
+            .unwrap_or("")
+            .to_owned(),
+        arguments,
+        start_method: StartFact {
+            method: found.method.map(|x| x.as_str()),
+            why,
+            line: found.range().map(|r| m.line(r.start)),
+            found: Some(found),
+        },
+    }
+}
+
+fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
+    let keyword_of = |keyword: Option<crate::text::TextRange>| {
+        keyword
+            .and_then(|k| m.source.get(k.start..k.end))
+            .map(|k| k.trim_matches(|c| c == '"' || c == '\''))
+            .filter(|k| *k != param.name())
+            .map(str::to_owned)
+    };
+    let mut fact = ArgumentFact {
+        param: param.name(),
+        keyword: None,
+        status: Status::Unknown,
+        value: None,
+        origin: String::new(),
+        resolved: None,
+        conditional: false,
+    };
+    match loader.state(param) {
+        ArgState::Passed(arg) => {
+            fact.keyword = keyword_of(arg.keyword);
+            fact.conditional = arg.conditional;
+            let line = m.line(arg.node.start_byte());
+            let how = match arg.passing {
+                Passing::Keyword => format!("passed on line {line}"),
+                Passing::Positional(i) => {
+                    format!("passed as positional argument {} on line {line}", i + 1)
+                }
+                Passing::Unpacked { .. } => format!("passed through a `**` dict, line {line}"),
+            };
+            if param == Param::Dataset {
+                // An object, not a value: its class is what matters.
+                fact.status = Status::Passed;
+                fact.value = Some(m.text(arg.value_node).to_owned());
+                fact.origin = match loader.dataset.as_ref().map(|d| &d.class) {
+                    Some(DatasetClass::Local(id)) => m.class(*id).map_or(how.clone(), |c| {
+                        format!("a {} (line {}), {how}", c.name, m.line(c.node.start_byte()))
+                    }),
+                    Some(DatasetClass::Imported(q)) => format!("a {q}, {how}"),
+                    _ => how,
+                };
+            } else if arg.value.value.is_known() && !arg.conditional {
+                fact.status = Status::Passed;
+                fact.value = Some(arg.value.value.to_string());
+                fact.origin = match arg.value.provenance.note() {
+                    Some(note) => format!("{note}, {how}"),
+                    None => how,
+                };
+                fact.resolved = Some(arg.value.clone());
+            } else if arg.conditional {
+                fact.origin = format!("set only under a condition, {how}");
+            } else if loader.signature.capped.contains(&param) {
+                fact.origin = format!(
+                    "`{}` is capped by the CPU count inside {}, {how}",
+                    m.text(arg.value_node),
+                    loader.entry_name()
+                );
+            } else {
+                fact.origin = format!(
+                    "`{}` is not a value dldoctor can resolve without running the code, {how}",
+                    m.text(arg.value_node)
+                );
+            }
+        }
+        ArgState::Default => {
+            let value = loader.default(param);
+            fact.status = Status::Default;
+            fact.value = Some(value.to_string());
+            fact.origin = loader.default_note(param);
+            fact.resolved = loader.certain(param);
+        }
+        ArgState::Unknown => {
+            fact.origin = if loader.signature.partial {
+                "not given to the partial; the call of the partial may pass it".to_owned()
+            } else if loader.has_unknown_arguments {
+                "a `*args` or `**kwargs` the analysis cannot read may pass it".to_owned()
+            } else {
+                format!("computed inside {}", loader.entry_name())
+            };
+        }
+    }
+    fact
+}
+
+/// The facts as plain text, one block per loader: `path:line:col: entry`, then an indented
+/// line per argument and one for the start method.
+pub fn render_text(path: &str, facts: &[LoaderFacts]) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    for f in facts {
+        let _ = writeln!(
+            out,
+            "{path}:{}:{}: {} via {}",
+            f.line, f.column, f.callee, f.entry
+        );
+        if let Some(query) = &f.query {
+            let _ = writeln!(out, "    catalogue entry: {query}");
+        }
+        for a in &f.arguments {
+            let name = match &a.keyword {
+                Some(k) => format!("{} (as {k})", a.param),
+                None => a.param.to_owned(),
+            };
+            match &a.value {
+                Some(v) => {
+                    let _ = writeln!(out, "    {name} = {v}: {}", a.origin);
+                }
+                None => {
+                    let _ = writeln!(out, "    {name} unknown: {}", a.origin);
+                }
+            }
+        }
+        let method = f.start_method.method.unwrap_or("unknown");
+        let _ = writeln!(out, "    start method: {method}: {}", f.start_method.why);
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::python::syntax;
+
+    fn facts(source: &str) -> Vec<LoaderFacts> {
+        syntax::with_scope(source, |scope| {
+            let platform = start_method::platform_default("linux", Some((3, 12)));
+            loader_facts(scope.m, platform)
+        })
+    }
+
+    #[test]
+    fn values_with_their_origin_and_unknowns_with_a_reason() {
+        let f = facts(
+            "import argparse\nfrom torch.utils.data import DataLoader\np = argparse.ArgumentParser()\np.add_argument('--workers', type=int, default=64)\nargs = p.parse_args()\nDataLoader(ds, num_workers=args.workers, pin_memory=cfg.pin, **extra)\n",
+        );
+        let f = &f[0];
+        assert_eq!(f.entry, "torch.utils.data.DataLoader");
+        let arg = |name: &str| f.arguments.iter().find(|a| a.param == name).expect(name);
+        assert_eq!(arg("num_workers").value.as_deref(), Some("64"));
+        assert!(
+            arg("num_workers")
+                .origin
+                .contains("the default of --workers (line 4)"),
+            "{}",
+            arg("num_workers").origin
+        );
+        assert!(arg("pin_memory").value.is_none());
+        assert!(arg("pin_memory").origin.contains("`cfg.pin`"));
+        assert!(arg("timeout").origin.contains("`**kwargs`"));
+        // The `**extra` may carry a multiprocessing_context.
+        assert_eq!(f.start_method.method, None);
+        assert!(f.start_method.why.contains("cannot be resolved"));
+    }
+
+    #[test]
+    fn a_factory_shows_its_keywords_and_defaults() {
+        let f = facts(
+            "from transformers import TrainingArguments\nTrainingArguments('out', dataloader_num_workers=4)\n",
+        );
+        let f = &f[0];
+        let arg = |name: &str| f.arguments.iter().find(|a| a.param == name).expect(name);
+        assert_eq!(
+            arg("num_workers").keyword.as_deref(),
+            Some("dataloader_num_workers")
+        );
+        assert_eq!(arg("pin_memory").value.as_deref(), Some("True"));
+        assert_eq!(
+            arg("pin_memory").origin,
+            "the default of transformers.TrainingArguments"
+        );
+        assert!(
+            f.query
+                .as_deref()
+                .is_some_and(|q| q.starts_with("queries/transformers.scm:"))
+        );
+    }
+}

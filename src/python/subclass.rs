@@ -1,0 +1,401 @@
+//! Loaders the project defines: subclasses of a loader class (`class InfiniteDataLoader(
+//! DataLoader)`, through any number of levels, in this file or another file of the project)
+//! and names bound to a loader class (`loader = DataLoader if w else InfiniteDataLoader`).
+//!
+//! A subclass without `__init__` takes its base's arguments. One with `__init__` is read
+//! through its `super().__init__(...)` call: a parameter passed on by name keeps the caller's
+//! value (with the `__init__`'s default), a literal is fixed, `**kwargs` passes the base's
+//! other keywords, and anything else is unknown.
+
+use std::path::Path;
+
+use tree_sitter::Node;
+
+use crate::python::catalogue::{Catalogue, Signature, parse_literal};
+use crate::python::kinds::{Kind, kind};
+use crate::python::loaders::Param;
+use crate::python::model::{BindingKind, ClassId, Module, ScopeId};
+use crate::python::values::Value;
+
+const MAX_DEPTH: u32 = 8;
+
+/// What a class's `__init__` passes to its base's `__init__`, kept as text so file summaries
+/// can hold it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InitSummary {
+    /// The parameters after `self`, with the default's literal text (`None`: required;
+    /// `Some("?")`: not a literal).
+    pub params: Vec<(String, Option<String>)>,
+    /// The `**kwargs` parameter.
+    pub kwargs: Option<String>,
+    /// `None` when no `super().__init__(...)` call was found.
+    pub call: Option<SuperCall>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SuperCall {
+    pub positional: Vec<Forward>,
+    pub keywords: Vec<(String, Forward)>,
+    /// Passes the `__init__`'s own `**kwargs` on.
+    pub splat_kwargs: bool,
+    /// A `*args` or another `**dict`: what it passes is unknown.
+    pub unknown_splat: bool,
+}
+
+/// One argument of the `super().__init__(...)` call.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Forward {
+    /// A parameter of `__init__`, passed on unchanged.
+    Param(String),
+    /// A literal (Python spelling).
+    Literal(String),
+    Unknown,
+}
+
+/// The project class a summary describes: its bases as qualified names (through its file's
+/// imports; a class of the same file is `.Name` relative to nothing, spelled as its name) and
+/// its `__init__`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClassShape {
+    pub bases: Vec<String>,
+    pub init: Option<InitSummary>,
+}
+
+/// The shape of a class of this module (for the project index).
+pub fn class_shape(m: &Module, class: ClassId) -> ClassShape {
+    let bases = m
+        .classes()
+        .get(class)
+        .map(|c| {
+            c.bases
+                .iter()
+                .filter_map(|b| match m.qualified_in(*b, c.parent_scope, 0) {
+                    Some(q) => Some(q),
+                    // A class of the same file: found again by name.
+                    None if kind(*b) == Kind::Identifier => Some(format!("#{}", m.text(*b))),
+                    None => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    ClassShape {
+        bases,
+        init: m
+            .method_id(class, "__init__")
+            .map(|_| init_summary(m, class)),
+    }
+}
+
+/// Reads a class's `__init__` and its call of the base's `__init__`.
+pub fn init_summary(m: &Module, class: ClassId) -> InitSummary {
+    let mut summary = InitSummary::default();
+    let Some(init_id) = m.method_id(class, "__init__") else {
+        return summary;
+    };
+    let Some(init) = m.function(init_id) else {
+        return summary;
+    };
+    let literal = |node: Node| {
+        let v = m.value_in(node, init.parent_scope, 0).value;
+        match v {
+            Value::Int(_) | Value::Float(_) | Value::Str(_) | Value::Bool(_) | Value::None => {
+                v.to_string()
+            }
+            _ => "?".to_owned(),
+        }
+    };
+    if let Some(params) = init.node.child_by_field_name("parameters") {
+        let mut cursor = params.walk();
+        for (i, p) in params.named_children(&mut cursor).enumerate() {
+            let name_of = |n: Node| {
+                n.child_by_field_name("name")
+                    .or_else(|| n.named_child(0))
+                    .map(|x| m.text(x).to_owned())
+            };
+            match kind(p) {
+                Kind::Identifier if i > 0 => summary.params.push((m.text(p).to_owned(), None)),
+                Kind::TypedParameter if i > 0 => {
+                    if let Some(name) = name_of(p) {
+                        summary.params.push((name, None));
+                    }
+                }
+                Kind::DefaultParameter | Kind::TypedDefaultParameter if i > 0 => {
+                    if let (Some(name), Some(value)) = (name_of(p), p.child_by_field_name("value"))
+                    {
+                        summary.params.push((name, Some(literal(value))));
+                    }
+                }
+                Kind::DictionarySplatPattern => {
+                    summary.kwargs = p.named_child(0).map(|n| m.text(n).to_owned());
+                }
+                _ => {}
+            }
+        }
+    }
+    let super_call = m.calls().iter().find(|c| {
+        c.function == Some(init_id) && c.method == Some("__init__") && {
+            let object = c.callee.child_by_field_name("object");
+            // `super().__init__(...)`, `super(Cls, self).__init__(...)` or `Base.__init__(self, ...)`.
+            object.is_some_and(|o| {
+                (kind(o) == Kind::Call
+                    && o.child_by_field_name("function")
+                        .is_some_and(|f| m.text(f) == "super"))
+                    || kind(o) != Kind::Call
+            })
+        }
+    });
+    let Some(call) = super_call else {
+        return summary;
+    };
+    let explicit_self = call
+        .callee
+        .child_by_field_name("object")
+        .is_some_and(|o| kind(o) != Kind::Call);
+    let param_names: Vec<&str> = summary.params.iter().map(|(n, _)| n.as_str()).collect();
+    let forward = |value: Node| -> Forward {
+        if kind(value) == Kind::Identifier {
+            let name = m.text(value);
+            // Passed on unchanged: the name is the parameter and is bound nowhere else.
+            if param_names.contains(&name)
+                && m.single_binding(name, init.scope)
+                    .is_some_and(|b| b.kind == BindingKind::Parameter)
+            {
+                return Forward::Param(name.to_owned());
+            }
+        }
+        match literal(value).as_str() {
+            "?" => Forward::Unknown,
+            text => Forward::Literal(text.to_owned()),
+        }
+    };
+    let mut sc = SuperCall::default();
+    if let Some(args) = call.node.child_by_field_name("arguments") {
+        let mut cursor = args.walk();
+        let mut skipped_self = !explicit_self;
+        for arg in args.named_children(&mut cursor) {
+            match kind(arg) {
+                Kind::Comment => {}
+                Kind::KeywordArgument => {
+                    if let (Some(name), Some(value)) = (
+                        arg.child_by_field_name("name"),
+                        arg.child_by_field_name("value"),
+                    ) {
+                        sc.keywords.push((m.text(name).to_owned(), forward(value)));
+                    }
+                }
+                Kind::DictionarySplat => {
+                    let inner = arg.named_child(0).map(|n| m.text(n));
+                    if inner.is_some() && inner == summary.kwargs.as_deref() {
+                        sc.splat_kwargs = true;
+                    } else {
+                        sc.unknown_splat = true;
+                    }
+                }
+                Kind::ListSplat => sc.unknown_splat = true,
+                _ if !skipped_self => skipped_self = true,
+                _ => sc.positional.push(forward(arg)),
+            }
+        }
+    }
+    summary.call = Some(sc);
+    summary
+}
+
+/// The signature of a subclass whose `__init__` is `init`, given its base's.
+pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
+    let Some(call) = &init.call else {
+        // No base call we can read: nothing is known but that it is a loader.
+        return Signature {
+            positional: Vec::new(),
+            keywords: Vec::new(),
+            defaults: Param::ALL.iter().map(|p| (*p, Value::Unknown)).collect(),
+            partial: true,
+            ..Signature::default()
+        };
+    };
+    let mut out = Signature {
+        positional: vec![None; init.params.len()],
+        keywords: Vec::new(),
+        defaults: Vec::new(),
+        capped: base.capped.clone(),
+        opaque: base.opaque.clone(),
+        partial: base.partial || call.unknown_splat,
+    };
+    let mut set: Vec<(Param, &Forward)> = Vec::new();
+    for (i, f) in call.positional.iter().enumerate() {
+        if let Some(p) = base.positional(i) {
+            set.push((p, f));
+        }
+    }
+    for (k, f) in &call.keywords {
+        if let Some(p) = base.keyword(k) {
+            set.retain(|(q, _)| *q != p);
+            set.push((p, f));
+        }
+    }
+    for p in Param::ALL {
+        match set.iter().find(|(q, _)| *q == p).map(|(_, f)| *f) {
+            Some(Forward::Param(name)) => {
+                let index = init.params.iter().position(|(n, _)| n == name);
+                if let Some(slot) = index.and_then(|i| out.positional.get_mut(i)) {
+                    *slot = Some(p);
+                }
+                out.keywords.push((name.clone(), p));
+                let default = index
+                    .and_then(|i| init.params.get(i))
+                    .and_then(|(_, d)| d.as_deref())
+                    .and_then(parse_literal)
+                    .unwrap_or(Value::Unknown);
+                out.defaults.push((p, default));
+            }
+            Some(Forward::Literal(text)) => out
+                .defaults
+                .push((p, parse_literal(text).unwrap_or(Value::Unknown))),
+            Some(Forward::Unknown) => out.defaults.push((p, Value::Unknown)),
+            None => {
+                if call.splat_kwargs
+                    && let Some(k) = base.keyword_for(p)
+                    && !init.params.iter().any(|(n, _)| n == k)
+                {
+                    out.keywords.push((k.to_owned(), p));
+                }
+                let (value, own) = base.default_of(p);
+                if own {
+                    out.defaults.push((p, value));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A loader the callee of a call constructs, when it is a project class that derives from a
+/// loader class, or a name bound to one: its description and signature.
+pub fn callee_loader(
+    m: &Module,
+    catalogue: &Catalogue,
+    callee: Node,
+    scope: ScopeId,
+) -> Option<(String, Signature)> {
+    expr_loader(m, catalogue, callee, scope, 0)
+}
+
+fn expr_loader(
+    m: &Module,
+    catalogue: &Catalogue,
+    expr: Node,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<(String, Signature)> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match kind(expr) {
+        Kind::Identifier => {
+            let binding = m.single_binding(m.text(expr), scope)?;
+            match (&binding.kind, binding.value) {
+                (BindingKind::Class(id), _) => class_loader(m, catalogue, *id, depth + 1),
+                (BindingKind::Import { qualified }, _) => {
+                    qualified_loader(catalogue, m.index, m.path, qualified, depth + 1)
+                }
+                (BindingKind::Assign, Some(value)) => {
+                    value_loader(m, catalogue, value, binding.scope, depth + 1)
+                }
+                _ => None,
+            }
+        }
+        Kind::Attribute => {
+            let qualified = m.qualified_in(expr, scope, 0)?;
+            qualified_loader(catalogue, m.index, m.path, &qualified, depth + 1)
+        }
+        _ => None,
+    }
+}
+
+/// `A if c else B` (both loaders), or a name.
+fn value_loader(
+    m: &Module,
+    catalogue: &Catalogue,
+    value: Node,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<(String, Signature)> {
+    match kind(value) {
+        Kind::ConditionalExpression => {
+            let a = value.named_child(0)?;
+            let b = value.named_child(2)?;
+            let (name_a, sig_a) = expr_loader(m, catalogue, a, scope, depth)?;
+            let (name_b, sig_b) = expr_loader(m, catalogue, b, scope, depth)?;
+            Some((format!("{name_a} or {name_b}"), sig_a.merge(&sig_b)))
+        }
+        Kind::Identifier | Kind::Attribute => expr_loader(m, catalogue, value, scope, depth),
+        _ => None,
+    }
+}
+
+fn class_loader(
+    m: &Module,
+    catalogue: &Catalogue,
+    class: ClassId,
+    depth: u32,
+) -> Option<(String, Signature)> {
+    let def = m.class(class)?;
+    let (base_name, base) = def
+        .bases
+        .iter()
+        .find_map(|b| expr_loader(m, catalogue, *b, def.parent_scope, depth + 1))?;
+    let line = m.line(def.node.start_byte());
+    let signature = match m.method_id(class, "__init__") {
+        Some(_) => compose(&base, &init_summary(m, class)),
+        None => base,
+    };
+    Some((
+        format!("{} (line {line}), a subclass of {base_name}", def.name),
+        signature,
+    ))
+}
+
+/// A qualified name: a catalogue class, or a project class in another file.
+fn qualified_loader(
+    catalogue: &Catalogue,
+    index: &crate::python::index::ProjectIndex,
+    from_file: &Path,
+    qualified: &str,
+    depth: u32,
+) -> Option<(String, Signature)> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    if let Some(entry) = catalogue.class(qualified) {
+        return Some((entry.name.clone(), entry.signature.clone()));
+    }
+    let (file, shape) = index.class_shape(from_file, qualified)?;
+    let (base_name, base) = shape.bases.iter().find_map(|b| {
+        let base = match b.strip_prefix('#') {
+            // A class of the same file as the subclass.
+            Some(local) => format!(".{}.{local}", module_stem(&file)?),
+            None => b.clone(),
+        };
+        qualified_loader(catalogue, index, &file, &base, depth + 1)
+    })?;
+    let signature = match &shape.init {
+        Some(init) => compose(&base, init),
+        None => base,
+    };
+    let name = qualified.rsplit('.').next().unwrap_or(qualified);
+    Some((
+        format!(
+            "{name} ({}), a subclass of {base_name}",
+            file.file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        ),
+        signature,
+    ))
+}
+
+/// `train` of `pkg/train.py`, for a relative name in the same file.
+fn module_stem(file: &Path) -> Option<String> {
+    let stem = file.file_stem()?.to_string_lossy().into_owned();
+    Some(stem)
+}

@@ -1,0 +1,260 @@
+//! The loader catalogue end to end: a project's loader subclass in another file, the user's own
+//! query files (`extend-queries`), a broken query file, and `dldoctor loaders` in text and JSON.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn dldoctor(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_dldoctor"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run dldoctor")
+}
+
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for (name, content) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, content).unwrap();
+    }
+    dir
+}
+
+fn check_json(dir: &Path) -> (Output, Vec<Value>) {
+    let out = dldoctor(
+        dir,
+        &[
+            "check",
+            "--format",
+            "json",
+            "--assume-cpus",
+            "8",
+            "--assume-shm",
+            "16GiB",
+        ],
+    );
+    let value: Value = serde_json::from_slice(&out.stdout).expect("json output");
+    (out, value.as_array().cloned().unwrap_or_default())
+}
+
+fn codes(items: &[Value]) -> Vec<String> {
+    let mut out: Vec<String> = items
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}:{}",
+                d["filename"].as_str().unwrap(),
+                d["location"]["row"],
+                d["code"].as_str().unwrap()
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+const UTILS: &str = "\
+import torch
+
+class InfiniteDataLoader(torch.utils.data.DataLoader):
+    def __iter__(self):
+        while True:
+            yield from super().__iter__()
+
+class PadLoader(InfiniteDataLoader):
+    def __init__(self, dataset, workers=32, **kwargs):
+        super().__init__(dataset, num_workers=workers, **kwargs)
+";
+
+const TRAIN: &str = "\
+from utils.loaders import InfiniteDataLoader, PadLoader
+
+def main(ds):
+    a = InfiniteDataLoader(ds, batch_size=8, persistent_workers=True)
+    b = PadLoader(ds, batch_size=8)
+    c = PadLoader(ds, workers=0, prefetch_factor=2)
+    return a, b, c
+";
+
+#[test]
+fn a_loader_subclass_in_another_file_through_two_levels() {
+    let dir = project(&[("utils/loaders.py", UTILS), ("train.py", TRAIN)]);
+    let (out, items) = check_json(dir.path());
+    assert_eq!(
+        codes(&items),
+        ["train.py:4:DL302", "train.py:5:DL201", "train.py:6:DL301"],
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let dl201 = items.iter().find(|d| d["code"] == "DL201").unwrap();
+    let message = dl201["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("num_workers=32 (the default of PadLoader (loaders.py))"),
+        "{message}"
+    );
+    // Without the other file the classes are unknown: nothing, never a guess.
+    let alone = project(&[("train.py", TRAIN)]);
+    let (_, items) = check_json(alone.path());
+    assert!(items.is_empty(), "{items:?}");
+}
+
+const USER_QUERIES: &str = r#"
+; Our own factory: make_loaders(dataset, workers=16, pin=True) builds a DataLoader.
+((call function: (_) @callee) @loader
+  (#dl-resolves-to? @callee "ops.data.make_loaders")
+  (#set! dl.entry "ops.data.make_loaders")
+  (#set! dl.positional "dataset workers")
+  (#set! dl.keywords "dataset persistent_workers")
+  (#set! dl.rename.workers "num_workers")
+  (#set! dl.rename.pin "pin_memory")
+  (#set! dl.default.num_workers "16")
+  (#set! dl.default.pin_memory "True"))
+"#;
+
+const USES_FACTORY: &str = "\
+from ops.data import make_loaders
+
+train = make_loaders(train_ds)
+evaluate = make_loaders(eval_ds, 0, persistent_workers=True)
+for batch in train:
+    pass
+";
+
+#[test]
+fn a_user_query_file_adds_a_factory() {
+    let dir = project(&[
+        (
+            "pyproject.toml",
+            "[tool.dldoctor]\nextend-queries = [\"ops/loaders.scm\"]\n",
+        ),
+        ("ops/loaders.scm", USER_QUERIES),
+        ("train.py", USES_FACTORY),
+    ]);
+    let (out, items) = check_json(dir.path());
+    assert_eq!(
+        codes(&items),
+        ["train.py:3:DL201", "train.py:4:DL302"],
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let message = items[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("num_workers=16 (the default of ops.data.make_loaders)"),
+        "{message}"
+    );
+    // Without the query file the factory is not a loader.
+    let plain = project(&[("train.py", USES_FACTORY)]);
+    let (_, items) = check_json(plain.path());
+    assert!(items.is_empty(), "{items:?}");
+}
+
+#[test]
+fn a_broken_query_file_names_file_line_and_column_and_the_rest_works() {
+    let dir = project(&[
+        (
+            "pyproject.toml",
+            "[tool.dldoctor]\nextend-queries = [\"ops/loaders.scm\"]\n",
+        ),
+        (
+            "ops/loaders.scm",
+            "; comment\n((call function: (_) @callee) @loader\n  (#set! dl.default.num_wrkers \"2\"))\n",
+        ),
+        (
+            "train.py",
+            "from torch.utils.data import DataLoader\nDataLoader(ds, prefetch_factor=2)\n",
+        ),
+    ]);
+    let (out, items) = check_json(dir.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("ops/loaders.scm:2:1: `num_wrkers` is not a parameter of DataLoader"),
+        "{err}"
+    );
+    assert_eq!(out.status.code(), Some(2));
+    // The built-in catalogue still finds the DataLoader.
+    assert_eq!(codes(&items), ["train.py:2:DL301"]);
+
+    std::fs::write(
+        dir.path().join("ops/loaders.scm"),
+        "; comment\n((call function: (_) @callee) @loader\n  (#set! dl.entry \"x\")\n",
+    )
+    .unwrap();
+    let (out, _) = check_json(dir.path());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ops/loaders.scm:4:1: Unexpected EOF"), "{err}");
+}
+
+const EXPLAINED: &str = "\
+import argparse
+from torch.utils.data import DataLoader
+from transformers import TrainingArguments
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--num_workers', type=int, default=64)
+args = parser.parse_args()
+
+def main(ds, cfg):
+    loader = DataLoader(ds, num_workers=args.num_workers, pin_memory=cfg.pin, multiprocessing_context='spawn')
+    hf = TrainingArguments('out', dataloader_num_workers=2)
+";
+
+#[test]
+fn loaders_explains_each_value_in_text_and_json() {
+    let dir = project(&[("train.py", EXPLAINED)]);
+    let out = dldoctor(dir.path(), &["loaders"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "train.py:10:14: DataLoader via torch.utils.data.DataLoader",
+        "    num_workers = 64: the default of --num_workers (line 6), passed on line 10",
+        "    pin_memory unknown: `cfg.pin` is not a value dldoctor can resolve",
+        "    start method: spawn: the workers start by spawn (`multiprocessing_context`)",
+        "train.py:11:10: TrainingArguments via transformers.TrainingArguments",
+        "    catalogue entry: queries/transformers.scm:",
+        "    num_workers (as dataloader_num_workers) = 2: passed on line 11",
+        "    pin_memory = True: the default of transformers.TrainingArguments",
+        "Found 2 loaders.",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
+    assert_eq!(out.status.code(), Some(0));
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let loaders = files[0]["loaders"].as_array().expect("loaders");
+    assert_eq!(files[0]["filename"], "train.py");
+    assert_eq!(loaders.len(), 2);
+    let first = &loaders[0];
+    assert_eq!(first["entry"], "torch.utils.data.DataLoader");
+    assert_eq!(first["line"], 10);
+    assert_eq!(first["start_method"]["method"], "spawn");
+    let workers = first["arguments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["param"] == "num_workers")
+        .unwrap();
+    assert_eq!(workers["value"], "64");
+    assert_eq!(workers["status"], "passed");
+    let pin = first["arguments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["param"] == "pin_memory")
+        .unwrap();
+    assert_eq!(pin["status"], "unknown");
+    assert_eq!(pin["value"], Value::Null);
+    assert_eq!(loaders[1]["arguments"][0]["param"], "num_workers");
+    assert_eq!(
+        loaders[1]["arguments"][0]["keyword"],
+        "dataloader_num_workers"
+    );
+}
