@@ -1,6 +1,8 @@
 //! The crate, the Python wheel and the VS Code extension ship one version and one license, and
 //! `dldoctor --version` prints that version.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::process::Command;
 
