@@ -7,15 +7,16 @@
 //!   `didChange` + `textDocument/diagnostic`, timed until the answer is read back. Pull mode has
 //!   no debounce, so this is the whole latency an editor sees.
 //! - `stdio_round_trip/ruff server`: the same keystrokes answered by ruff's language server, the
-//!   named peer (skipped when ruff is not installed).
+//!   named peer (installed from PyPI under the target folder when missing).
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "../tests/lsp_client/mod.rs"]
 mod lsp_client;
+mod support;
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
@@ -181,9 +182,9 @@ fn in_process(c: &mut Criterion) {
 }
 
 /// Keystrokes answered over stdio: `didChange` + `textDocument/diagnostic`, timed until the
-/// answer is read back, for `dldoctor lsp` and, when it is installed, the named peer `ruff
-/// server` (ruff's own language server, linting the same file with its default rules; set
-/// `RUFF` to its binary, or have `ruff` on `PATH`).
+/// answer is read back, for `dldoctor lsp` and the named peer `ruff server` (ruff's own
+/// language server, linting the same file with its default rules; `RUFF`, else `ruff` on
+/// `PATH`, else installed from PyPI under the target folder).
 fn stdio_round_trip(c: &mut Criterion) {
     let text = big_file();
     let dir = tempfile::tempdir().unwrap();
@@ -202,7 +203,7 @@ fn stdio_round_trip(c: &mut Criterion) {
     keystrokes(&mut group, "stdio_round_trip", &mut dldoctor, &path, &text);
     dldoctor.shutdown_and_exit();
 
-    match ruff() {
+    match support::ruff() {
         Some(ruff) => {
             let mut command = Command::new(ruff);
             command.arg("server");
@@ -217,7 +218,7 @@ fn stdio_round_trip(c: &mut Criterion) {
             );
             peer.shutdown_and_exit();
         }
-        None => eprintln!("ruff not found (set RUFF or put it on PATH): peer skipped"),
+        None => eprintln!("ruff could not be found or installed: peer skipped"),
     }
     group.finish();
 }
@@ -255,16 +256,6 @@ fn keystrokes(
             black_box(report)
         })
     });
-}
-
-/// The peer's binary: `RUFF`, else `ruff` on `PATH`.
-fn ruff() -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os("RUFF") {
-        return Some(PathBuf::from(path));
-    }
-    std::env::split_paths(&std::env::var_os("PATH")?)
-        .map(|dir| dir.join("ruff"))
-        .find(|candidate| candidate.is_file())
 }
 
 criterion_group!(benches, reparse, in_process, stdio_round_trip);

@@ -1,21 +1,20 @@
-//! Settings: `[tool.dldoctor]` in pyproject.toml, the same keys from the CLI and LSP settings,
-//! and suppression comments.
+//! Settings: `[tool.dldoctor]` in pyproject.toml, the same keys from the CLI and LSP settings.
 //!
 //! The file-level API both shells use: [`ConfigResolver::settings_for`] finds the nearest
 //! pyproject.toml of a file (cached per folder), parses it once, and layers the CLI flags or
-//! editor settings ([`Overrides`]) on top. [`Suppressions`] reads `# noqa` comments.
+//! editor settings ([`Overrides`]) on top.
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, LazyLock, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use globset::{Glob, GlobSet, GlobSetBuilder};
-use regex::Regex;
 use serde::Deserialize;
 use thiserror::Error;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::rules::{Code, all_rules};
+use crate::suppression::Suppressions;
 use crate::text::LineIndex;
 
 /// Effective settings for one analysis. Built from pyproject.toml, then CLI flags or LSP
@@ -53,6 +52,17 @@ impl Settings {
     /// Whether `code` runs at all (before per-file ignores and `# noqa`). An explicit selector
     /// naming the exact code beats a shorter prefix, as in ruff.
     pub fn is_enabled(&self, code: Code) -> bool {
+        self.is_enabled_with(code, code.rule().default_enabled)
+    }
+
+    /// Whether `code` would run if it were on by default: `select`, `extend-select` and
+    /// `ignore` apply as to any rule. An opt-in rule whose findings with evidence of a crash
+    /// are reported without opting in (DL102) runs when this holds.
+    pub fn is_enabled_by_evidence(&self, code: Code) -> bool {
+        self.is_enabled_with(code, true)
+    }
+
+    fn is_enabled_with(&self, code: Code, default_enabled: bool) -> bool {
         let specificity = |list: &[String]| {
             list.iter()
                 .filter(|s| matches(code, s))
@@ -60,10 +70,10 @@ impl Settings {
                 .max()
         };
         let selected = if self.select.is_empty() {
-            code.rule().default_enabled.then_some(0)
+            default_enabled.then_some(0)
         } else {
             specificity(&self.select)
-                .filter(|_| code.rule().default_enabled || self.names_exactly(&self.select, code))
+                .filter(|_| default_enabled || self.names_exactly(&self.select, code))
         };
         let selected = selected.max(specificity(&self.extend_select));
         match (selected, specificity(&self.ignore)) {
@@ -102,11 +112,7 @@ impl Settings {
         if !per_file.is_empty() {
             diagnostics.retain(|d| !per_file.iter().any(|sel| matches(d.code, sel)));
         }
-        let suppressions = Suppressions::parse(source, is_comment);
-        if !suppressions.is_empty() {
-            let index = LineIndex::new(source);
-            diagnostics.retain(|d| !suppressions.suppresses(index.line_of(d.range.start), d.code));
-        }
+        Suppressions::parse(source, is_comment).filter(source, diagnostics);
     }
 
     pub fn severity_of(&self, code: Code) -> Severity {
@@ -515,95 +521,6 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-// ---------------------------------------------------------------------------------------------
-// Suppression comments
-
-/// `# noqa`, `# noqa: DL201, DL202`, `# dldoctor: ignore`, `# dldoctor: ignore[DL201]`, by
-/// zero-based line. A `noqa` naming only other tools' codes (`# noqa: E501`) suppresses nothing
-/// of ours.
-#[derive(Debug, Default)]
-pub struct Suppressions {
-    lines: HashMap<u32, Suppression>,
-}
-
-#[derive(Debug, PartialEq, Eq)]
-enum Suppression {
-    All,
-    Codes(Vec<Code>),
-}
-
-static NOQA: LazyLock<Option<Regex>> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)#\s*(?:noqa(?P<noqa>\s*:\s*[A-Z]+[0-9]+(?:[\s,]+[A-Z]+[0-9]+)*)?|dldoctor\s*:\s*ignore(?:\[(?P<ignore>[^\]]*)\])?)",
-    )
-    .ok()
-});
-
-impl Suppressions {
-    /// The suppression comments of `source`; a match where `is_comment` says the text is not
-    /// a comment (`"# noqa"` in a string) is not one.
-    pub fn parse(source: &str, is_comment: impl Fn(usize) -> bool) -> Self {
-        let mut out = Self::default();
-        let bytes = source.as_bytes();
-        if memchr::memmem::find(bytes, b"noqa").is_none()
-            && memchr::memmem::find(bytes, b"dldoctor").is_none()
-        {
-            return out;
-        }
-        let Some(re) = NOQA.as_ref() else { return out };
-        let mut line_start = 0;
-        for (line_no, line) in source.split_inclusive('\n').enumerate() {
-            let Ok(line_no) = u32::try_from(line_no) else {
-                break;
-            };
-            let start = line_start;
-            line_start += line.len();
-            for caps in re.captures_iter(line) {
-                if caps.get(0).is_some_and(|m| !is_comment(start + m.start())) {
-                    continue;
-                }
-                let list = caps.name("noqa").or_else(|| caps.name("ignore"));
-                let suppression = match list {
-                    None => Suppression::All,
-                    Some(list) => Suppression::Codes(
-                        list.as_str()
-                            .split(|c: char| c == ',' || c == ':' || c.is_whitespace())
-                            .filter_map(|c| c.parse::<Code>().ok())
-                            .collect(),
-                    ),
-                };
-                out.add(line_no, suppression);
-            }
-        }
-        out
-    }
-
-    fn add(&mut self, line: u32, suppression: Suppression) {
-        let entry = self
-            .lines
-            .entry(line)
-            .or_insert(Suppression::Codes(Vec::new()));
-        match (entry, suppression) {
-            (entry @ Suppression::Codes(_), Suppression::All) => *entry = Suppression::All,
-            (Suppression::Codes(codes), Suppression::Codes(more)) => codes.extend(more),
-            (Suppression::All, _) => {}
-        }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.lines.is_empty()
-    }
-
-    /// Whether a diagnostic of `code` starting on zero-based `line` is suppressed.
-    pub fn suppresses(&self, line: u32, code: Code) -> bool {
-        match self.lines.get(&line) {
-            Some(Suppression::All) => true,
-            Some(Suppression::Codes(codes)) => codes.contains(&code),
-            None => false,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -648,6 +565,19 @@ kb = ["ops/kb"]
             ["DL1"]
         );
         assert!(s.per_file_ignored(Path::new("/proj/train.py")).is_empty());
+    }
+
+    #[test]
+    fn an_opt_in_rule_with_evidence_runs_unless_deselected() {
+        let default = parse("[tool.dldoctor]\n").unwrap();
+        assert!(!default.is_enabled(Code::DL102));
+        assert!(default.is_enabled_by_evidence(Code::DL102));
+        let opted_in = parse("[tool.dldoctor]\nextend-select = [\"DL102\"]\n").unwrap();
+        assert!(opted_in.is_enabled(Code::DL102));
+        let ignored = parse("[tool.dldoctor]\nignore = [\"DL102\"]\n").unwrap();
+        assert!(!ignored.is_enabled_by_evidence(Code::DL102));
+        let other_family = parse("[tool.dldoctor]\nselect = [\"DL2\"]\n").unwrap();
+        assert!(!other_family.is_enabled_by_evidence(Code::DL102));
     }
 
     #[test]
@@ -741,32 +671,17 @@ kb = ["ops/kb"]
     }
 
     #[test]
-    fn suppression_comments() {
-        let src = "a = 1  # noqa: DL201, DL202\nb = 2  # noqa\nc = 3  # noqa: E501\n\
-                   d = 4  # dldoctor: ignore[DL301,DL302]\ne = 5  # NOQA:DL203 DL204\n\
-                   f = 6  # dldoctor: ignore\ng = 7\n";
-        let s = Suppressions::parse(src, |_| true);
-        assert!(s.suppresses(0, Code::DL201) && s.suppresses(0, Code::DL202));
-        assert!(!s.suppresses(0, Code::DL203));
-        assert!(s.suppresses(1, Code::DL101));
-        assert!(!s.suppresses(2, Code::DL101));
-        assert!(s.suppresses(3, Code::DL302) && !s.suppresses(3, Code::DL303));
-        assert!(s.suppresses(4, Code::DL203) && s.suppresses(4, Code::DL204));
-        assert!(s.suppresses(5, Code::DL307));
-        assert!(!s.suppresses(6, Code::DL101));
-        assert!(Suppressions::parse("x = 1\n", |_| true).is_empty());
-        // Only comments count.
-        let in_string = "x = '# noqa'\n";
-        assert!(Suppressions::parse(in_string, |offset| offset > 8).is_empty());
-    }
-
-    #[test]
     fn filter_drops_suppressed_and_per_file_ignored() {
         use crate::text::TextRange;
         let src = "x = 1  # noqa: DL201\ny = 2\n";
         let at_line = |code, line: usize| {
             let start = if line == 0 { 0 } else { src.find("y").unwrap() };
-            Diagnostic::new(code, TextRange::new(start, start + 1), "m")
+            Diagnostic::new(
+                code,
+                code.rule().severity,
+                TextRange::new(start, start + 1),
+                "m",
+            )
         };
         let mut ds = vec![
             at_line(Code::DL201, 0),

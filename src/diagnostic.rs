@@ -94,12 +94,19 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn new(code: Code, range: TextRange, message: impl Into<String>) -> Self {
+    /// A finding of `code`; rules build theirs with [`Rule::diagnostic`](crate::rules::Rule::diagnostic),
+    /// which passes the rule's default severity.
+    pub fn new(
+        code: Code,
+        severity: Severity,
+        range: TextRange,
+        message: impl Into<String>,
+    ) -> Self {
         Self {
             code,
             message: message.into(),
             message_zh: None,
-            severity: code.rule().severity,
+            severity,
             range,
             related: Vec::new(),
             fixes: Vec::new(),
@@ -147,11 +154,6 @@ impl Diagnostic {
     pub fn with_fix(mut self, fix: Fix) -> Self {
         self.fixes.push(fix);
         self
-    }
-
-    /// Knowledge-base entries whose failures this rule prevents.
-    pub fn kb(&self) -> &'static [&'static str] {
-        self.code.rule().kb
     }
 }
 

@@ -7,7 +7,8 @@
 //!   combinations), one module per rule with its docs beside it.
 //! - [`analyze`] is the single entry point of the static analysis; [`fix`] applies its edits.
 //! - [`kb`] holds the knowledge base of known failures and the crash-output matcher (`explain`).
-//! - [`host`] reads this machine's facts; [`config`] reads settings and suppressions.
+//! - [`host`] reads this machine's facts; [`config`] reads settings; [`suppression`] reads
+//!   `# noqa` comments.
 //! - [`output`] renders `check` results; [`server`] is the language server.
 //!
 //! The CLI and the server are thin shells over [`analyze::analyze`] and the KB matcher.
@@ -18,8 +19,10 @@ pub mod diagnostic;
 pub mod fix;
 pub mod host;
 pub mod kb;
+pub mod notebook;
 pub mod output;
 pub mod python;
 pub mod rules;
 pub mod server;
+pub mod suppression;
 pub mod text;

@@ -66,7 +66,7 @@ fn clean_project_exits_0_in_every_format() {
             .as_array()
             .unwrap()
             .len(),
-        19
+        20
     );
 }
 
@@ -184,7 +184,7 @@ fn rule_prints_docs_and_the_table() {
     let out = dldoctor(dir.path(), &["rule", "cuda-in-forked-worker"]);
     assert!(stdout(&out).starts_with("# cuda-in-forked-worker (DL101)"));
     let out = dldoctor(dir.path(), &["rule"]);
-    assert_eq!(stdout(&out).lines().count(), 21);
+    assert_eq!(stdout(&out).lines().count(), 22);
     let out = dldoctor(dir.path(), &["rule", "DL999"]);
     assert_eq!(out.status.code(), Some(2));
 }
@@ -203,6 +203,8 @@ args = parser.parse_args()
 
 train = DataLoader(ds, batch_size=32, num_workers=args.num_workers)
 val = DataLoader(ds, prefetch_factor=4)
+for batch in train:
+    pass
 "#;
 
 const USER_CLASS: &[u8] = br#"class DataLoader:

@@ -121,7 +121,8 @@ fn dataset_in_another_file() {
     assert!(run(&source, &train, Code::DL101, &ProjectIndex::new()).is_empty());
 }
 
-/// `dldoctor check` indexes every checked file, so the same finding comes from the CLI.
+/// `dldoctor check` follows the imports of the checked files, so the same finding comes from the
+/// CLI.
 #[test]
 fn check_sees_the_dataset_in_another_file() {
     let root = fixtures_dir().join("DL101_cross_file");
@@ -145,6 +146,46 @@ fn check_sees_the_dataset_in_another_file() {
     assert!(files[0].ends_with("evaluate.py"), "{files:?}");
     assert!(files[1].ends_with("train.py"), "{files:?}");
     assert_eq!(output.status.code(), Some(1));
+}
+
+/// The dataset class and the `worker_init_fn` are each two imports away from the script (the
+/// package re-exports a module that re-exports them): `check` follows the imports to the files
+/// that define them, whether it is given the project or the script alone.
+#[test]
+fn check_follows_imports_two_away() {
+    let root = fixtures_dir().join("DL101_two_imports_away");
+    for target in [root.clone(), root.join("scripts/train.py")] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_dldoctor"))
+            .args(["check", "--format", "json", "--select", "DL101"])
+            .arg(&target)
+            .output()
+            .expect("dldoctor runs");
+        let findings: serde_json::Value =
+            serde_json::from_slice(&output.stdout).expect("JSON on stdout");
+        let findings = findings.as_array().expect("an array");
+        let mut related: Vec<String> = findings
+            .iter()
+            .map(|f| {
+                assert_eq!(f["code"], "DL101");
+                let file = f["filename"].as_str().expect("a filename");
+                assert!(file.ends_with("scripts/train.py"), "{file}");
+                f["related"][0]["filename"]
+                    .as_str()
+                    .expect("the defining file")
+                    .to_owned()
+            })
+            .collect();
+        related.sort();
+        assert_eq!(related.len(), 2, "{target:?}: {findings:?}");
+        assert!(
+            related[0].ends_with("videoproj/data/gpu_decode.py"),
+            "{related:?}"
+        );
+        assert!(
+            related[1].ends_with("videoproj/data/seeding.py"),
+            "{related:?}"
+        );
+    }
 }
 
 /// Pathological input (deep nesting, a lambda nested in itself) is analysed without a crash.

@@ -8,7 +8,7 @@ use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
-use dldoctor::kb::{self, ExplainOptions, Finding, KnowledgeBase, Lang};
+use dldoctor::kb::{self, EvidenceKind, ExplainOptions, Finding, KnowledgeBase, Lang};
 use dldoctor::rules::Code;
 
 fn corpus_dir() -> PathBuf {
@@ -17,7 +17,8 @@ fn corpus_dir() -> PathBuf {
 
 struct Case {
     file: String,
-    top: String,
+    /// `None` for an unrelated crash that must give no finding.
+    top: Option<String>,
     user_frame: Option<String>,
 }
 
@@ -30,7 +31,7 @@ fn cases() -> Vec<Case> {
             assert_eq!(cols.len(), 4, "expected.tsv: 4 columns in {l:?}");
             Case {
                 file: cols[0].to_string(),
-                top: format!("pytorch/{}", cols[1]),
+                top: (cols[1] != "-").then(|| format!("pytorch/{}", cols[1])),
                 user_frame: (cols[2] != "-").then(|| cols[2].to_string()),
             }
         })
@@ -60,10 +61,20 @@ fn every_recorded_output_names_the_right_entry_first() {
     );
     for case in &cases {
         let findings = explain_file(&kb, &corpus_dir().join(&case.file));
-        let top = findings.first().map(|f| f.id.as_str()).unwrap_or("(none)");
-        if top != case.top {
-            failures.push(format!("{}: expected {}, got {top}", case.file, case.top));
+        let Some(expected) = &case.top else {
+            if !findings.is_empty() {
+                let ids: Vec<&str> = findings.iter().map(|f| f.id.as_str()).collect();
+                failures.push(format!("{}: expected no finding, got {ids:?}", case.file));
+            }
             continue;
+        };
+        let top = findings.first().map(|f| f.id.as_str()).unwrap_or("(none)");
+        if top != expected {
+            failures.push(format!("{}: expected {expected}, got {top}", case.file));
+            continue;
+        }
+        if findings[0].evidence != EvidenceKind::Message && !case.file.contains("-frames-") {
+            failures.push(format!("{}: diagnosed from frames only", case.file));
         }
         let frame = user_frame(&findings[0]);
         if frame != case.user_frame {
@@ -367,6 +378,7 @@ fn findings_serialize_in_the_contract_shape() {
         "dead_ends",
         "rules",
         "frames",
+        "evidence",
     ]
     .into_iter()
     .collect();
@@ -382,6 +394,7 @@ fn findings_serialize_in_the_contract_shape() {
         frame_keys,
         ["file", "function", "line", "user"].into_iter().collect()
     );
+    assert_eq!(json["evidence"], "message");
     let wrapper_line = text
         .lines()
         .position(|l| l.contains("Caught KeyError in DataLoader worker process"))
@@ -394,4 +407,155 @@ fn findings_serialize_in_the_contract_shape() {
             .unwrap()
             .starts_with("KeyError: Caught KeyError")
     );
+}
+
+/// Every kind `explain` knows from its message is also diagnosed from an excerpt that lost that
+/// line (pasted outputs often do): the frames and source lines left point at the same failure,
+/// marked as frame evidence and ranked below any message.
+#[test]
+fn excerpts_that_lost_the_message_line_are_diagnosed_from_their_frames() {
+    let kb = KnowledgeBase::embedded();
+    // `Cut`: the excerpt ends before the message; `Drop`: every line the message was found on
+    // is missing (it was printed elsewhere, or more than once).
+    #[derive(Clone, Copy)]
+    enum Lost {
+        Cut,
+        Drop,
+    }
+    let cases = [
+        ("empty-dataset.txt", "empty-dataset-sampler", Lost::Cut),
+        (
+            "ragged-in-worker.txt",
+            "collate-resize-not-resizable",
+            Lost::Cut,
+        ),
+        ("ragged-batch.txt", "collate-size-mismatch", Lost::Cut),
+        (
+            "spawn-pickle-module.txt",
+            "spawn-unpicklable-object",
+            Lost::Drop,
+        ),
+        (
+            "spawn-pickle-lock.txt",
+            "spawn-unpicklable-object",
+            Lost::Drop,
+        ),
+        (
+            "spawn-pickle-h5py.txt",
+            "spawn-unpicklable-object",
+            Lost::Drop,
+        ),
+        ("mmap-map-count.txt", "mmap-map-count", Lost::Cut),
+        (
+            "spawn-no-main-guard.txt",
+            "spawn-missing-main-guard",
+            Lost::Cut,
+        ),
+        ("key-error.txt", "worker-exception", Lost::Cut),
+        (
+            "reports/signal-macos-78924.txt",
+            "dataloader-worker-exited-unexpectedly",
+            Lost::Cut,
+        ),
+        (
+            "reports/shared-file-mapping-1455-ultralytics.txt",
+            "windows-paging-file",
+            Lost::Drop,
+        ),
+        (
+            "reports/broken-pipe-win32-mhformer.txt",
+            "spawn-worker-broken-pipe",
+            Lost::Cut,
+        ),
+        (
+            "reports/fork-enomem-reid.txt",
+            "worker-fork-enomem",
+            Lost::Cut,
+        ),
+        (
+            "reports/pin-thread-mmagic.txt",
+            "pin-memory-thread-exited",
+            Lost::Drop,
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (file, expected, lost) in cases {
+        let mut lines: Vec<String> = std::fs::read_to_string(corpus_dir().join(file))
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let full = kb::explain(&(lines.join("\n") + "\n"), &kb, &ExplainOptions::default());
+        let Some(top) = full.first().map(|f| f.id.clone()) else {
+            failures.push(format!("{file}: no finding in the full output"));
+            continue;
+        };
+        // Lose the lines the top entry's message is found on, until it is found on none.
+        let found = loop {
+            let found = kb::explain(&(lines.join("\n") + "\n"), &kb, &ExplainOptions::default());
+            let hit = found
+                .iter()
+                .find(|f| f.id == top && f.evidence == EvidenceKind::Message)
+                .map(|f| f.line as usize);
+            match (hit, lost) {
+                (Some(line), Lost::Cut) => {
+                    // The whole message goes, with its first line (`RuntimeError:` above an
+                    // indented paragraph).
+                    lines.truncate(line - 1);
+                    while lines
+                        .last()
+                        .is_some_and(|l| !l.is_empty() && !l.starts_with(' '))
+                    {
+                        lines.pop();
+                    }
+                }
+                (Some(line), Lost::Drop) => {
+                    lines.remove(line - 1);
+                }
+                (None, _) => break found,
+            }
+        };
+        let id = format!("pytorch/{expected}");
+        let Some(at) = found.iter().position(|f| f.id == id) else {
+            let ids: Vec<&str> = found.iter().map(|f| f.id.as_str()).collect();
+            failures.push(format!("{file}: expected {id} from frames, got {ids:?}"));
+            continue;
+        };
+        if found[at].evidence != EvidenceKind::Frames {
+            failures.push(format!("{file}: {id} not marked as frame evidence"));
+        }
+        // Only generic wrappers that kept their message may rank above it.
+        for f in &found[..at] {
+            let generic = kb.entry(&f.id).is_some_and(|e| e.generic);
+            if !(generic && f.evidence == EvidenceKind::Message) {
+                failures.push(format!("{file}: {} ranks above {id}", f.id));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_traceback_whose_final_message_matched_nothing_is_not_read_from_its_frames() {
+    // An unrelated exception raised inside the pin-memory thread's frames: the message is
+    // there and unknown, so the frames must not be taken for the pin-memory failure.
+    let kb = KnowledgeBase::embedded();
+    let text = "Traceback (most recent call last):\n  File \"/x/torch/utils/data/_utils/pin_memory.py\", line 49, in _pin_memory_loop\n    do_one_step()\nValueError: something else\n";
+    assert!(kb::explain(text, &kb, &ExplainOptions::default()).is_empty());
+    let cut = "Traceback (most recent call last):\n  File \"/x/torch/utils/data/_utils/pin_memory.py\", line 49, in _pin_memory_loop\n    do_one_step()\n";
+    let found = kb::explain(cut, &kb, &ExplainOptions::default());
+    assert_eq!(found[0].id, "pytorch/pin-memory-thread-exited");
+    assert_eq!(found[0].evidence, EvidenceKind::Frames);
+}
+
+#[test]
+fn every_entry_is_listed_in_the_kb_readme() {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("kb/README.md"))
+            .unwrap();
+    let kb = KnowledgeBase::embedded();
+    for entry in kb.entries() {
+        let row = format!("| `{}` | {} | {} |", entry.id, entry.title, entry.title_zh);
+        assert!(readme.contains(&row), "kb/README.md does not list {row}");
+    }
 }

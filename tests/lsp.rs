@@ -609,13 +609,9 @@ fn a_dataset_in_another_workspace_file_is_seen() {
     let uri = file_uri(&pkg.join("train.py"));
     let mut lsp = Lsp::start();
     lsp.initialize(capabilities(&[], false), options(), Some(dir.path()));
-    // The index is built in the background; once it is, the open file is analysed again.
-    let progress = lsp.wait_notification("index progress end", |m| {
-        m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
-    });
-    assert_eq!(progress["params"]["value"]["message"], "3 Python files");
     lsp.open(&uri, &train);
-    let diagnostics = lsp.diagnostics_where(&uri, |d| d.iter().any(|x| x["code"] == "DL101"));
+    // Nothing is indexed up front: the first diagnostics already follow the import.
+    let diagnostics = lsp.diagnostics_for_version(&uri, 1);
     let dl101 = find(&diagnostics, "DL101");
     let related = &dl101["relatedInformation"][0]["location"];
     assert_eq!(related["uri"], file_uri(&pkg.join("data.py")).as_str());
@@ -640,9 +636,6 @@ fn editing_a_dataset_file_updates_the_files_that_use_it() {
     );
     let mut lsp = Lsp::start();
     lsp.initialize(capabilities(&[], false), options(), Some(dir.path()));
-    lsp.wait_notification("index progress end", |m| {
-        m["method"] == "$/progress" && m["params"]["value"]["kind"] == "end"
-    });
     lsp.open(&train_uri, &train);
     lsp.diagnostics_where(&train_uri, |d| d.iter().any(|x| x["code"] == "DL101"));
     lsp.open(&data_uri, &data);
@@ -657,6 +650,112 @@ fn editing_a_dataset_file_updates_the_files_that_use_it() {
     );
     let after = lsp.diagnostics_where(&train_uri, |d| !d.iter().any(|x| x["code"] == "DL101"));
     assert!(codes(&after).iter().all(|c| c != "DL101"), "{after:?}");
+}
+
+/// A copy of a fixture project (folders and files) in a temporary folder.
+fn copy_project(fixture: &str) -> tempfile::TempDir {
+    fn copy(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            let target = to.join(entry.file_name());
+            if entry.file_type().unwrap().is_dir() {
+                copy(&entry.path(), &target);
+            } else {
+                std::fs::copy(entry.path(), target).unwrap();
+            }
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    copy(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture),
+        dir.path(),
+    );
+    dir
+}
+
+/// The DL101 findings of `diagnostics`, by the file their related place is in.
+fn dl101_sources(diagnostics: &[Value]) -> Vec<String> {
+    let mut files: Vec<String> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "DL101")
+        .map(|d| {
+            let uri = d["relatedInformation"][0]["location"]["uri"].as_str();
+            uri.unwrap_or_default()
+                .rsplit('/')
+                .next()
+                .unwrap()
+                .to_owned()
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+/// The dataset class and the worker_init_fn each live two imports away (a package that
+/// re-exports a module that re-exports them), and nothing else of the workspace is read: the
+/// first diagnostics of the opened script already have both.
+#[test]
+fn definitions_two_imports_away_are_found_on_demand() {
+    let dir = copy_project("tests/fixtures/rules/DL101_two_imports_away");
+    // Workspace files nobody imports, one of them not even Python that parses.
+    for i in 0..50 {
+        let other = dir.path().join(format!("videoproj/other_{i}.py"));
+        std::fs::write(other, "import torch\nx = torch.zeros(1).cuda(\n").unwrap();
+    }
+    let script = dir.path().join("scripts/train.py");
+    let uri = file_uri(&script);
+    let mut lsp = Lsp::start();
+    lsp.initialize(capabilities(&[], false), options(), Some(dir.path()));
+    lsp.open(&uri, &std::fs::read_to_string(&script).unwrap());
+    let first = lsp.diagnostics_for_version(&uri, 1);
+    assert_eq!(
+        dl101_sources(&first),
+        ["gpu_decode.py", "seeding.py"],
+        "{first:#?}"
+    );
+}
+
+/// A file that is not open changes on disk: the client's file watcher (registered by the
+/// server) reports it, and the open file that imports it is analysed again.
+#[test]
+fn a_change_on_disk_reaches_the_open_files_that_import_it() {
+    let dir = copy_project("tests/fixtures/rules/DL101_two_imports_away");
+    let script = dir.path().join("scripts/train.py");
+    let decoder = dir.path().join("videoproj/data/gpu_decode.py");
+    let uri = file_uri(&script);
+    let mut caps = capabilities(&[], false);
+    caps["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
+    let mut lsp = Lsp::start();
+    lsp.initialize(caps, options(), Some(dir.path()));
+    lsp.open(&uri, &std::fs::read_to_string(&script).unwrap());
+    let first = lsp.diagnostics_for_version(&uri, 1);
+    assert_eq!(dl101_sources(&first), ["gpu_decode.py", "seeding.py"]);
+    // The watcher is registered after `initialized`, possibly after the first diagnostics.
+    lsp.wait_server_request("client/registerCapability");
+
+    let on_cpu = std::fs::read_to_string(&decoder)
+        .unwrap()
+        .replace("[: self.frames].cuda()", "[: self.frames]");
+    std::fs::write(&decoder, on_cpu).unwrap();
+    lsp.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&decoder), "type": 2}]}),
+    );
+    let after = lsp.diagnostics_where(&uri, |d| dl101_sources(d) == ["seeding.py"]);
+    assert_eq!(dl101_sources(&after), ["seeding.py"]);
+
+    // A change to a file nothing imports does not re-analyse anything.
+    let unrelated = dir.path().join("videoproj/unrelated.py");
+    std::fs::write(&unrelated, "x = 1\n").unwrap();
+    lsp.drop_backlog();
+    lsp.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&unrelated), "type": 2}]}),
+    );
+    lsp.assert_no_notification(Duration::from_millis(300), |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+    });
 }
 
 /// A recorded crash (tests/corpus, from a real PyTorch run) handed to `dldoctor.explain`, as
@@ -753,4 +852,75 @@ fn explain_puts_the_crash_on_the_users_line_with_the_rules_fix() {
         json!({"command": "dldoctor.explain", "arguments": [{"text": "all good\n"}]}),
     );
     assert_eq!(none["findings"], json!([]));
+}
+
+/// `check --fix` and the editor's fix-all share one engine: on every rule fixture, the text the
+/// CLI writes is the text the server's `source.fixAll` edit makes.
+#[test]
+fn fix_all_writes_what_check_fix_writes_on_every_rule_fixture() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/rules");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .collect();
+    paths.sort();
+    assert!(paths.len() > 20, "fixtures in {}", fixtures.display());
+    // The server's workspace holds nothing: each fixture is checked on its own, as the CLI
+    // checks a single file.
+    let root = tempfile::tempdir().unwrap();
+    let files = tempfile::tempdir().unwrap();
+    let (mut lsp, _) = start(&[], false, root.path());
+    let mut changed = 0;
+    for (i, fixture) in paths.iter().enumerate() {
+        let text = std::fs::read_to_string(fixture).unwrap();
+        let dir = files.path().join(i.to_string());
+        std::fs::create_dir(&dir).unwrap();
+        let path = dir.join(fixture.file_name().unwrap());
+        std::fs::write(&path, &text).unwrap();
+
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_dldoctor"))
+            .args([
+                "check",
+                "--fix",
+                "--assume-cpus",
+                "8",
+                "--assume-shm",
+                "16GiB",
+            ])
+            .arg(&path)
+            .output()
+            .unwrap();
+        assert_ne!(
+            status.status.code(),
+            Some(2),
+            "{}",
+            String::from_utf8_lossy(&status.stderr)
+        );
+        let by_cli = std::fs::read_to_string(&path).unwrap();
+
+        let uri = file_uri(&path);
+        lsp.open(&uri, &text);
+        lsp.diagnostics_for_version(&uri, 1);
+        let actions = lsp.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": lsp_range(&text, 0, 0, Enc::Utf16),
+                "context": {"diagnostics": [], "only": ["source.fixAll"]},
+            }),
+        );
+        let actions = actions.as_array().cloned().unwrap_or_default();
+        let by_server = match actions.first() {
+            Some(action) => apply_text_edits(&text, &edits_of(action, &uri), Enc::Utf16),
+            None => text.clone(),
+        };
+        assert_eq!(by_server, by_cli, "{}", fixture.display());
+        changed += usize::from(by_cli != text);
+        lsp.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri}}),
+        );
+    }
+    assert!(changed > 10, "only {changed} fixtures had safe fixes");
 }

@@ -1,4 +1,5 @@
-//! Rule fixtures: every `tests/fixtures/rules/<CODE>_<case>.py` is analysed with fixed host
+//! Rule fixtures: every `tests/fixtures/rules/<CODE>_<case>.py` (or `.ipynb`, analysed as the
+//! module its code cells make) is analysed with fixed host
 //! facts and snapshotted: the diagnostics of that rule (code, 1-based row:col, severity,
 //! message, related places, fixes) and, for each fix, the fixed source.
 //!
@@ -79,6 +80,16 @@ fn setup(source: &str) -> (Settings, HostFacts) {
     (settings, host)
 }
 
+/// A fixture's Python: the file, or a notebook's code cells as one module.
+fn read_fixture(path: &Path) -> String {
+    let text = std::fs::read_to_string(path).expect("fixture reads");
+    if dldoctor::notebook::is_notebook(path) {
+        let notebook = dldoctor::notebook::Notebook::parse(&text).expect("fixture notebook");
+        return notebook.source().to_owned();
+    }
+    text
+}
+
 fn run(source: &str, path: &Path, settings: &Settings, host: &HostFacts) -> Vec<Diagnostic> {
     let index = ProjectIndex::default();
     let ctx = Context {
@@ -120,8 +131,8 @@ fn render(source: &str, diagnostics: &[Diagnostic]) -> String {
 
 #[test]
 fn rule_fixtures() {
-    insta::glob!("fixtures/rules/DL*.py", |path| {
-        let source = std::fs::read_to_string(path).expect("fixture reads");
+    insta::glob!("fixtures/rules/DL*.{py,ipynb}", |path| {
+        let source = read_fixture(path);
         let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");
         let (code, case) = stem.split_once('_').expect("<CODE>_<case>.py");
         let code: Code = code.parse().expect("fixture named after a rule code");
@@ -262,11 +273,11 @@ fn every_rule_speaks_chinese() {
     let mut paths: Vec<_> = std::fs::read_dir(&dir)
         .expect("fixtures list")
         .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .filter(|p| p.extension().is_some_and(|e| e == "py" || e == "ipynb"))
         .collect();
     paths.sort();
     for path in paths {
-        let source = std::fs::read_to_string(&path).expect("fixture reads");
+        let source = read_fixture(&path);
         let (mut settings, host) = setup(&source);
         settings.extend_select = Code::all().map(|c| c.as_str().to_owned()).collect();
         for d in run(&source, &path, &settings, &host) {

@@ -1,28 +1,30 @@
 //! `dldoctor check`: find the Python files, analyse them in parallel, print the results in path
 //! order as they complete (text, github) or as one document at the end (json, sarif), and
 //! optionally apply fixes.
+//!
+//! Files are read, parsed and analysed one at a time per worker thread, in path order, and
+//! dropped once reported: memory follows the largest file, not the size of the tree. Files
+//! that cannot hold a finding are never parsed; names they import from other files of the
+//! project are resolved on demand by the shared [`ProjectIndex`].
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
-use rayon::prelude::*;
-use tree_sitter::Tree;
 
 use dldoctor::analyze::{self, Context};
 use dldoctor::config::{ConfigResolver, Overrides};
 use dldoctor::diagnostic::Diagnostic;
-use dldoctor::fix::{self, Applicability, Fix};
+use dldoctor::fix;
 use dldoctor::host::{self, HostFacts};
+use dldoctor::notebook::{self, CellMap, Notebook};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
-use dldoctor::python::{
-    self,
-    index::{FileSummary, ProjectIndex},
-};
+use dldoctor::python::index::ProjectIndex;
 use dldoctor::text::LineIndex;
 
 use crate::CheckFormat;
@@ -30,8 +32,8 @@ use crate::CheckFormat;
 /// Files larger than this are skipped with a message: no training script is this big, and a
 /// generated file of this size would stall the run.
 const MAX_FILE_BYTES: u64 = 16 << 20;
-/// `--fix` re-analyses after each round; fixes that clash wait for the next round.
-const MAX_FIX_ROUNDS: usize = 10;
+/// A notebook's size is mostly its outputs (plots are base64 images), not its code.
+const MAX_NOTEBOOK_BYTES: u64 = 256 << 20;
 
 pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
     let overrides = Overrides {
@@ -63,8 +65,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
         args.paths.clone()
     };
     let files = discover(&roots, &mut errors);
-    let loaded: Vec<Loaded> = files.par_iter().map(|p| load(p)).collect();
-    let index = build_index(&loaded);
+    let index = ProjectIndex::on_disk(project_roots(&roots));
 
     let mode = FixMode {
         enabled: args.fix,
@@ -82,19 +83,29 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
         fix_mode: mode.enabled,
         ..Summary::default()
     };
-    let mut progress = Progress::new(loaded.len());
+    let mut progress = Progress::new(files.len());
 
     let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
+    let next_file = AtomicUsize::new(0);
     let write_result = std::thread::scope(|scope| -> io::Result<()> {
-        let (loaded, resolver, host, index) = (&loaded, &resolver, &host, &index);
-        scope.spawn(move || {
-            loaded
-                .par_iter()
-                .enumerate()
-                .for_each_with(tx, |tx, (i, file)| {
-                    let _ = tx.send((i, check_file(file, resolver, host, index, mode)));
-                });
-        });
+        // Workers take files in path order, so results come back nearly in order and few wait
+        // for their turn to be printed.
+        for _ in 0..rayon::current_num_threads().max(1) {
+            let tx = tx.clone();
+            let (files, next_file, resolver, host, index) =
+                (&files, &next_file, &resolver, &host, &index);
+            scope.spawn(move || {
+                loop {
+                    let i = next_file.fetch_add(1, Ordering::Relaxed);
+                    let Some(path) = files.get(i) else { break };
+                    let outcome = check_file(path, resolver, host, index, mode);
+                    if tx.send((i, outcome)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(tx);
         // Ordered reassembly: results arrive in any order, files are printed in path order.
         let mut pending = BTreeMap::new();
         let mut next = 0;
@@ -103,7 +114,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
             while let Some(outcome) = pending.remove(&next) {
                 progress.clear();
                 report(
-                    &loaded[next],
+                    &files[next],
                     outcome,
                     &mut *emitter,
                     &mut out,
@@ -163,8 +174,8 @@ impl Errors {
     }
 }
 
-/// The paths to check: files named directly (whatever their extension), and the `.py` files
-/// under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated.
+/// The paths to check: files named directly (whatever their extension), and the `.py` and
+/// `.ipynb` files under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated.
 fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
     let mut files = Vec::new();
     for root in roots {
@@ -175,7 +186,10 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
                     match entry {
                         Ok(entry) => {
                             let is_file = entry.file_type().is_some_and(|t| t.is_file());
-                            let is_python = entry.path().extension().is_some_and(|ext| ext == "py");
+                            let is_python = entry
+                                .path()
+                                .extension()
+                                .is_some_and(|ext| ext == "py" || ext == "ipynb");
                             if is_file && is_python {
                                 files.push(entry.into_path());
                             }
@@ -192,38 +206,19 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
     files
 }
 
-/// A file read from disk, or why it could not be.
-struct Loaded {
-    path: PathBuf,
-    source: Result<String, String>,
-    /// The parse of `source`, shared by the index and the analysis; `None` when neither needs
-    /// the file.
-    tree: Option<Tree>,
-}
-
-fn load(path: &Path) -> Loaded {
-    let source = read_source(path);
-    let tree = match &source {
-        Ok(text) if analyze::may_have_findings(text.as_bytes()) || may_feed_index(text) => {
-            python::parse(text, None)
-        }
-        _ => None,
-    };
-    Loaded {
-        path: path.to_owned(),
-        source,
-        tree,
-    }
-}
-
 fn read_source(path: &Path) -> Result<String, String> {
     let shown = path.display();
     let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: {e}"))?;
-    if meta.len() > MAX_FILE_BYTES {
+    let limit = if notebook::is_notebook(path) {
+        MAX_NOTEBOOK_BYTES
+    } else {
+        MAX_FILE_BYTES
+    };
+    if meta.len() > limit {
         return Err(format!(
             "{shown}: {} is too large to check (the limit is {})",
             host::format_bytes(meta.len()),
-            host::format_bytes(MAX_FILE_BYTES)
+            host::format_bytes(limit)
         ));
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{shown}: {e}"))?;
@@ -233,39 +228,11 @@ fn read_source(path: &Path) -> Result<String, String> {
     })
 }
 
-/// The cross-file index: dataset classes and functions of the checked files, so a loader in
-/// one file sees the Dataset defined in another. The index records worker-side CUDA facts, and
-/// a file can only contribute one if it names CUDA, a CUDA-capable library or NCCL somewhere;
-/// other files are not parsed for it (a class missing from the index and a class with no
-/// facts keep every rule equally quiet).
-fn build_index(files: &[Loaded]) -> ProjectIndex {
-    let mut index = ProjectIndex::new();
-    // A single file finds its own definitions without the index.
-    if files.len() < 2 {
-        return index;
-    }
-    let summaries: Vec<(&Path, FileSummary)> = files
-        .par_iter()
-        .filter_map(|file| match (&file.source, &file.tree) {
-            (Ok(source), Some(tree)) if may_feed_index(source) => Some((
-                file.path.as_path(),
-                FileSummary::of(&file.path, source, tree),
-            )),
-            _ => None,
-        })
-        .collect();
-    for (path, summary) in summaries {
-        index.insert(path, summary);
-    }
-    index
-}
-
-/// Only a file that mentions CUDA can hold worker-side facts another file would look up.
-fn may_feed_index(source: &str) -> bool {
-    const NEEDLES: [&[u8]; 5] = [b"cuda", b"cupy", b"dali", b"nccl", b"device_ids"];
-    NEEDLES
-        .iter()
-        .any(|n| memchr::memmem::find(source.as_bytes(), n).is_some())
+/// The folders that bound where absolute imports are looked up: the folders named. A file
+/// named by itself has its imports looked up from its folder and every enclosing one, as
+/// running it from any of them could import them.
+fn project_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
+    roots.iter().filter(|r| r.is_dir()).cloned().collect()
 }
 
 /// What checking one file gave.
@@ -276,23 +243,36 @@ enum Outcome {
         diagnostics: Vec<Diagnostic>,
         /// Titles of the fixes applied, in order.
         applied: Vec<(dldoctor::rules::Code, String)>,
+        /// A notebook's cells in `source`.
+        cells: Option<CellMap>,
     },
     Skipped,
     Failed(String),
 }
 
+fn cannot_write(path: &Path, err: impl std::fmt::Display) -> Outcome {
+    Outcome::Failed(format!(
+        "{}: cannot write the fixed file: {err}",
+        path.display()
+    ))
+}
+
 fn check_file(
-    file: &Loaded,
+    path: &Path,
     resolver: &ConfigResolver,
     host: &HostFacts,
     index: &ProjectIndex,
     mode: FixMode,
 ) -> Outcome {
-    let source = match &file.source {
-        Ok(source) => source,
-        Err(message) => return Outcome::Failed(message.clone()),
+    let (source, notebook) = match read_source(path) {
+        Ok(text) if notebook::is_notebook(path) => match Notebook::parse(&text) {
+            Ok(nb) => (nb.source().to_owned(), Some(nb)),
+            Err(e) => return Outcome::Failed(format!("{}: {e}", path.display())),
+        },
+        Ok(source) => (source, None),
+        Err(message) => return Outcome::Failed(message),
     };
-    let settings = match resolver.settings_for(&file.path) {
+    let settings = match resolver.settings_for(path) {
         Ok(settings) => settings,
         Err(err) => return Outcome::Failed(err.to_string()),
     };
@@ -304,73 +284,59 @@ fn check_file(
         host,
         index,
     };
-    let mut current = source.clone();
-    let mut diagnostics = match &file.tree {
-        Some(tree) => analyze::analyze_tree(&current, tree, &file.path, &ctx),
-        None => analyze::analyze(&current, &file.path, &ctx),
-    };
-    let mut applied = Vec::new();
-    if mode.enabled {
-        let original_has_errors = has_syntax_errors(source);
-        for _ in 0..MAX_FIX_ROUNDS {
-            let chosen: Vec<(&Diagnostic, &Fix)> = diagnostics
-                .iter()
-                .filter_map(|d| applicable_fix(d, mode.unsafe_fixes).map(|f| (d, f)))
-                .collect();
-            if chosen.is_empty() {
-                break;
+    let diagnostics = analyze::analyze(&source, path, &ctx);
+    let reanalyse = |text: &str| analyze::analyze(text, path, &ctx);
+    match &notebook {
+        None if mode.enabled => {
+            let fixed = fix::fix_all(&source, diagnostics, mode.unsafe_fixes, reanalyse);
+            if fixed.document != source
+                && let Err(err) = write_atomically(path, &fixed.document)
+            {
+                return cannot_write(path, err);
             }
-            let (fixed, taken) =
-                fix::apply_fixes_reporting(&current, chosen.iter().map(|(_, f)| *f));
-            if taken.is_empty() || fixed == current {
-                break;
+            Outcome::Checked {
+                source: fixed.document,
+                diagnostics: fixed.diagnostics,
+                applied: fixed.applied,
+                cells: None,
             }
-            // A fix must never turn a parsing file into a broken one.
-            if !original_has_errors && has_syntax_errors(&fixed) {
-                return Outcome::Failed(format!(
-                    "{}: a fix produced invalid Python; the file was left unchanged",
-                    file.path.display()
-                ));
-            }
-            applied.extend(
-                taken
-                    .iter()
-                    .map(|&i| (chosen[i].0.code, chosen[i].1.title.clone())),
-            );
-            current = fixed;
-            diagnostics = analyze::analyze(&current, &file.path, &ctx);
         }
-        if current != *source
-            && let Err(err) = write_atomically(&file.path, &current)
-        {
-            return Outcome::Failed(format!(
-                "{}: cannot write the fixed file: {err}",
-                file.path.display()
-            ));
+        None => Outcome::Checked {
+            source,
+            diagnostics,
+            applied: Vec::new(),
+            cells: None,
+        },
+        Some(original) => {
+            let fixed = if mode.enabled {
+                match fix::fix_document(original.clone(), diagnostics, mode.unsafe_fixes, reanalyse)
+                {
+                    Ok(fixed) => fixed,
+                    Err(err) => return Outcome::Failed(format!("{}: {err}", path.display())),
+                }
+            } else {
+                fix::Fixed {
+                    document: original.clone(),
+                    diagnostics,
+                    applied: Vec::new(),
+                }
+            };
+            let nb = fixed.document;
+            if nb.json() != original.json()
+                && let Err(err) = write_atomically(path, nb.json())
+            {
+                return cannot_write(path, err);
+            }
+            let mut diagnostics = fixed.diagnostics;
+            notebook::relabel_lines(&mut diagnostics, nb.source(), nb.cell_map());
+            Outcome::Checked {
+                source: nb.source().to_owned(),
+                diagnostics,
+                applied: fixed.applied,
+                cells: Some(nb.cell_map().clone()),
+            }
         }
     }
-    Outcome::Checked {
-        source: current,
-        diagnostics,
-        applied,
-    }
-}
-
-/// The fix `--fix` applies for a diagnostic: the preferred applicable one, else the first.
-fn applicable_fix(d: &Diagnostic, unsafe_fixes: bool) -> Option<&Fix> {
-    let allowed = |f: &&Fix| {
-        f.applicability == Applicability::Safe
-            || (unsafe_fixes && f.applicability == Applicability::Unsafe)
-    };
-    d.fixes
-        .iter()
-        .filter(allowed)
-        .find(|f| f.preferred)
-        .or_else(|| d.fixes.iter().find(allowed))
-}
-
-fn has_syntax_errors(source: &str) -> bool {
-    python::parse(source, None).is_none_or(|tree| tree.root_node().has_error())
 }
 
 /// Writes `text` to a temporary file beside `path`, with `path`'s permissions, then renames it
@@ -405,7 +371,7 @@ fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
 }
 
 fn report(
-    file: &Loaded,
+    path: &Path,
     outcome: Outcome,
     emitter: &mut dyn Emitter,
     out: &mut dyn Write,
@@ -413,12 +379,13 @@ fn report(
     errors: &mut Errors,
     mode: FixMode,
 ) -> io::Result<()> {
-    let (source, diagnostics, applied) = match outcome {
+    let (source, diagnostics, applied, cells) = match outcome {
         Outcome::Checked {
             source,
             diagnostics,
             applied,
-        } => (source, diagnostics, applied),
+            cells,
+        } => (source, diagnostics, applied, cells),
         Outcome::Skipped => return Ok(()),
         Outcome::Failed(message) => {
             errors.report(message);
@@ -426,25 +393,14 @@ fn report(
         }
     };
     for (code, title) in &applied {
-        eprintln!(
-            "{}: fixed {code}: {title}",
-            output::display_path(&file.path)
-        );
+        eprintln!("{}: fixed {code}: {title}", output::display_path(path));
     }
     summary.fixed += applied.len();
     summary.remaining += diagnostics.len();
     for d in &diagnostics {
-        if d.fixes
-            .iter()
-            .any(|f| f.applicability == Applicability::Safe)
-        {
+        if fix::applicable_fix(d, false).is_some() {
             summary.fixable += 1;
-        } else if d
-            .fixes
-            .iter()
-            .any(|f| f.applicability == Applicability::Unsafe)
-            && !mode.unsafe_fixes
-        {
+        } else if !mode.unsafe_fixes && fix::applicable_fix(d, true).is_some() {
             summary.unsafe_fixable += 1;
         }
     }
@@ -455,10 +411,11 @@ fn report(
     emitter.file(
         out,
         &FileReport {
-            path: &file.path,
+            path,
             source: &source,
             index: &index,
             diagnostics: &diagnostics,
+            cells: cells.as_ref(),
         },
     )
 }

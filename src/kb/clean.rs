@@ -51,25 +51,36 @@ impl<R: BufRead> LineReader<R> {
             }
             let mut consumed = 0;
             let mut ended = false;
-            for &byte in buf {
-                consumed += 1;
+            while consumed < buf.len() {
                 if self.pending_cr {
                     self.pending_cr = false;
-                    if byte == b'\n' {
+                    if buf[consumed] == b'\n' {
+                        consumed += 1;
                         ended = true;
                         break;
                     }
                     // A bare carriage return: what follows is drawn over the line.
                     self.line.clear();
                 }
-                match byte {
-                    b'\n' => {
+                let rest = &buf[consumed..];
+                let (chunk, end) = match memchr::memchr2(b'\n', b'\r', rest) {
+                    Some(at) => (&rest[..at], Some(rest[at])),
+                    None => (rest, None),
+                };
+                let room = MAX_LINE.saturating_sub(self.line.len());
+                self.line.extend_from_slice(&chunk[..chunk.len().min(room)]);
+                consumed += chunk.len();
+                match end {
+                    Some(b'\n') => {
+                        consumed += 1;
                         ended = true;
                         break;
                     }
-                    b'\r' => self.pending_cr = true,
-                    _ if self.line.len() < MAX_LINE => self.line.push(byte),
-                    _ => {}
+                    Some(_) => {
+                        consumed += 1;
+                        self.pending_cr = true;
+                    }
+                    None => {}
                 }
             }
             self.inner.consume(consumed);
@@ -128,7 +139,33 @@ pub fn clean_line(raw: &[u8]) -> Option<CleanLine> {
     }
     let trimmed = text.trim_end().len();
     text.truncate(trimmed);
+    if !text.is_ascii() {
+        normalize_punctuation(&mut text);
+    }
     Some(CleanLine { stream, text })
+}
+
+/// Punctuation a person retyping a message on a Chinese or Japanese keyboard produces, as the
+/// ASCII the patterns are written in: full-width forms (`：`, `（`, `）`, `，`, `［`),
+/// the ideographic space and full stop, and curly quotes.
+pub fn normalize_punctuation(text: &mut String) {
+    if !text.chars().any(|c| ascii_of(c).is_some()) {
+        return;
+    }
+    *text = text.chars().map(|c| ascii_of(c).unwrap_or(c)).collect();
+}
+
+fn ascii_of(c: char) -> Option<char> {
+    match c {
+        // U+FF01..U+FF5E are U+0021..U+007E shifted by 0xFEE0.
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
+        '\u{3000}' => Some(' '),
+        '\u{3002}' => Some('.'),
+        '\u{3001}' => Some(','),
+        '\u{2018}' | '\u{2019}' => Some('\''),
+        '\u{201C}' | '\u{201D}' => Some('"'),
+        _ => None,
+    }
 }
 
 /// Removes launcher prefixes; they can repeat (`[rank0]:[rank0]: ...` after re-logging) and the
@@ -193,6 +230,21 @@ mod tests {
         // A percentage in ordinary text is left alone.
         let plain = clean_line(b"loss 50%|acc 20% [ok]").unwrap();
         assert_eq!(plain.text, "loss 50%|acc 20% [ok]");
+    }
+
+    #[test]
+    fn full_width_punctuation_becomes_ascii() {
+        let line = clean_line(
+            "RuntimeError：DataLoader worker （pid 123） is killed by signal： Killed。".as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(
+            line.text,
+            "RuntimeError:DataLoader worker (pid 123) is killed by signal: Killed."
+        );
+        // Other text is left alone.
+        let zh = clean_line("页面文件太小".as_bytes()).unwrap();
+        assert_eq!(zh.text, "页面文件太小");
     }
 
     #[test]

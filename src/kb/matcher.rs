@@ -26,7 +26,8 @@ use serde::Serialize;
 
 use super::KnowledgeBase;
 use super::clean::{LineReader, clean_line};
-use super::schema::{Entry, EntrySeverity, FixRef, Lang};
+use super::prefilter::{Prefilter, plain_text};
+use super::schema::{Entry, EntrySeverity, FixRef, FrameStep, Lang};
 use super::traceback::{Frame, parse_frame};
 use super::validate::{PATTERN_SIZE_LIMIT, compile_pattern};
 
@@ -44,6 +45,16 @@ const WRAP_MIN_CHARS: usize = 40;
 const WRAP_AT_WIDTH_MIN_CHARS: usize = 70;
 /// Characters of each line kept in a join: more than the longest message a pattern spans.
 const JOIN_CONTEXT_CHARS: usize = 400;
+/// Characters of a frame's source line kept for frame evidence.
+const MAX_SOURCE_CHARS: usize = 300;
+
+/// The line that begins an exception's message (`RuntimeError: ...`, `KeyboardInterrupt`):
+/// when a traceback's final message is there and no entry matched it, the crash is not one
+/// the knowledge base knows, and its frames are not read for evidence.
+static EXCEPTION_LINE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
+    Regex::new(r"^[A-Za-z_][\w.]*(?:Error|Exception|Interrupt|Exit|Warning|Iteration)\b")
+        .unwrap_or_else(|_| Regex::new(r"[^\s\S]").unwrap_or_else(|_| unreachable!()))
+});
 
 /// Options of [`explain`].
 #[derive(Debug, Clone, Default)]
@@ -68,6 +79,19 @@ pub struct Finding {
     pub rules: Vec<String>,
     /// The frames of the traceback the message ends, outermost first.
     pub frames: Vec<Frame>,
+    /// What the diagnosis rests on: the failure's own message, or only the frames of a
+    /// traceback whose final line is missing (lower confidence).
+    pub evidence: EvidenceKind,
+}
+
+/// What a finding rests on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EvidenceKind {
+    /// Only the frames and source lines of a traceback whose message line is missing.
+    Frames,
+    /// A line of the output matched one of the entry's patterns.
+    Message,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -99,6 +123,80 @@ pub struct Matcher {
     owners: Vec<usize>,
     /// Per entry: the frame a match needs (`requires_frame`).
     required_frames: Vec<Option<Regex>>,
+    /// Frame evidence of every entry, in entry order.
+    frame_evidence: Vec<CompiledFrameEvidence>,
+    /// The literals the patterns need; `None` when some pattern needs none.
+    prefilter: Option<Prefilter>,
+}
+
+#[derive(Debug, Clone)]
+struct CompiledFrameEvidence {
+    entry: usize,
+    steps: Vec<CompiledStep>,
+    innermost: bool,
+}
+
+#[derive(Debug, Clone)]
+struct CompiledStep {
+    function: Option<Regex>,
+    file: Option<Regex>,
+    source: Option<Regex>,
+}
+
+impl CompiledStep {
+    /// `None` when a pattern does not compile (`kb validate` reports it).
+    fn new(step: &FrameStep) -> Option<Self> {
+        let compile = |p: &Option<String>| match p {
+            Some(p) => compile_pattern(p).ok().map(Some),
+            None => Some(None),
+        };
+        Some(CompiledStep {
+            function: compile(&step.function)?,
+            file: compile(&step.file)?,
+            source: compile(&step.source)?,
+        })
+    }
+
+    fn matches(&self, f: &TracedFrame) -> bool {
+        self.function
+            .as_ref()
+            .is_none_or(|re| re.is_match(&f.frame.function))
+            && self
+                .file
+                .as_ref()
+                .is_none_or(|re| re.is_match(&f.frame.file.replace('\\', "/")))
+            && self
+                .source
+                .as_ref()
+                .is_none_or(|re| f.source.as_deref().is_some_and(|s| re.is_match(s)))
+    }
+}
+
+impl CompiledFrameEvidence {
+    /// The index of the frame that completes the evidence, if the frames show it.
+    fn find(&self, frames: &[TracedFrame]) -> Option<usize> {
+        let (last, rest) = self.steps.split_last()?;
+        let (mut next, end) = (0, frames.len());
+        let mut matched_rest = |limit: usize| -> Option<usize> {
+            for step in rest {
+                let offset = frames
+                    .get(next..limit)?
+                    .iter()
+                    .position(|f| step.matches(f))?;
+                next += offset + 1;
+            }
+            Some(next)
+        };
+        if self.innermost {
+            let index = end.checked_sub(1)?;
+            let frame = frames.get(index)?;
+            (last.matches(frame) && matched_rest(index).is_some()).then_some(index)
+        } else {
+            let from = matched_rest(end)?;
+            let offset = frames.get(from..)?.iter().position(|f| last.matches(f))?;
+            Some(from + offset)
+        }
+    }
 }
 
 impl Matcher {
@@ -135,11 +233,47 @@ impl Matcher {
                     .and_then(|p| compile_pattern(p).ok())
             })
             .collect();
+        let frame_evidence = entries
+            .iter()
+            .enumerate()
+            .flat_map(|(entry, e)| {
+                e.frame_evidence.iter().filter_map(move |ev| {
+                    Some(CompiledFrameEvidence {
+                        entry,
+                        steps: ev
+                            .steps
+                            .iter()
+                            .map(CompiledStep::new)
+                            .collect::<Option<Vec<_>>>()?,
+                        innermost: ev.innermost,
+                    })
+                })
+            })
+            .collect();
+        let prefilter = set
+            .as_ref()
+            .and_then(|_| Prefilter::new(patterns.iter().map(String::as_str)));
         Matcher {
             set,
             owners,
             required_frames,
+            frame_evidence,
+            prefilter,
         }
+    }
+
+    /// The entry the frames point at, and the frame that completes the evidence: of several,
+    /// the one completed deepest (nearest the point of failure), then the first entry.
+    fn entry_from_frames(&self, frames: &[TracedFrame]) -> Option<(usize, usize)> {
+        let mut best: Option<(usize, usize)> = None;
+        for evidence in &self.frame_evidence {
+            if let Some(index) = evidence.find(frames)
+                && best.is_none_or(|(_, b)| index > b)
+            {
+                best = Some((evidence.entry, index));
+            }
+        }
+        best
     }
 
     fn requires_frame(&self, entry: usize) -> bool {
@@ -147,9 +281,13 @@ impl Matcher {
     }
 
     /// Whether a match of `entry` may stand with these frames.
-    fn frames_allow<'f>(&self, entry: usize, mut frames: impl Iterator<Item = &'f Frame>) -> bool {
+    fn frames_allow<'f>(
+        &self,
+        entry: usize,
+        mut frames: impl Iterator<Item = &'f TracedFrame>,
+    ) -> bool {
         match self.required_frames.get(entry) {
-            Some(Some(re)) => frames.any(|f| re.is_match(&f.file.replace('\\', "/"))),
+            Some(Some(re)) => frames.any(|f| re.is_match(&f.frame.file.replace('\\', "/"))),
             _ => true,
         }
     }
@@ -218,6 +356,17 @@ struct Candidate {
     position: Position,
     frames: Vec<Frame>,
     section: u32,
+    evidence: EvidenceKind,
+}
+
+/// A frame of the current traceback with the source line shown under it.
+#[derive(Debug, Clone)]
+struct TracedFrame {
+    frame: Frame,
+    source: Option<String>,
+    /// The input line of the frame, and the frame line as printed.
+    line: u64,
+    text: String,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -238,6 +387,8 @@ struct PrevLine {
     text: String,
     line: u64,
     entries: Vec<usize>,
+    /// The prefilter found none of the patterns' literals in it.
+    no_literal: bool,
 }
 
 #[derive(Debug)]
@@ -245,7 +396,9 @@ struct StreamState {
     phase: Phase,
     in_group: bool,
     section: u32,
-    frames: VecDeque<Frame>,
+    frames: VecDeque<TracedFrame>,
+    /// The current section's exception message line was seen (it may have matched nothing).
+    message_seen: bool,
     pending: Vec<Candidate>,
     prev: Option<PrevLine>,
     group_seq: u64,
@@ -258,6 +411,7 @@ impl StreamState {
             in_group: false,
             section: 0,
             frames: VecDeque::new(),
+            message_seen: false,
             pending: Vec::new(),
             prev: None,
             group_seq: 0,
@@ -280,6 +434,9 @@ pub struct Explainer<'kb> {
     streams: Vec<(String, StreamState)>,
     best: HashMap<usize, Candidate>,
     seq: Cell<u64>,
+    /// Buffers of the prefilter, reused from line to line.
+    plain: Vec<u8>,
+    join: Vec<u8>,
 }
 
 impl<'kb> Explainer<'kb> {
@@ -291,12 +448,17 @@ impl<'kb> Explainer<'kb> {
             streams: Vec::new(),
             best: HashMap::new(),
             seq: Cell::new(0),
+            plain: Vec::new(),
+            join: Vec::new(),
         }
     }
 
     /// Feeds one raw line (without its terminator).
     pub fn feed_line(&mut self, raw: &[u8]) {
         self.line_no += 1;
+        if self.skip_plain_line(raw) {
+            return;
+        }
         let Some(clean) = clean_line(raw) else {
             return;
         };
@@ -316,6 +478,7 @@ impl<'kb> Explainer<'kb> {
             streams,
             best,
             seq,
+            ..
         } = self;
         if let Some((_, state)) = streams.get_mut(index) {
             let ctx = LineContext {
@@ -328,6 +491,59 @@ impl<'kb> Explainer<'kb> {
         }
     }
 
+    /// Takes a line that cannot matter (no pattern's literal, no marker, outside a traceback)
+    /// without cleaning or matching it; it is only kept as the line before the next.
+    fn skip_plain_line(&mut self, raw: &[u8]) -> bool {
+        let Some(prefilter) = &self.kb.matcher().prefilter else {
+            return false;
+        };
+        // Lines without a launcher prefix belong to the stream without a name.
+        let Some((_, state)) = self.streams.iter_mut().find(|(s, _)| s.is_empty()) else {
+            return false;
+        };
+        if state.phase != Phase::Idle {
+            return false;
+        }
+        let Some(text) = plain_text(raw, &mut self.plain) else {
+            return false;
+        };
+        let text = text.trim_ascii();
+        if prefilter.may_match(text) {
+            return false;
+        }
+        // A message a terminal wrapped: its literal may span the join with the line before.
+        // A pattern can match the join only if the join holds one of its literals: in the
+        // line before (unless it was checked), in this one (it is not), or across the join.
+        if let Some(prev) = &state.prev
+            && prev.text.len() >= WRAP_MIN_CHARS
+            && (!prev.no_literal
+                || prefilter.may_match_across(prev.text.as_bytes(), text, &mut self.join))
+        {
+            return false;
+        }
+        // The plain text is ASCII.
+        let Ok(text) = std::str::from_utf8(text) else {
+            return false;
+        };
+        if text.is_empty() {
+            state.prev = None;
+        } else if let Some(prev) = &mut state.prev {
+            prev.text.clear();
+            prev.text.push_str(text);
+            prev.line = self.line_no;
+            prev.entries.clear();
+            prev.no_literal = true;
+        } else {
+            state.prev = Some(PrevLine {
+                text: text.to_string(),
+                line: self.line_no,
+                entries: Vec::new(),
+                no_literal: true,
+            });
+        }
+        true
+    }
+
     /// Ends the input and returns the findings, best first.
     pub fn finish(mut self) -> Vec<Finding> {
         for (_, state) in &mut self.streams {
@@ -337,7 +553,14 @@ impl<'kb> Explainer<'kb> {
         let mut candidates: Vec<Candidate> = self.best.into_values().collect();
         candidates.sort_by_key(|c| {
             let entry = &entries[c.entry];
-            std::cmp::Reverse((entry.severity, !entry.generic, c.seq, c.position, c.line))
+            std::cmp::Reverse((
+                c.evidence,
+                entry.severity,
+                !entry.generic,
+                c.seq,
+                c.position,
+                c.line,
+            ))
         });
         candidates
             .into_iter()
@@ -376,12 +599,9 @@ impl LineContext<'_> {
                 state.mark_section_context();
                 state.section += 1;
             } else {
-                close_group(self.kb, state, best);
-                state.in_group = true;
-                state.group_seq = self.next_seq();
-                state.section = 0;
-                state.frames.clear();
+                self.open_group(state, best);
             }
+            state.message_seen = false;
             state.phase = Phase::Frames;
             state.prev = None;
             return;
@@ -397,18 +617,21 @@ impl LineContext<'_> {
         }
         match state.phase {
             Phase::Frames => {
-                if let Some(frame) = parse_frame(text, self.options.root.as_deref()) {
-                    if state.frames.len() == MAX_FRAMES {
-                        state.frames.pop_front();
-                    }
-                    state.frames.push_back(frame);
-                    state.prev = None;
+                if self.push_frame(state, text, trimmed) {
                     return;
                 }
                 // Source lines, `^^^^` markers and "[Previous line repeated N more times]".
                 if indented || trimmed.is_empty() || trimmed.starts_with("[Previous line") {
+                    if indented
+                        && let Some(last) = state.frames.back_mut()
+                        && last.source.is_none()
+                        && !trimmed.chars().all(|c| matches!(c, '^' | '~' | ' '))
+                    {
+                        last.source = Some(truncate_chars(trimmed, MAX_SOURCE_CHARS));
+                    }
                     return;
                 }
+                state.message_seen = EXCEPTION_LINE.is_match(trimmed);
                 state.phase = Phase::Message;
             }
             Phase::Message => {
@@ -435,7 +658,17 @@ impl LineContext<'_> {
                     state.phase = Phase::Idle;
                 }
             }
-            Phase::Idle => {}
+            Phase::Idle => {
+                // An excerpt that lost its `Traceback (most recent call last):` header.
+                if trimmed.starts_with("File \"") && parse_frame(text, None).is_some() {
+                    self.open_group(state, best);
+                    state.message_seen = false;
+                    state.phase = Phase::Frames;
+                    state.prev = None;
+                    self.push_frame(state, text, trimmed);
+                    return;
+                }
+            }
         }
         if trimmed.is_empty() {
             state.prev = None;
@@ -443,6 +676,33 @@ impl LineContext<'_> {
         }
 
         self.match_line(state, best, text, trimmed);
+    }
+
+    /// Ends the stream's traceback (if any) and starts a new one.
+    fn open_group(&self, state: &mut StreamState, best: &mut HashMap<usize, Candidate>) {
+        close_group(self.kb, state, best);
+        state.in_group = true;
+        state.group_seq = self.next_seq();
+        state.section = 0;
+        state.frames.clear();
+    }
+
+    /// Keeps `text` as a frame of the current traceback if it is one.
+    fn push_frame(&self, state: &mut StreamState, text: &str, trimmed: &str) -> bool {
+        let Some(frame) = parse_frame(text, self.options.root.as_deref()) else {
+            return false;
+        };
+        if state.frames.len() == MAX_FRAMES {
+            state.frames.pop_front();
+        }
+        state.frames.push_back(TracedFrame {
+            frame,
+            source: None,
+            line: self.line_no,
+            text: truncate_chars(trimmed, MAX_MATCHED_CHARS),
+        });
+        state.prev = None;
+        true
     }
 
     /// Runs the patterns on one line, and on it joined with the line before (terminal wrap).
@@ -471,6 +731,11 @@ impl LineContext<'_> {
         state.prev = Some(PrevLine {
             text: truncate_chars(trimmed, super::clean::MAX_LINE),
             line: self.line_no,
+            no_literal: entries.is_empty()
+                && matcher
+                    .prefilter
+                    .as_ref()
+                    .is_some_and(|p| !p.may_match(trimmed.as_bytes())),
             entries,
         });
     }
@@ -507,6 +772,7 @@ impl LineContext<'_> {
             // worker's frames come after the wrapper line that matched.
             frames: Vec::new(),
             section: state.section,
+            evidence: EvidenceKind::Message,
         };
         if state.in_group && state.pending.len() < MAX_PENDING {
             state.pending.push(candidate);
@@ -543,7 +809,28 @@ fn wrapped_joins(prev: &str, next: &str) -> Vec<String> {
 fn close_group(kb: &KnowledgeBase, state: &mut StreamState, best: &mut HashMap<usize, Candidate>) {
     let entries = kb.entries();
     let any_specific = state.pending.iter().any(|c| !entries[c.entry].generic);
-    let frames: Vec<Frame> = state.frames.iter().cloned().collect();
+    let frames: Vec<Frame> = state.frames.iter().map(|f| f.frame.clone()).collect();
+    // No specific message matched and the final one is missing: what do the frames show?
+    if state.in_group && !any_specific && !state.message_seen {
+        let traced = state.frames.make_contiguous();
+        if let Some((entry, index)) = kb.matcher().entry_from_frames(traced)
+            && let Some(at) = traced.get(index)
+        {
+            merge(
+                best,
+                Candidate {
+                    entry,
+                    seq: state.group_seq,
+                    line: at.line,
+                    matched: at.text.clone(),
+                    position: Position::Final,
+                    frames: frames.clone(),
+                    section: state.section,
+                    evidence: EvidenceKind::Frames,
+                },
+            );
+        }
+    }
     for mut candidate in state.pending.drain(..) {
         if any_specific && entries[candidate.entry].generic {
             continue;
@@ -553,12 +840,13 @@ fn close_group(kb: &KnowledgeBase, state: &mut StreamState, best: &mut HashMap<u
     }
     state.in_group = false;
     state.section = 0;
+    state.message_seen = false;
 }
 
 /// Keeps the better match of an entry: one inside a traceback (it has the frames) over a loose
 /// line, then the final exception over context, then the later one.
 fn merge(best: &mut HashMap<usize, Candidate>, candidate: Candidate) {
-    let key = |c: &Candidate| (!c.frames.is_empty(), c.position, c.line);
+    let key = |c: &Candidate| (c.evidence, !c.frames.is_empty(), c.position, c.line);
     match best.get(&candidate.entry) {
         Some(old) if key(old) > key(&candidate) => {}
         _ => {
@@ -579,6 +867,7 @@ pub fn finding_of(entry: &Entry, lang: Lang) -> Finding {
             position: Position::Final,
             frames: Vec::new(),
             section: 0,
+            evidence: EvidenceKind::Message,
         },
         lang,
     )
@@ -610,6 +899,7 @@ fn finding(entry: &Entry, c: Candidate, lang: Lang) -> Finding {
             .collect(),
         rules: entry.rules.clone(),
         frames: c.frames,
+        evidence: c.evidence,
     }
 }
 

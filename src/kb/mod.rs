@@ -5,6 +5,7 @@
 //! - [`validate`]: the checks of `dldoctor kb validate` (schema, patterns, links).
 //! - [`clean`]: terminal text to plain lines (ANSI codes, `\r` progress bars, tqdm, log prefixes).
 //! - [`traceback`]: frames and whether a frame is the user's.
+//! - [`prefilter`]: the fixed text every pattern needs, so lines without it are skipped cheaply.
 //! - [`matcher`]: all patterns at once ([`regex::RegexSet`]), streaming, ranking, [`Finding`]s.
 //!
 //! Entries are embedded at build time (`kb/*.json`); extra folders add entries or replace
@@ -12,6 +13,7 @@
 
 pub mod clean;
 pub mod matcher;
+pub mod prefilter;
 pub mod render;
 pub mod schema;
 pub mod traceback;
@@ -20,7 +22,8 @@ pub mod validate;
 use std::path::{Path, PathBuf};
 
 pub use matcher::{
-    ExplainOptions, Explainer, Finding, FindingDeadEnd, FindingWorkaround, explain, explain_reader,
+    EvidenceKind, ExplainOptions, Explainer, Finding, FindingDeadEnd, FindingWorkaround, explain,
+    explain_reader,
 };
 pub use schema::{Entry, Lang};
 pub use traceback::Frame;

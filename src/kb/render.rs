@@ -4,12 +4,13 @@
 use std::fmt::Write as _;
 
 use super::schema::{Entry, Lang};
-use super::{Finding, KnowledgeBase};
+use super::{EvidenceKind, Finding, KnowledgeBase};
 
 struct Labels {
     line: &'static str,
     change: &'static str,
     no_user_frame: &'static str,
+    from_frames: &'static str,
     why: &'static str,
     fixes: &'static str,
     quick_fix: &'static str,
@@ -26,6 +27,7 @@ const EN: Labels = Labels {
     line: "line",
     change: "change",
     no_user_frame: "no frame of your code in this output",
+    from_frames: "diagnosed from the traceback's frames only: its final message line is missing, so this is less certain",
     why: "why",
     fixes: "fixes",
     quick_fix: "code action",
@@ -42,6 +44,7 @@ const ZH: Labels = Labels {
     line: "行",
     change: "需要修改",
     no_user_frame: "输出中没有您代码的栈帧",
+    from_frames: "仅根据回溯的栈帧诊断：缺少最后一行异常消息，因此把握较低",
     why: "原因",
     fixes: "解决办法",
     quick_fix: "代码操作",
@@ -65,6 +68,9 @@ pub fn render_text(findings: &[Finding], kb: &KnowledgeBase, lang: Lang) -> Stri
             "  --> {} {}: {}",
             l.line, finding.line, finding.matched
         );
+        if finding.evidence == EvidenceKind::Frames {
+            let _ = writeln!(out, "  {}", l.from_frames);
+        }
         match finding.user_frame() {
             Some(frame) => {
                 let _ = writeln!(

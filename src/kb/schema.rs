@@ -60,6 +60,10 @@ pub struct Entry {
     /// only inside a traceback with a frame whose file path (with `/` separators) matches this.
     #[serde(default)]
     pub requires_frame: Option<String>,
+    /// Tracebacks whose frames point at this failure when the final message line is missing
+    /// (a pasted excerpt cut short): used only then, ranked below any message match.
+    #[serde(default)]
+    pub frame_evidence: Vec<FrameEvidence>,
     pub domain: String,
     pub category: String,
     #[serde(default)]
@@ -114,6 +118,44 @@ pub struct Entry {
     pub fix: Option<FixRef>,
     /// Public sources: PyTorch docs and source, bug reports with the failure's output.
     pub evidence: Vec<Evidence>,
+}
+
+/// Frames that, in this order (not necessarily adjacent), point at an entry's failure.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameEvidence {
+    pub steps: Vec<FrameStep>,
+    /// The last step must be the innermost frame shown (where the exception was raised).
+    #[serde(default)]
+    pub innermost: bool,
+}
+
+/// One frame of [`FrameEvidence`]: every pattern given must match (Rust `regex` syntax).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameStep {
+    /// The function name (`_pin_memory_loop`).
+    #[serde(default)]
+    pub function: Option<String>,
+    /// The file path, with `/` separators.
+    #[serde(default)]
+    pub file: Option<String>,
+    /// The source line the traceback shows under the frame.
+    #[serde(default)]
+    pub source: Option<String>,
+}
+
+impl FrameStep {
+    /// The patterns of the step with their field names.
+    pub fn patterns(&self) -> impl Iterator<Item = (&'static str, &str)> {
+        [
+            ("function", &self.function),
+            ("file", &self.file),
+            ("source", &self.source),
+        ]
+        .into_iter()
+        .filter_map(|(name, p)| p.as_deref().map(|p| (name, p)))
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

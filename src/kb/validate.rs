@@ -107,6 +107,30 @@ fn check_entry(origin: &str, e: &Entry, ids: &HashSet<&str>, out: &mut Vec<KbErr
     {
         problem("requires_frame", format!("does not compile: {err}"));
     }
+    for (i, evidence) in e.frame_evidence.iter().enumerate() {
+        if evidence.steps.is_empty() {
+            problem(
+                &format!("frame_evidence[{i}].steps"),
+                "at least one step is required".into(),
+            );
+        }
+        for (j, step) in evidence.steps.iter().enumerate() {
+            if step.patterns().next().is_none() {
+                problem(
+                    &format!("frame_evidence[{i}].steps[{j}]"),
+                    "give at least one of `function`, `file`, `source`".into(),
+                );
+            }
+            for (name, pattern) in step.patterns() {
+                if let Err(err) = compile_pattern(pattern) {
+                    problem(
+                        &format!("frame_evidence[{i}].steps[{j}].{name}"),
+                        format!("does not compile: {err}"),
+                    );
+                }
+            }
+        }
+    }
     for (i, example) in e.examples.iter().enumerate() {
         if !compiled.iter().any(|(_, re)| re.is_match(example)) {
             problem(

@@ -19,16 +19,28 @@ impl Emitter for Github {
                 Severity::Warning => "warning",
                 Severity::Info | Severity::Hint => "notice",
             };
-            writeln!(
-                out,
-                "::{command} file={path},line={},col={},endLine={},endColumn={},title={}::{}",
-                start.row,
-                start.column,
-                end.row,
-                end.column,
-                d.code,
-                escape_data(&d.message),
-            )?;
+            match file.cell(d.range.start) {
+                // The runner's lines would be lines of the notebook's JSON: annotate the file
+                // and put the cell and its row in the message, as ruff does.
+                Some(cell) => writeln!(
+                    out,
+                    "::{command} file={path},title={}::cell {cell}:{}:{}: {}",
+                    d.code,
+                    start.row,
+                    start.column,
+                    escape_data(&d.message),
+                )?,
+                None => writeln!(
+                    out,
+                    "::{command} file={path},line={},col={},endLine={},endColumn={},title={}::{}",
+                    start.row,
+                    start.column,
+                    end.row,
+                    end.column,
+                    d.code,
+                    escape_data(&d.message),
+                )?,
+            }
         }
         Ok(())
     }

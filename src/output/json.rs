@@ -6,7 +6,8 @@ use std::io::{self, Write};
 use serde_json::{Value, json};
 
 use crate::diagnostic::Diagnostic;
-use crate::output::{Emitter, FileReport, Location, Summary, display_path, primary_fix};
+use crate::fix::primary_fix;
+use crate::output::{Emitter, FileReport, Location, Summary, display_path};
 
 #[derive(Default)]
 pub struct Json {
@@ -23,7 +24,9 @@ pub fn diagnostic_json(file: &FileReport, d: &Diagnostic) -> Value {
             .iter()
             .map(|e| {
                 let (location, end_location) = Location::range(file, e.range);
-                json!({"content": e.content, "location": location, "end_location": end_location})
+                let mut edit = json!({"content": e.content, "location": location, "end_location": end_location});
+                with_cell(&mut edit, file, e.range.start);
+                edit
             })
             .collect();
         json!({"message": fix.title, "applicability": fix.applicability, "edits": edits})
@@ -42,17 +45,19 @@ pub fn diagnostic_json(file: &FileReport, d: &Diagnostic) -> Value {
                 }),
                 _ => {
                     let (location, end_location) = Location::range(file, r.range);
-                    json!({
+                    let mut related = json!({
                         "filename": filename,
                         "location": location,
                         "end_location": end_location,
                         "message": r.message,
-                    })
+                    });
+                    with_cell(&mut related, file, r.range.start);
+                    related
                 }
             }
         })
         .collect();
-    json!({
+    let mut object = json!({
         "code": d.code,
         "name": d.code.rule().name,
         "message": d.message,
@@ -61,10 +66,19 @@ pub fn diagnostic_json(file: &FileReport, d: &Diagnostic) -> Value {
         "location": location,
         "end_location": end_location,
         "fix": fix,
-        "kb": d.kb(),
+        "kb": d.code.rule().kb,
         "url": d.code.rule().url(),
         "related": related,
-    })
+    });
+    with_cell(&mut object, file, d.range.start);
+    object
+}
+
+/// In a notebook, `"cell": N` beside the location (rows are then inside that cell).
+fn with_cell(object: &mut Value, file: &FileReport, offset: usize) {
+    if let (Some(cell), Some(map)) = (file.cell(offset), object.as_object_mut()) {
+        map.insert("cell".to_owned(), cell.into());
+    }
 }
 
 impl Emitter for Json {

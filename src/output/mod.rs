@@ -4,6 +4,8 @@
 //! collect them and write one document in [`Emitter::finish`].
 //!
 //! Rows and columns are 1-based, columns counted in characters ([`LineIndex::row_column`]).
+//! In a notebook, rows count inside the code cell, and every format names the cell (1-based
+//! over all the notebook's cells, as Jupyter and ruff number them).
 
 pub mod github;
 pub mod json;
@@ -16,7 +18,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::diagnostic::Diagnostic;
-use crate::fix::{Applicability, Fix};
+use crate::notebook::CellMap;
 use crate::text::{LineIndex, TextRange};
 
 /// One checked file and what was found in it.
@@ -26,6 +28,15 @@ pub struct FileReport<'a> {
     pub source: &'a str,
     pub index: &'a LineIndex,
     pub diagnostics: &'a [Diagnostic],
+    /// For a notebook, where its code cells lie in `source`.
+    pub cells: Option<&'a CellMap>,
+}
+
+impl FileReport<'_> {
+    /// The notebook cell holding `offset`; `None` outside notebooks.
+    pub fn cell(&self, offset: usize) -> Option<usize> {
+        self.cells?.cell_at(offset).map(|c| c.number)
+    }
 }
 
 /// Totals for the closing line.
@@ -60,31 +71,20 @@ pub struct Location {
 }
 
 impl Location {
+    /// Where `offset` is; in a notebook, the row counts inside its cell.
     pub fn of(file: &FileReport, offset: usize) -> Self {
-        let (row, column) = file.index.row_column(file.source, offset);
+        let (mut row, column) = file.index.row_column(file.source, offset);
+        if let Some(map) = file.cells
+            && let Some(cell) = map.cell_at(offset)
+        {
+            row = map.row_in_cell(cell, file.index.line_of(offset));
+        }
         Self { row, column }
     }
 
     pub fn range(file: &FileReport, range: TextRange) -> (Self, Self) {
         (Self::of(file, range.start), Self::of(file, range.end))
     }
-}
-
-/// The fix a renderer shows for a diagnostic: the preferred one, else the first.
-pub fn primary_fix(diagnostic: &Diagnostic) -> Option<&Fix> {
-    diagnostic
-        .fixes
-        .iter()
-        .find(|f| f.preferred)
-        .or_else(|| diagnostic.fixes.first())
-}
-
-/// Whether `check --fix` would fix this diagnostic (with `unsafe_fixes`, unsafe fixes too).
-pub fn has_applicable_fix(diagnostic: &Diagnostic, unsafe_fixes: bool) -> bool {
-    diagnostic.fixes.iter().any(|f| {
-        f.applicability == Applicability::Safe
-            || (unsafe_fixes && f.applicability == Applicability::Unsafe)
-    })
 }
 
 /// A path for output: forward slashes on every platform, so CI logs and SARIF agree.
@@ -115,6 +115,7 @@ pub(crate) mod test_support {
         vec![
             Diagnostic::new(
                 Code::DL301,
+                Code::DL301.rule().severity,
                 TextRange::new(kw, kw + 17),
                 "prefetch_factor option could only be specified in multiprocessing",
             )
@@ -130,6 +131,7 @@ pub(crate) mod test_support {
             ),
             Diagnostic::new(
                 Code::DL203,
+                Code::DL203.rule().severity,
                 TextRange::new(SOURCE.find("DataLoader").unwrap(), kw - 2),
                 "this machine's /dev/shm is 64 MiB",
             ),
@@ -144,6 +146,7 @@ pub(crate) mod test_support {
             source: SOURCE,
             index: &index,
             diagnostics: &diagnostics,
+            cells: None,
         };
         let mut out = Vec::new();
         emitter.file(&mut out, &file).unwrap();

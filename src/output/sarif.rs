@@ -40,12 +40,17 @@ fn uri(path: &str) -> String {
 
 fn region(file: &FileReport, range: TextRange) -> Value {
     let (start, end) = Location::range(file, range);
-    json!({
+    let mut region = json!({
         "startLine": start.row,
         "startColumn": start.column,
         "endLine": end.row,
         "endColumn": end.column,
-    })
+    });
+    // In a notebook the lines count inside this cell.
+    if let Some(cell) = file.cell(range.start) {
+        region["properties"] = json!({ "cell": cell });
+    }
+    region
 }
 
 fn result(file: &FileReport, d: &Diagnostic) -> Value {
@@ -84,7 +89,7 @@ fn result(file: &FileReport, d: &Diagnostic) -> Value {
             })
         })
         .collect();
-    json!({
+    let mut result = json!({
         "ruleId": d.code,
         "ruleIndex": d.code as usize,
         "level": level(d.severity),
@@ -94,8 +99,12 @@ fn result(file: &FileReport, d: &Diagnostic) -> Value {
         }],
         "relatedLocations": related,
         "fixes": fixes,
-        "properties": { "kb": d.kb() },
-    })
+        "properties": { "kb": d.code.rule().kb },
+    });
+    if let Some(cell) = file.cell(d.range.start) {
+        result["properties"]["cell"] = cell.into();
+    }
+    result
 }
 
 fn rules() -> Vec<Value> {

@@ -10,7 +10,8 @@ use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::Applicability;
-use crate::output::{Emitter, FileReport, Location, Summary, display_path, primary_fix};
+use crate::fix::primary_fix;
+use crate::output::{Emitter, FileReport, Location, Summary, display_path};
 use crate::text::TextRange;
 
 pub struct Text {
@@ -44,8 +45,9 @@ impl Text {
             .iter()
             .any(|f| f.applicability == Applicability::Safe);
         let mut out = format!(
-            "{}:{}:{}: {} {}{}\n",
+            "{}:{}{}:{}: {} {}{}\n",
             self.paint(Style::new().effects(Effects::BOLD), &path),
+            cell_prefix(file, d.range.start),
             start.row,
             start.column,
             self.paint(severity_style, d.code.as_str()),
@@ -81,7 +83,7 @@ impl Text {
         let label = format!("{} ({})", d.code.rule().name, d.severity.as_str());
         let mut group = Group::with_level(level.clone()).element(
             Snippet::source(excerpt)
-                .line_start(first as usize + 1)
+                .line_start(Location::of(file, lines.start).row)
                 .annotation(AnnotationKind::Primary.span(span).label(label)),
         );
         if let Some(fix) = primary_fix(d) {
@@ -99,7 +101,8 @@ impl Text {
                 }
                 _ => {
                     let at = Location::of(file, r.range.start);
-                    format!("{}:{}: {}", at.row, at.column, r.message)
+                    let cell = cell_prefix(file, r.range.start);
+                    format!("{cell}{}:{}: {}", at.row, at.column, r.message)
                 }
             };
             group = group.element(Level::NOTE.message(note));
@@ -133,6 +136,12 @@ impl Emitter for Text {
         .effects(Effects::BOLD);
         writeln!(out, "{}", self.paint(style, &line))
     }
+}
+
+/// `cell 3:` before the row in a notebook, as ruff prints it; nothing elsewhere.
+fn cell_prefix(file: &FileReport, offset: usize) -> String {
+    file.cell(offset)
+        .map_or_else(String::new, |cell| format!("cell {cell}:"))
 }
 
 fn plural(n: usize, one: &str, many: &str) -> String {

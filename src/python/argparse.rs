@@ -1,42 +1,77 @@
 //! argparse defaults: `args.num_workers` resolved to the `default=` of
 //! `parser.add_argument("--num_workers", ...)` (`--num-workers` -> `num_workers`, `dest=`).
 //!
-//! Sound only where it can be: `args` must be bound once to `<parser>.parse_args()` of a parser
-//! bound once to `argparse.ArgumentParser(...)` (or a group of one); an option defined twice,
-//! overridden by `set_defaults`, required, positional, or an `args.x = ...` anywhere makes the
-//! value unknown.
+//! Parsers and parsed namespaces are followed the way training scripts pass them around: a
+//! parser built in a helper and returned (`get_args_parser()`), inherited through
+//! `ArgumentParser(parents=[...])`, handed to helpers that add arguments (`add_model_args(parser)`,
+//! `parser = helper(parser)`), argument groups; a namespace returned by
+//! `parse_args(input_args=None)`, passed on through `main(args)`, `mp.spawn(fn, args=(..., args))`,
+//! `Trainer(args)` and kept as `self.args`. A parser is identified by the
+//! `argparse.ArgumentParser(...)` call that creates it.
+//!
+//! Sound only where it can be: every way a name can be bound must lead to the same parser; an
+//! option defined twice (unless one `set_defaults` decides it), required or positional, a parser handed to
+//! code the model cannot read, or an `args.x = ...` / `setattr(args, ...)` it cannot place before
+//! the read makes the value unknown. An unconditional `args.x = value` earlier in the function
+//! that reads it gives that value.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
-use crate::python::model::{BindingId, BindingKind, Module, ScopeId};
+use crate::python::model::{
+    Binding, BindingKind, FunctionId, Module, ScopeId, literal_items, positional_args,
+};
 use crate::python::values::{Provenance, Resolved, Value};
 use crate::text::TextRange;
 
-const MAX_DEPTH: u32 = 8;
+/// How many names, calls and returns a namespace or parser is followed through.
+const MAX_DEPTH: u32 = 16;
 
-/// A namespace's parser and every name the namespace goes by.
-type Namespace = Option<(BindingId, Vec<String>)>;
+/// A parser: the start byte of the `argparse.ArgumentParser(...)` call that creates it.
+type ParserId = usize;
+
+/// The parsers an expression may hold (sorted, without repeats). Empty when every way leads
+/// back into a cycle being followed: nothing new from there (and unknown at the top).
+type Parsers = Vec<ParserId>;
 
 #[derive(Debug, Default)]
 pub(crate) struct ArgparseDefaults {
-    parsers: HashMap<BindingId, ParserOptions>,
-    /// Namespaces already traced, by name and scope (tracing a parameter reads every call of
-    /// its function).
-    namespaces: RefCell<HashMap<(String, ScopeId), Namespace>>,
+    parsers: HashMap<ParserId, ParserOptions>,
+    /// Namespaces already traced, by the byte range of the expression that holds one.
+    namespaces: RefCell<HashMap<(usize, usize), Option<Namespace>>>,
+}
+
+#[derive(Clone, Debug)]
+struct Namespace {
+    parsers: Parsers,
+    /// The text of every expression the namespace went through (`args`, `self.args`), to
+    /// find writes through names the model cannot follow.
+    names: Vec<String>,
 }
 
 #[derive(Debug, Default)]
 struct ParserOptions {
     /// dest -> every `add_argument` that writes it.
     options: HashMap<String, Vec<OptionDefault>>,
-    /// dests given by `set_defaults(...)`.
-    overridden: HashSet<String>,
-    /// An `add_argument` or `set_defaults` the model cannot read (`**kwargs`, a computed
-    /// flag): any dest may be affected.
+    /// dest -> every `set_defaults(dest=...)` that gives it.
+    overridden: HashMap<String, Vec<SetDefault>>,
+    /// `ArgumentParser(parents=[...])`: their options and defaults are copied in.
+    parents: Vec<ParserId>,
+    /// Something the model cannot read may change any dest: an `add_argument` or
+    /// `set_defaults` with `**kwargs` or a computed flag, `argument_default=`, parents it
+    /// cannot resolve, sub-parsers, or the parser handed to code it cannot see.
     opaque: bool,
+}
+
+/// One `set_defaults(dest=value)`.
+#[derive(Debug)]
+struct SetDefault {
+    value: Value,
+    line: u32,
+    /// The `set_defaults(...)` call.
+    at: TextRange,
 }
 
 #[derive(Debug)]
@@ -51,64 +86,185 @@ struct OptionDefault {
 impl ArgparseDefaults {
     pub(crate) fn collect(m: &Module) -> Self {
         let mut out = Self::default();
+        let flow = Flow::new(m);
+        // Every parser, with its parents.
         for call in m.calls() {
-            let method = call.method;
-            if !matches!(method, Some("add_argument" | "set_defaults")) {
+            if call.qualified.as_deref() != Some("argparse.ArgumentParser") {
                 continue;
             }
+            let mut options = ParserOptions::default();
+            read_constructor(&flow, call.node, call.scope, &mut options);
+            out.parsers.insert(call.node.start_byte(), options);
+        }
+        if out.parsers.is_empty() {
+            return out;
+        }
+        // Names that hold a parser somewhere: only arguments spelled so can hand one away.
+        let mut parser_names: HashSet<&str> = HashSet::new();
+        for call in m.calls() {
+            let Some(method) = call.method else { continue };
             let Some(object) = call.callee.child_by_field_name("object") else {
                 continue;
             };
-            let Some(parser) = parser_binding(m, object, call.scope, 0) else {
+            let parsers = || flow.top(object, call.scope, Want::Parser);
+            match method {
+                "add_argument" | "set_defaults" | "add_subparsers" => {
+                    let Some(parsers) = parsers() else { continue };
+                    if object.kind() == "identifier" {
+                        parser_names.insert(m.text(object));
+                    }
+                    for parser in parsers {
+                        let Some(options) = out.parsers.get_mut(&parser) else {
+                            continue;
+                        };
+                        match method {
+                            "set_defaults" => read_set_defaults(m, call.node, call.scope, options),
+                            "add_argument" => read_add_argument(m, call.node, call.scope, options),
+                            _ => options.opaque = true,
+                        }
+                    }
+                }
+                "parse_args"
+                | "parse_known_args"
+                | "add_argument_group"
+                | "add_mutually_exclusive_group"
+                    if object.kind() == "identifier" =>
+                {
+                    parser_names.insert(m.text(object));
+                }
+                _ => {}
+            }
+        }
+        // A parser handed to a call the model cannot read may get any option or default.
+        for call in m.calls() {
+            if flow.local_function(call.callee, call.scope).is_some()
+                || call
+                    .qualified
+                    .as_deref()
+                    .is_some_and(|q| q.starts_with("builtins.") || q == "argparse.ArgumentParser")
+            {
+                continue;
+            }
+            let Some(args) = call.node.child_by_field_name("arguments") else {
                 continue;
             };
-            let options = out.parsers.entry(parser).or_default();
-            if method == Some("set_defaults") {
-                read_set_defaults(m, call.node, options);
-            } else {
-                read_add_argument(m, call.node, call.scope, options);
+            let mut cursor = args.walk();
+            for arg in args.named_children(&mut cursor) {
+                let value = match arg.kind() {
+                    "keyword_argument" => arg.child_by_field_name("value"),
+                    _ => Some(arg),
+                };
+                let Some(value) =
+                    value.filter(|v| v.kind() == "identifier" && parser_names.contains(m.text(*v)))
+                else {
+                    continue;
+                };
+                for parser in flow
+                    .top(value, call.scope, Want::Parser)
+                    .unwrap_or_default()
+                {
+                    if let Some(options) = out.parsers.get_mut(&parser) {
+                        options.opaque = true;
+                    }
+                }
             }
         }
         out
     }
 
-    /// The default of `object.attribute` when `object` is the result of `parse_args()`, or a
-    /// parameter that every call in this file fills with such a result.
+    /// The value of `object.attribute` when `object` holds the result of `parse_args()` (see
+    /// the module's documentation for the ways it may get there).
     pub(crate) fn value(
         &self,
         m: &Module,
         object: Node,
         attribute: &str,
         scope: ScopeId,
+        depth: u32,
     ) -> Option<Resolved> {
-        if object.kind() != "identifier" {
+        if !matches!(object.kind(), "identifier" | "attribute") || self.parsers.is_empty() {
             return None;
         }
-        let name = m.text(object);
-        let key = (name.to_owned(), scope);
+        let key = (object.start_byte(), object.end_byte());
         let cached = self.namespaces.borrow().get(&key).cloned();
         let namespace = match cached {
             Some(namespace) => namespace,
             None => {
-                let mut names = Vec::new();
-                let namespace = namespace_parser(m, name, scope, &mut names, 0)
-                    .map(|p| (p, names.iter().map(|n| (*n).to_owned()).collect()));
+                let flow = Flow::new(m);
+                let namespace = flow
+                    .top(object, scope, Want::Namespace)
+                    .map(|parsers| Namespace {
+                        parsers,
+                        names: flow.names.into_inner(),
+                    });
                 self.namespaces.borrow_mut().insert(key, namespace.clone());
                 namespace
             }
         };
-        let (parser, names) = namespace?;
-        let reassigned = m.attribute_assignments().iter().any(|a| {
-            a.attribute == attribute && a.object.is_some_and(|o| names.iter().any(|n| n == o))
-        });
-        if reassigned {
+        let namespace = namespace?;
+        let [parser] = namespace.parsers.as_slice() else {
             return None;
+        };
+        match self.last_write(m, &namespace, attribute, object)? {
+            Some((target, value, value_scope)) => {
+                let inner = m.value_in(value, value_scope, depth + 1);
+                if !inner.value.is_known() {
+                    return None;
+                }
+                Some(match inner.provenance {
+                    Provenance::Literal | Provenance::Computed => Resolved {
+                        value: inner.value,
+                        provenance: Provenance::Constant {
+                            name: m.text(target).to_owned(),
+                            line: m.line(target.start_byte()),
+                            at: Module::range(target),
+                        },
+                    },
+                    _ => inner,
+                })
+            }
+            None => self.default_of(*parser, attribute),
         }
-        let options = self.parsers.get(&parser)?;
-        if options.opaque || options.overridden.contains(attribute) {
-            return None;
+    }
+
+    /// The default `dest` gets from `parser` (or its parents): the one option that writes it,
+    /// or the one `set_defaults` that gives it when no option writing it has a `default=` of
+    /// its own (`--pin_mem`/`--no_pin_mem` with `set_defaults(pin_mem=True)`: argparse gives
+    /// every such option that default, whichever comes first).
+    fn default_of(&self, parser: ParserId, dest: &str) -> Option<Resolved> {
+        let mut found: Vec<&OptionDefault> = Vec::new();
+        let mut sets: Vec<&SetDefault> = Vec::new();
+        let mut stack = vec![parser];
+        let mut seen = HashSet::new();
+        while let Some(p) = stack.pop() {
+            if !seen.insert(p) {
+                continue;
+            }
+            let options = self.parsers.get(&p)?;
+            if options.opaque {
+                return None;
+            }
+            found.extend(options.options.get(dest).into_iter().flatten());
+            sets.extend(options.overridden.get(dest).into_iter().flatten());
+            stack.extend(&options.parents);
         }
-        match options.options.get(attribute)?.as_slice() {
+        match sets.as_slice() {
+            [] => {}
+            [set] if set.value.is_known() && found.iter().all(|o| o.implicit) => {
+                let first = found.first()?;
+                return Some(Resolved {
+                    value: set.value.clone(),
+                    provenance: Provenance::ArgparseDefault {
+                        flag: first.flag.clone(),
+                        line: set.line,
+                        at: set.at,
+                        implicit: false,
+                    },
+                });
+            }
+            _ => return None,
+        }
+        match found.as_slice() {
             [only] if only.value.is_known() => Some(Resolved {
                 value: only.value.clone(),
                 provenance: Provenance::ArgparseDefault {
@@ -121,91 +277,691 @@ impl ArgparseDefaults {
             _ => None,
         }
     }
+
+    /// The write to `namespace.attribute` that decides the value read at `read`:
+    /// `Some(None)` when nothing writes it, `Some(Some((target, value, scope)))` for the last
+    /// unconditional `args.x = value` before the read in the same function, `None` when a write
+    /// may happen that the model cannot place.
+    #[allow(clippy::type_complexity)]
+    fn last_write<'a>(
+        &self,
+        m: &Module<'a>,
+        namespace: &Namespace,
+        attribute: &str,
+        read: Node,
+    ) -> Option<Option<(Node<'a>, Node<'a>, ScopeId)>> {
+        let flow = Flow::new(m);
+        let aliases = |object: Node, scope: ScopeId| match flow.top(object, scope, Want::Namespace)
+        {
+            Some(parsers) => parsers.iter().any(|p| namespace.parsers.contains(p)),
+            None => namespace.names.iter().any(|n| n == m.text(object)),
+        };
+        // `setattr(args, name, v)`, `vars(args).update(...)`, `args.__dict__.update(...)`.
+        for call in m.calls() {
+            let object = match (call.qualified.as_deref(), call.method) {
+                (Some("builtins.setattr"), _) => {
+                    let args = positional_args(call.node);
+                    let named = args.get(1).and_then(|n| m.string_value(*n));
+                    if named.is_some_and(|n| n != attribute) {
+                        continue;
+                    }
+                    args.first().copied()
+                }
+                (_, Some("update")) => {
+                    call.callee
+                        .child_by_field_name("object")
+                        .and_then(|o| match o.kind() {
+                            "call" if m.text(o).starts_with("vars(") => {
+                                positional_args(o).first().copied()
+                            }
+                            "attribute"
+                                if o.child_by_field_name("attribute")
+                                    .is_some_and(|a| m.text(a) == "__dict__") =>
+                            {
+                                o.child_by_field_name("object")
+                            }
+                            _ => None,
+                        })
+                }
+                _ => None,
+            };
+            if object.is_some_and(|o| aliases(o, call.scope)) {
+                return None;
+            }
+        }
+        let read_function = m.function_at(read);
+        let mut last: Option<(Node<'a>, Node<'a>, ScopeId)> = None;
+        for write in m.attribute_assignments() {
+            if write.attribute != attribute {
+                continue;
+            }
+            // The read inside the write's own value (`args.workers = args.workers // 2`) sees
+            // the value before it.
+            let statement = m.statement_of(write.target);
+            if statement.byte_range().contains(&read.start_byte()) {
+                continue;
+            }
+            let Some(object) = write.target.child_by_field_name("object") else {
+                continue;
+            };
+            if !aliases(object, write.scope) {
+                continue;
+            }
+            let placed = write.function == read_function
+                && statement.end_byte() <= read.start_byte()
+                && !m.is_conditional_relative_to(write.target, read);
+            match (placed, write.value) {
+                (true, Some(value)) => {
+                    if last.is_none_or(|(t, _, _)| t.start_byte() < write.target.start_byte()) {
+                        last = Some((write.target, value, write.scope));
+                    }
+                }
+                _ => return None,
+            }
+        }
+        Some(last)
+    }
 }
 
-/// The parser whose `parse_args()` result the name `name` holds: bound once to
-/// `<parser>.parse_args()`, or a parameter of a function that this file only calls (directly,
-/// or through `torch.multiprocessing.spawn(fn, args=(...))`) with such a name in that place.
-/// `names` collects every name the namespace goes by, to find `args.x = ...` reassignments.
-fn namespace_parser<'n>(
-    m: &Module<'n>,
-    name: &'n str,
+/// What an expression is followed for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Want {
+    /// An `ArgumentParser` (or one of its argument groups).
+    Parser,
+    /// The namespace `parse_args()` returns.
+    Namespace,
+}
+
+/// A call being followed into: the parameters of `function` are what this call passes.
+#[derive(Clone, Copy)]
+struct CallFrame<'c, 'a> {
+    function: FunctionId,
+    call: Node<'a>,
+    /// The scope the call is evaluated in.
     scope: ScopeId,
-    names: &mut Vec<&'n str>,
-    depth: u32,
-) -> Option<BindingId> {
-    if depth > MAX_DEPTH {
+    outer: Option<&'c CallFrame<'c, 'a>>,
+}
+
+/// Follows parsers and namespaces through names, calls, returns and attributes of `self`.
+struct Flow<'m, 'a> {
+    m: &'m Module<'a>,
+    /// Bindings being followed, with the call they are followed in (a cycle such as
+    /// `parser = helper(parser)` contributes nothing new).
+    visiting: RefCell<Vec<(usize, Option<usize>)>>,
+    names: RefCell<Vec<String>>,
+}
+
+impl<'m, 'a> Flow<'m, 'a> {
+    fn new(m: &'m Module<'a>) -> Self {
+        Self {
+            m,
+            visiting: RefCell::new(Vec::new()),
+            names: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// The parsers an expression holds, followed from where it is written; `None` when unknown.
+    fn top(&self, expr: Node<'a>, scope: ScopeId, want: Want) -> Option<Parsers> {
+        self.resolve(expr, scope, None, 0, want)
+            .filter(|p| !p.is_empty())
+    }
+
+    fn resolve(
+        &self,
+        expr: Node<'a>,
+        scope: ScopeId,
+        frame: Option<&CallFrame<'_, 'a>>,
+        depth: u32,
+        want: Want,
+    ) -> Option<Parsers> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let m = self.m;
+        match expr.kind() {
+            "parenthesized_expression" => {
+                self.resolve(expr.named_child(0)?, scope, frame, depth + 1, want)
+            }
+            "identifier" => {
+                if want == Want::Namespace {
+                    self.names.borrow_mut().push(m.text(expr).to_owned());
+                }
+                self.name(expr, scope, frame, depth, want)
+            }
+            "attribute" if want == Want::Namespace => {
+                self.names.borrow_mut().push(m.text(expr).to_owned());
+                self.self_attribute(expr, scope, depth)
+            }
+            "subscript" if want == Want::Namespace => {
+                // `parser.parse_known_args()[0]`
+                let value = expr.child_by_field_name("value")?;
+                let index = expr.child_by_field_name("subscript")?;
+                if m.text(index) != "0" || value.kind() != "call" {
+                    return None;
+                }
+                self.parse_call(value, scope, frame, depth, "parse_known_args")
+            }
+            "call" => {
+                let callee = expr.child_by_field_name("function")?;
+                if let Some(function) = self.local_function(callee, scope) {
+                    let inner = CallFrame {
+                        function,
+                        call: expr,
+                        scope,
+                        outer: frame,
+                    };
+                    return self.returns(&inner, depth, want);
+                }
+                let method = callee
+                    .child_by_field_name("attribute")
+                    .filter(|_| callee.kind() == "attribute")
+                    .map(|a| m.text(a));
+                match want {
+                    Want::Parser => {
+                        if m.qualified_in(callee, scope, 0).as_deref()
+                            == Some("argparse.ArgumentParser")
+                        {
+                            return Some(vec![expr.start_byte()]);
+                        }
+                        if matches!(
+                            method,
+                            Some("add_argument_group" | "add_mutually_exclusive_group")
+                        ) {
+                            let object = callee.child_by_field_name("object")?;
+                            return self.resolve(object, scope, frame, depth + 1, Want::Parser);
+                        }
+                        None
+                    }
+                    Want::Namespace => self.parse_call(expr, scope, frame, depth, "parse_args"),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `<parser>.parse_args()` (or `parse_known_args`) that parses the command line: its
+    /// parser.
+    fn parse_call(
+        &self,
+        call: Node<'a>,
+        scope: ScopeId,
+        frame: Option<&CallFrame<'_, 'a>>,
+        depth: u32,
+        method: &str,
+    ) -> Option<Parsers> {
+        let m = self.m;
+        let callee = call.child_by_field_name("function")?;
+        if callee.kind() != "attribute"
+            || callee.child_by_field_name("attribute").map(|a| m.text(a)) != Some(method)
+        {
+            return None;
+        }
+        let args = call.child_by_field_name("arguments")?;
+        let mut cursor = args.walk();
+        for arg in args.named_children(&mut cursor) {
+            let argv = match arg.kind() {
+                "comment" => continue,
+                "keyword_argument"
+                    if arg.child_by_field_name("name").map(|n| m.text(n)) == Some("args") =>
+                {
+                    arg.child_by_field_name("value")?
+                }
+                "keyword_argument" => return None,
+                _ => arg,
+            };
+            if !self.is_command_line(argv, scope, frame, depth) {
+                return None;
+            }
+        }
+        let object = callee.child_by_field_name("object")?;
+        self.resolve(object, scope, frame, depth + 1, Want::Parser)
+    }
+
+    /// Whether an argv given to `parse_args` is the command line (so the defaults are what a
+    /// run without options gets): `None`, `sys.argv[1:]`, a parameter that is `None` unless
+    /// given (`parse_args(input_args=None)` called without it), or what `parse_known_args`
+    /// left over. A list written in the code is not.
+    fn is_command_line(
+        &self,
+        argv: Node<'a>,
+        scope: ScopeId,
+        frame: Option<&CallFrame<'_, 'a>>,
+        depth: u32,
+    ) -> bool {
+        let m = self.m;
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        match argv.kind() {
+            "none" => true,
+            "subscript" => argv
+                .child_by_field_name("value")
+                .and_then(|v| m.qualified_in(v, scope, 0))
+                .is_some_and(|q| q == "sys.argv"),
+            "identifier" => {
+                let Some(binding) = m.single_binding(m.text(argv), scope) else {
+                    return false;
+                };
+                match binding.kind {
+                    BindingKind::Parameter => {
+                        let Some(function) = m.scopes().get(binding.scope).and_then(|s| s.function)
+                        else {
+                            return false;
+                        };
+                        let default = parameter_default(binding.node);
+                        match find_frame(frame, function) {
+                            Some(call) => {
+                                let Some((position, keyword_only)) = m
+                                    .function(function)
+                                    .and_then(|f| parameter_position(m, f.node, binding.name))
+                                else {
+                                    return false;
+                                };
+                                match passed_for(m, call, position, keyword_only, binding.name) {
+                                    Passed::Value(v) => {
+                                        self.is_command_line(v, call.scope, call.outer, depth + 1)
+                                    }
+                                    Passed::Nothing => default.is_some_and(|d| d.kind() == "none"),
+                                    Passed::Unknown => false,
+                                }
+                            }
+                            None => default.is_some_and(|d| d.kind() == "none"),
+                        }
+                    }
+                    // `args, rest = p.parse_known_args()`: `rest` is the rest of the command line.
+                    BindingKind::Assign if binding.value.is_none() => destructured(binding)
+                        .is_some_and(|(call, index)| {
+                            index == 1
+                                && call.child_by_field_name("function").is_some_and(|c| {
+                                    c.child_by_field_name("attribute").map(|a| m.text(a))
+                                        == Some("parse_known_args")
+                                })
+                        }),
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    /// Every binding of a name must lead somewhere; their parsers together.
+    fn name(
+        &self,
+        expr: Node<'a>,
+        scope: ScopeId,
+        frame: Option<&CallFrame<'_, 'a>>,
+        depth: u32,
+        want: Want,
+    ) -> Option<Parsers> {
+        let m = self.m;
+        let ids = effective_bindings(m, m.lookup(m.text(expr), scope)?);
+        let ids = reaching_binding(m, &ids, expr, scope).map_or(ids, |id| vec![id]);
+        let mut out: Parsers = Vec::new();
+        for id in ids {
+            let key = (id, frame.map(|f| f.call.start_byte()));
+            if self.visiting.borrow().contains(&key) {
+                continue;
+            }
+            let binding = m.bindings().get(id)?;
+            self.visiting.borrow_mut().push(key);
+            let found = self.binding(binding, frame, depth, want);
+            self.visiting.borrow_mut().pop();
+            out.extend(found?);
+        }
+        out.sort_unstable();
+        out.dedup();
+        Some(out)
+    }
+
+    fn binding(
+        &self,
+        binding: &Binding<'a>,
+        frame: Option<&CallFrame<'_, 'a>>,
+        depth: u32,
+        want: Want,
+    ) -> Option<Parsers> {
+        match (&binding.kind, binding.value) {
+            (BindingKind::Assign | BindingKind::Walrus, Some(value)) => {
+                self.resolve(value, binding.scope, frame, depth + 1, want)
+            }
+            // `args, unknown = parser.parse_known_args()`
+            (BindingKind::Assign, None) if want == Want::Namespace => {
+                let (call, index) = destructured(binding)?;
+                if index != 0 {
+                    return None;
+                }
+                self.parse_call(call, binding.scope, frame, depth, "parse_known_args")
+            }
+            (BindingKind::Parameter, _) => self.parameter(binding, frame, depth, want),
+            _ => None,
+        }
+    }
+
+    /// A parameter holds what the call being followed passes; without one, what every call of
+    /// its function in this file passes (a reference that is not a call makes it unknown).
+    fn parameter(
+        &self,
+        param: &Binding<'a>,
+        frame: Option<&CallFrame<'_, 'a>>,
+        depth: u32,
+        want: Want,
+    ) -> Option<Parsers> {
+        let m = self.m;
+        let function_id = m.scopes().get(param.scope)?.function?;
+        let function = m.function(function_id)?;
+        let (position, keyword_only) = parameter_position(m, function.node, param.name)?;
+        let follow = |call: &CallFrame<'_, 'a>| match passed_for(
+            m,
+            call,
+            position,
+            keyword_only,
+            param.name,
+        ) {
+            Passed::Value(v) => self.resolve(v, call.scope, call.outer, depth + 1, want),
+            Passed::Nothing | Passed::Unknown => None,
+        };
+        if let Some(call) = find_frame(frame, function_id) {
+            return follow(call);
+        }
+        // A method's callers: `__init__` is called through its class.
+        let (callee_name, callee_range, is_init) = match function.class.and_then(|c| m.class(c)) {
+            Some(class) if function.name == "__init__" => (class.name, class.name_range, true),
+            Some(_) => return None,
+            None => (function.name, function.name_range, false),
+        };
+        if is_init && position == 0 {
+            return None;
+        }
+        let mut out: Parsers = Vec::new();
+        let mut any = false;
+        for reference in m.references(callee_name) {
+            if !names_a_binding(reference) {
+                continue;
+            }
+            let ref_scope = m.scope_at(reference);
+            let Some(ids) = m.lookup(callee_name, ref_scope) else {
+                continue;
+            };
+            // The definition itself, an import it shadows, another binding of the name.
+            if Module::range(reference) == callee_range
+                || ids.iter().any(|id| {
+                    m.bindings()
+                        .get(*id)
+                        .is_some_and(|b| b.name_range == Module::range(reference))
+                })
+            {
+                continue;
+            }
+            let here = effective_bindings(m, ids).into_iter().any(|id| {
+                m.bindings().get(id).is_some_and(|b| match b.kind {
+                    BindingKind::Function(f) => f == function_id,
+                    BindingKind::Class(c) => is_init && function.class == Some(c),
+                    _ => false,
+                })
+            });
+            if !here {
+                continue;
+            }
+            let call = call_of(m, reference)?;
+            let frame = CallFrame {
+                function: function_id,
+                call,
+                scope: ref_scope,
+                outer: None,
+            };
+            out.extend(follow(&frame)?);
+            any = true;
+        }
+        out.sort_unstable();
+        out.dedup();
+        any.then_some(out)
+    }
+
+    /// What a function returns, for this call: every `return` must return something followed.
+    fn returns(&self, call: &CallFrame<'_, 'a>, depth: u32, want: Want) -> Option<Parsers> {
+        let m = self.m;
+        let function = m.function(call.function)?;
+        let mut out: Parsers = Vec::new();
+        let mut any = false;
+        for ret in return_statements(function.body?) {
+            let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
+            out.extend(self.resolve(value, function.scope, Some(call), depth + 1, want)?);
+            any = true;
+        }
+        out.sort_unstable();
+        out.dedup();
+        any.then_some(out)
+    }
+
+    /// `self.args` in a method: what the class's methods assign to `self.args`.
+    fn self_attribute(&self, expr: Node<'a>, scope: ScopeId, depth: u32) -> Option<Parsers> {
+        let m = self.m;
+        let object = expr.child_by_field_name("object")?;
+        let attribute = m.text(expr.child_by_field_name("attribute")?);
+        if object.kind() != "identifier" {
+            return None;
+        }
+        let name = m.text(object);
+        let binding = m.single_binding(name, scope)?;
+        let function = m.function(m.scopes().get(binding.scope)?.function?)?;
+        let class = function.class?;
+        if binding.kind != BindingKind::Parameter
+            || parameter_position(m, function.node, name) != Some((0, false))
+        {
+            return None;
+        }
+        let mut out: Parsers = Vec::new();
+        let mut any = false;
+        for write in m.attribute_assignments() {
+            let in_class = write
+                .function
+                .and_then(|f| m.function(f))
+                .is_some_and(|f| f.class == Some(class));
+            if write.attribute != attribute || write.object != Some(name) || !in_class {
+                continue;
+            }
+            out.extend(self.resolve(
+                write.value?,
+                write.scope,
+                None,
+                depth + 1,
+                Want::Namespace,
+            )?);
+            any = true;
+        }
+        out.sort_unstable();
+        out.dedup();
+        any.then_some(out)
+    }
+
+    /// The function of this file a callee names (a local `def` wins over an import it shadows).
+    fn local_function(&self, callee: Node, scope: ScopeId) -> Option<FunctionId> {
+        let m = self.m;
+        if callee.kind() != "identifier" {
+            return None;
+        }
+        let ids = effective_bindings(m, m.lookup(m.text(callee), scope)?);
+        match ids.as_slice() {
+            [id] => match m.bindings().get(*id)?.kind {
+                BindingKind::Function(f) => Some(f),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
+/// The bindings of a name that can be in effect: a `def` shadows the imports of the same name
+/// above it in its scope (`from utils import main` then `def main(args): ...`).
+fn effective_bindings(m: &Module, ids: &[usize]) -> Vec<usize> {
+    let bindings: Vec<(usize, &Binding)> = ids
+        .iter()
+        .filter_map(|id| m.bindings().get(*id).map(|b| (*id, b)))
+        .collect();
+    let defs: Vec<&(usize, &Binding)> = bindings
+        .iter()
+        .filter(|(_, b)| matches!(b.kind, BindingKind::Function(_)))
+        .collect();
+    if let [(def, d)] = defs.as_slice() {
+        let shadows_all = bindings.iter().all(|(id, b)| {
+            id == def
+                || matches!(b.kind, BindingKind::Import { .. })
+                    && b.name_range.start < d.name_range.start
+        });
+        if shadows_all {
+            return vec![*def];
+        }
+    }
+    ids.to_vec()
+}
+
+/// The one binding that reaches a use in straight-line code of the same function:
+/// `args = get_args_parser(); args = args.parse_args()` reads the parser in the second line
+/// and the namespace after it. `None` (all bindings count) when a binding in a branch, a later
+/// one inside a loop around the use, or another scope may reach it.
+fn reaching_binding(m: &Module, ids: &[usize], used: Node, scope: ScopeId) -> Option<usize> {
+    let bindings: Vec<(usize, &Binding)> = ids
+        .iter()
+        .filter_map(|id| m.bindings().get(*id).map(|b| (*id, b)))
+        .collect();
+    if bindings.len() < 2 || bindings.iter().any(|(_, b)| b.scope != scope) {
         return None;
     }
-    names.push(name);
-    let binding = m.single_binding(name, scope)?;
-    match (&binding.kind, binding.value) {
-        (BindingKind::Assign, Some(call)) => {
-            let callee = call.child_by_field_name("function")?;
-            if call.kind() != "call"
-                || callee.kind() != "attribute"
-                || callee.child_by_field_name("attribute").map(|a| m.text(a)) != Some("parse_args")
-            {
-                return None;
+    let before = |b: &Binding| m.statement_of(b.node).end_byte() <= used.start_byte();
+    let in_loop = {
+        let mut current = used;
+        let mut looped = false;
+        while let Some(parent) = current.parent() {
+            if matches!(
+                parent.kind(),
+                "function_definition" | "class_definition" | "lambda" | "module"
+            ) {
+                break;
             }
-            // `parse_args(["--num_workers", "2"])` parses a given list: not the defaults.
-            let passes_argv = call
-                .child_by_field_name("arguments")
-                .is_some_and(|a| a.named_child_count() > 0);
-            if passes_argv {
-                return None;
+            if matches!(parent.kind(), "for_statement" | "while_statement") {
+                looped = true;
+                break;
             }
-            parser_binding(m, callee.child_by_field_name("object")?, binding.scope, 0)
+            current = parent;
         }
-        (BindingKind::Parameter, _) => parameter_parser(m, binding, names, depth),
-        _ => None,
+        looped
+    };
+    if in_loop && bindings.iter().any(|(_, b)| !before(b)) {
+        return None;
+    }
+    let (id, last) = bindings
+        .iter()
+        .filter(|(_, b)| before(b))
+        .max_by_key(|(_, b)| b.node.start_byte())?;
+    let unconditional = !m.is_conditional_relative_to(last.node, used)
+        && !matches!(last.kind, BindingKind::Parameter);
+    unconditional.then_some(*id)
+}
+
+/// Whether an identifier refers to a binding: not the attribute of `self.main`, nor the
+/// keyword of `f(main=...)`.
+fn names_a_binding(identifier: Node) -> bool {
+    let Some(parent) = identifier.parent() else {
+        return true;
+    };
+    let field = match parent.kind() {
+        "attribute" => "attribute",
+        "keyword_argument" => "name",
+        _ => return true,
+    };
+    parent.child_by_field_name(field) != Some(identifier)
+}
+
+fn find_frame<'c, 'a>(
+    frame: Option<&'c CallFrame<'c, 'a>>,
+    function: FunctionId,
+) -> Option<&'c CallFrame<'c, 'a>> {
+    let mut current = frame;
+    while let Some(f) = current {
+        if f.function == function {
+            return Some(f);
+        }
+        current = f.outer;
+    }
+    None
+}
+
+/// The call a reference to a function makes: `f(...)`, or `spawn(f, args=(...))`.
+fn call_of<'a>(m: &Module<'a>, reference: Node<'a>) -> Option<Node<'a>> {
+    let parent = reference.parent()?;
+    if parent.kind() == "call" && parent.child_by_field_name("function") == Some(reference) {
+        return Some(parent);
+    }
+    let call = parent.parent().filter(|c| c.kind() == "call")?;
+    let callee = call.child_by_field_name("function")?;
+    (parent.kind() == "argument_list"
+        && positional_args(call).first() == Some(&reference)
+        && m.qualified_name(callee).as_deref() == Some("torch.multiprocessing.spawn"))
+    .then_some(call)
+}
+
+/// What a call passes for one parameter.
+enum Passed<'a> {
+    Value(Node<'a>),
+    /// Not passed: the parameter's default.
+    Nothing,
+    /// `*args`/`**kwargs` may pass it, or the call is not one the model reads.
+    Unknown,
+}
+
+/// What `call` passes for the parameter at `position` of its function: a direct call
+/// `f(a, b, args)`, a class construction `C(a, args)` for `__init__(self, a, args)`, or
+/// `torch.multiprocessing.spawn(f, args=(b, args))`, which calls `f(i, *args)`.
+fn passed_for<'a>(
+    m: &Module<'a>,
+    frame: &CallFrame<'_, 'a>,
+    position: usize,
+    keyword_only: bool,
+    name: &str,
+) -> Passed<'a> {
+    let call = frame.call;
+    let Some(callee) = call.child_by_field_name("function") else {
+        return Passed::Unknown;
+    };
+    let is_method = m
+        .function(frame.function)
+        .is_some_and(|f| f.class.is_some());
+    if m.qualified_name(callee).as_deref() == Some("torch.multiprocessing.spawn") {
+        // `spawn(fn, args=(...))` or `spawn(fn, (...), nprocs)`.
+        let tuple = m
+            .keyword_arg(call, "args")
+            .or_else(|| positional_args(call).get(1).copied());
+        let Some(tuple) = tuple.filter(|t| t.kind() == "tuple") else {
+            return Passed::Unknown;
+        };
+        if keyword_only || position == 0 {
+            return Passed::Unknown;
+        }
+        let Some(items) = literal_items(tuple) else {
+            return Passed::Unknown;
+        };
+        return items
+            .get(position - 1)
+            .map_or(Passed::Unknown, |v| Passed::Value(*v));
+    }
+    if let Some(value) = m.keyword_arg(call, name) {
+        return Passed::Value(value);
+    }
+    if has_splat(call) {
+        return Passed::Unknown;
+    }
+    let position = match (is_method, position) {
+        (true, 0) => return Passed::Unknown,
+        (true, p) => p - 1,
+        (false, p) => p,
+    };
+    match positional_args(call).get(position) {
+        Some(v) if !keyword_only => Passed::Value(*v),
+        _ => Passed::Nothing,
     }
 }
 
-/// A parameter's parser: every reference to its function in this file must be a call that
-/// passes a parsed namespace of one parser in the parameter's place.
-fn parameter_parser<'n>(
-    m: &Module<'n>,
-    param: &crate::python::model::Binding<'n>,
-    names: &mut Vec<&'n str>,
-    depth: u32,
-) -> Option<BindingId> {
-    let function_id = m.scopes().get(param.scope)?.function?;
-    let function = m.function(function_id)?;
-    let (position, keyword_only) = parameter_position(m, function.node, param.name)?;
-    let mut parser = None;
-    let mut seen_call = false;
-    for reference in m.references(function.name) {
-        if Module::range(reference) == function.name_range {
-            continue;
-        }
-        let ref_scope = m.scope_at(reference);
-        let resolves_here = m.lookup(function.name, ref_scope).is_some_and(|ids| {
-            ids.iter().any(|id| {
-                m.bindings()
-                    .get(*id)
-                    .is_some_and(|b| b.kind == BindingKind::Function(function_id))
-            })
-        });
-        if !resolves_here {
-            continue;
-        }
-        let passed = passed_for(m, reference, position, keyword_only, param.name)?;
-        if passed.kind() != "identifier" {
-            return None;
-        }
-        let found = namespace_parser(m, m.text(passed), m.scope_at(passed), names, depth + 1)?;
-        if parser.is_some_and(|p| p != found) {
-            return None;
-        }
-        parser = Some(found);
-        seen_call = true;
-    }
-    parser.filter(|_| seen_call)
-}
-
-/// The 0-based position of a parameter (`None` position means keyword-only) and whether it is
-/// keyword-only.
+/// The 0-based position of a parameter and whether it is keyword-only.
 fn parameter_position(m: &Module, function: Node, name: &str) -> Option<(usize, bool)> {
     let params = function.child_by_field_name("parameters")?;
     let mut cursor = params.walk();
@@ -228,53 +984,47 @@ fn parameter_position(m: &Module, function: Node, name: &str) -> Option<(usize, 
     None
 }
 
-/// The expression a reference to a function passes for one parameter: a direct call
-/// `f(a, b, args)`, or `torch.multiprocessing.spawn(f, args=(b, args))`, which calls
-/// `f(i, *args)`. `None` when the reference is anything else.
-fn passed_for<'n>(
-    m: &Module<'n>,
-    reference: Node<'n>,
-    position: usize,
-    keyword_only: bool,
-    name: &str,
-) -> Option<Node<'n>> {
-    let parent = reference.parent()?;
-    if parent.kind() == "call" && parent.child_by_field_name("function") == Some(reference) {
-        if let Some(value) = m.keyword_arg(parent, name) {
-            return Some(value);
-        }
-        if keyword_only || has_splat(parent) {
-            return None;
-        }
-        return crate::python::model::positional_args(parent)
-            .get(position)
-            .copied();
+/// The default of a parameter node (`input_args=None`).
+fn parameter_default(param: Node) -> Option<Node> {
+    match param.kind() {
+        "default_parameter" | "typed_default_parameter" => param.child_by_field_name("value"),
+        _ => None,
     }
-    // `spawn(f, ...)`: `f` is the first argument of a call to torch.multiprocessing.spawn.
-    let call = parent.parent().filter(|c| c.kind() == "call")?;
-    let first = crate::python::model::positional_args(call).first().copied();
-    let callee = call.child_by_field_name("function")?;
-    if parent.kind() != "argument_list"
-        || first != Some(reference)
-        || m.qualified_name(callee).as_deref() != Some("torch.multiprocessing.spawn")
-        || keyword_only
-        || position == 0
-    {
+}
+
+/// A destructuring binding `a, b = call(...)`: the call and the position of the name.
+fn destructured<'a>(binding: &Binding<'a>) -> Option<(Node<'a>, usize)> {
+    let statement = binding.node;
+    if statement.kind() != "assignment" {
         return None;
     }
-    let tuple = m.keyword_arg(call, "args")?;
-    if tuple.kind() != "tuple" {
+    let left = statement.child_by_field_name("left")?;
+    let right = statement.child_by_field_name("right")?;
+    if !matches!(left.kind(), "pattern_list" | "tuple_pattern") || right.kind() != "call" {
         return None;
     }
-    let mut cursor = tuple.walk();
-    let items: Vec<Node> = tuple
+    let mut cursor = left.walk();
+    let index = left
         .named_children(&mut cursor)
-        .filter(|n| n.kind() != "comment")
-        .collect();
-    if items.iter().any(|n| n.kind() == "list_splat") {
-        return None;
+        .position(|n| n.kind() == "identifier" && Module::range(n) == binding.name_range)?;
+    Some((right, index))
+}
+
+/// The `return` statements of a function body, not of functions or classes nested in it.
+fn return_statements(body: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![body];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "return_statement" => out.push(node),
+            "function_definition" | "class_definition" | "lambda" => {}
+            _ => {
+                let mut cursor = node.walk();
+                stack.extend(node.named_children(&mut cursor));
+            }
+        }
     }
-    items.get(position - 1).copied()
+    out
 }
 
 fn has_splat(call: Node) -> bool {
@@ -285,45 +1035,9 @@ fn has_splat(call: Node) -> bool {
     })
 }
 
-/// The binding of a parser: a name bound once to `argparse.ArgumentParser(...)`, or to an
-/// argument group of such a parser (groups write into their parser's namespace).
-fn parser_binding(m: &Module, expr: Node, scope: ScopeId, depth: u32) -> Option<BindingId> {
-    if depth > MAX_DEPTH || expr.kind() != "identifier" {
-        return None;
-    }
-    let id = match m.lookup(m.text(expr), scope)? {
-        [id] => *id,
-        _ => return None,
-    };
-    let binding = m.bindings().get(id)?;
-    let (BindingKind::Assign, Some(call)) = (&binding.kind, binding.value) else {
-        return None;
-    };
-    if call.kind() != "call" {
-        return None;
-    }
-    let callee = call.child_by_field_name("function")?;
-    if m.qualified_in(callee, binding.scope, 0).as_deref() == Some("argparse.ArgumentParser") {
-        return Some(id);
-    }
-    let method = callee.child_by_field_name("attribute").map(|a| m.text(a));
-    if callee.kind() == "attribute"
-        && matches!(
-            method,
-            Some("add_argument_group" | "add_mutually_exclusive_group")
-        )
-    {
-        return parser_binding(
-            m,
-            callee.child_by_field_name("object")?,
-            binding.scope,
-            depth + 1,
-        );
-    }
-    None
-}
-
-fn read_set_defaults(m: &Module, call: Node, options: &mut ParserOptions) {
+/// `ArgumentParser(...)`: its parents; `argument_default=` or `**kwargs` make it opaque.
+fn read_constructor(flow: &Flow, call: Node, scope: ScopeId, options: &mut ParserOptions) {
+    let m = flow.m;
     let Some(args) = call.child_by_field_name("arguments") else {
         options.opaque = true;
         return;
@@ -332,9 +1046,56 @@ fn read_set_defaults(m: &Module, call: Node, options: &mut ParserOptions) {
     for arg in args.named_children(&mut cursor) {
         match arg.kind() {
             "keyword_argument" => {
-                if let Some(name) = arg.child_by_field_name("name") {
-                    options.overridden.insert(m.text(name).to_owned());
+                let name = arg.child_by_field_name("name").map(|n| m.text(n));
+                let value = arg.child_by_field_name("value");
+                match (name, value) {
+                    (Some("argument_default"), _) => options.opaque = true,
+                    (Some("parents"), Some(list)) if matches!(list.kind(), "list" | "tuple") => {
+                        let Some(parents) = literal_items(list) else {
+                            options.opaque = true;
+                            continue;
+                        };
+                        for parent in parents {
+                            match flow.top(parent, scope, Want::Parser) {
+                                Some(parsers) => options.parents.extend(parsers),
+                                None => options.opaque = true,
+                            }
+                        }
+                    }
+                    (Some("parents"), _) => options.opaque = true,
+                    _ => {}
                 }
+            }
+            "dictionary_splat" => options.opaque = true,
+            _ => {}
+        }
+    }
+}
+
+fn read_set_defaults(m: &Module, call: Node, scope: ScopeId, options: &mut ParserOptions) {
+    let Some(args) = call.child_by_field_name("arguments") else {
+        options.opaque = true;
+        return;
+    };
+    let mut cursor = args.walk();
+    for arg in args.named_children(&mut cursor) {
+        match arg.kind() {
+            "keyword_argument" => {
+                let (Some(name), Some(value)) = (
+                    arg.child_by_field_name("name"),
+                    arg.child_by_field_name("value"),
+                ) else {
+                    continue;
+                };
+                options
+                    .overridden
+                    .entry(m.text(name).to_owned())
+                    .or_default()
+                    .push(SetDefault {
+                        value: m.value_in(value, scope, 1).value,
+                        line: m.line(call.start_byte()),
+                        at: Module::range(call),
+                    });
             }
             "comment" => {}
             _ => options.opaque = true,

@@ -1,26 +1,53 @@
 //! What other files of the project define (dataset classes, functions), so a DataLoader in one
-//! file can see the Dataset defined in another. `check` fills it with every checked file; the
-//! language server fills it from the workspace folders.
+//! file can see the Dataset defined in another, resolved on demand.
 //!
-//! The index keeps summaries, not trees: for each module-level class the worker-side facts of
-//! its dataset methods, for each module-level function the facts of its body. Imports are
-//! resolved by module path: `from .data import X` relative to the importing file,
-//! `from pkg.data import X` against the files' paths.
+//! Nothing is read up front. When a rule asks what a name imported into a file is
+//! ([`ProjectIndex::definition`]), the import is followed to a file of the project: relative
+//! imports from the importing file's folder, absolute ones (`pkg.data`) from its folder and
+//! each enclosing folder up to the project root that holds it. That file alone is parsed,
+//! summarised and the tree dropped; summaries are memoised per file and shared by every thread.
+//! A name a package only re-exports (`from .data import X` in `pkg/__init__.py`) is followed on
+//! to the file that defines it.
+//!
+//! The summaries keep, for each module-level class, the worker-side facts of its dataset
+//! methods, and for each module-level function the facts of its body.
 
 use std::collections::HashMap;
-use std::path::{Component, Path, PathBuf};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
 
-use tree_sitter::Tree;
+use tree_sitter::{Node, Tree};
 
 use crate::python::model::Module;
 use crate::python::syntax::{self, Scope};
 use crate::python::workers::{self, Facts};
 
-/// Definitions across the project's files.
-#[derive(Debug, Default)]
+/// Files larger than this are generated or data, not code a Dataset is defined in.
+const MAX_FILE_BYTES: u64 = 4 << 20;
+/// How many re-exports (`from .data import X` in a package's `__init__.py`) are followed.
+const MAX_REEXPORTS: u8 = 8;
+
+/// Reads a project file's text: from disk, or an editor's copy of an open file. `None` when
+/// the file cannot be read as text.
+pub type Reader = dyn Fn(&Path) -> Option<String> + Send + Sync;
+
+/// Definitions across the project's files, summarised the first time they are asked for.
+/// Shared by threads: lookups take `&self`.
+#[derive(Default)]
 pub struct ProjectIndex {
-    files: HashMap<PathBuf, FileSummary>,
+    /// The project's root folders: absolute imports are looked up from the importing file's
+    /// folder up to the root that holds it.
+    roots: RwLock<Vec<PathBuf>>,
+    /// `None`: only files given with [`ProjectIndex::add_file`] exist.
+    reader: Option<Arc<Reader>>,
+    /// One slot per file asked for, filled once by the first thread that needs it (the others
+    /// wait for it rather than parse the same file again).
+    files: Mutex<HashMap<PathBuf, Arc<Slot>>>,
 }
+
+/// A file's summary once made; `None` inside when the file could not be read or parsed.
+type Slot = OnceLock<Option<Arc<Entry>>>;
 
 /// What the index keeps of one file: the worker-side facts of its module-level classes and
 /// functions.
@@ -32,7 +59,7 @@ pub struct FileSummary {
 
 impl FileSummary {
     /// Summarises a parsed file. Independent of other files, so files can be summarised in
-    /// parallel and then [`ProjectIndex::insert`]ed.
+    /// parallel.
     pub fn of(path: &Path, source: &str, tree: &Tree) -> FileSummary {
         // Another file's own imports do not reach further files: its summary is local to it.
         let no_index = ProjectIndex::default();
@@ -64,133 +91,355 @@ impl FileSummary {
         }
         summary
     }
+
+    /// Whether the file itself defines `name` at module level (rather than importing it).
+    fn defines(&self, name: &str) -> bool {
+        self.classes.contains_key(name) || self.functions.contains_key(name)
+    }
+}
+
+/// A file's summary and where the names it imports come from, for following re-exports.
+#[derive(Debug, PartialEq, Eq)]
+struct Entry {
+    summary: FileSummary,
+    imports: Imports,
+}
+
+impl Entry {
+    fn of(path: &Path, source: &str, tree: &Tree) -> Entry {
+        Entry {
+            summary: FileSummary::of(path, source, tree),
+            imports: Imports::of(source, tree),
+        }
+    }
+}
+
+/// A module-level name of another file, found by following imports.
+#[derive(Debug, Clone)]
+pub struct Definition {
+    /// The file that defines it.
+    pub file: PathBuf,
+    /// Its name in that file (an import may have renamed it).
+    pub name: String,
+    entry: Arc<Entry>,
+}
+
+impl Definition {
+    /// The summary of the defining file.
+    pub fn summary(&self) -> &FileSummary {
+        &self.entry.summary
+    }
+}
+
+impl std::fmt::Debug for ProjectIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ProjectIndex")
+            .field("roots", &*read(&self.roots))
+            .field("reads_files", &self.reader.is_some())
+            .field("summarised", &self.len())
+            .finish()
+    }
 }
 
 impl ProjectIndex {
+    /// An index of the files given to [`ProjectIndex::add_file`] only.
     pub fn new() -> Self {
         Self::default()
     }
 
-    /// Indexes (or re-indexes) one file. Unparsable input leaves the file out.
+    /// An index that reads the project's files from disk when they are first needed.
+    pub fn on_disk(roots: Vec<PathBuf>) -> Self {
+        Self::with_reader(roots, Arc::new(read_file))
+    }
+
+    /// An index that reads the project's files with `reader` (the language server's reads the
+    /// open documents from the editor and the rest from disk).
+    pub fn with_reader(roots: Vec<PathBuf>, reader: Arc<Reader>) -> Self {
+        Self {
+            roots: RwLock::new(roots),
+            reader: Some(reader),
+            files: Mutex::default(),
+        }
+    }
+
+    /// Changes the project's roots (the editor's workspace folders changed).
+    pub fn set_roots(&self, roots: Vec<PathBuf>) {
+        *self.roots.write().unwrap_or_else(PoisonError::into_inner) = roots;
+    }
+
+    /// Indexes (or re-indexes) one file from its text. Unparsable input leaves the file out.
     pub fn add_file(&mut self, path: &Path, source: &str) {
         match crate::python::parse(source, None) {
-            Some(tree) => {
-                self.insert(path, FileSummary::of(path, source, &tree));
-            }
+            Some(tree) => self.put(path, Entry::of(path, source, &tree)),
             None => self.remove_file(path),
         }
     }
 
-    /// Adds a file summarised from its already parsed tree (see [`FileSummary::of`]); returns
-    /// whether the index changed (an edit of a file usually leaves its summary as it was).
-    pub fn insert(&mut self, path: &Path, summary: FileSummary) -> bool {
-        if self.files.get(path) == Some(&summary) {
+    pub fn remove_file(&mut self, path: &Path) {
+        self.invalidate(path);
+    }
+
+    /// Re-summarises a file whose text changed from its new tree, if its summary was ever
+    /// asked for (otherwise nothing depends on it, and it is summarised when it is). Returns
+    /// whether what the file defines changed: an edit usually leaves it as it was.
+    pub fn refresh(&self, path: &Path, source: &str, tree: &Tree) -> bool {
+        let Some(old) = self.summarised(path) else {
+            return false;
+        };
+        let new = Entry::of(path, source, tree);
+        if old.as_deref() == Some(&new) {
             return false;
         }
-        self.files.insert(path.to_owned(), summary);
+        self.put(path, new);
         true
     }
 
-    pub fn remove_file(&mut self, path: &Path) {
-        self.files.remove(path);
+    /// Forgets a file's summary (it changed on disk, or went away); it is made again when
+    /// next needed. Returns whether it had been made, i.e. whether an analysis may have used it.
+    pub fn invalidate(&self, path: &Path) -> bool {
+        self.lock()
+            .remove(path)
+            .is_some_and(|slot| slot.get().is_some())
     }
 
+    /// How many files have been summarised.
     pub fn len(&self) -> usize {
-        self.files.len()
+        self.lock().values().filter(|s| s.get().is_some()).count()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
+        self.len() == 0
     }
 
     /// The worker-side facts of the class `qualified` (as imported into `from_file`, e.g.
     /// `.data.MyDataset` or `pkg.data.MyDataset`), located in its own file.
     pub fn class_facts(&self, from_file: &Path, qualified: &str) -> Option<Facts> {
-        let (file, name) = self.resolve(from_file, qualified)?;
-        let facts = self.files.get(&file)?.classes.get(name)?;
-        Some(facts.clone().in_file(&file))
+        let def = self.definition(from_file, qualified)?;
+        let facts = def.summary().classes.get(&def.name)?;
+        Some(facts.clone().in_file(&def.file))
     }
 
     /// The facts of the module-level function `qualified`, located in its own file.
     pub fn function_facts(&self, from_file: &Path, qualified: &str) -> Option<Facts> {
-        let (file, name) = self.resolve(from_file, qualified)?;
-        let facts = self.files.get(&file)?.functions.get(name)?;
-        Some(facts.clone().in_file(&file))
+        let def = self.definition(from_file, qualified)?;
+        let facts = def.summary().functions.get(&def.name)?;
+        Some(facts.clone().in_file(&def.file))
     }
 
-    /// The indexed file that defines `qualified`, and the name in it.
-    fn resolve<'q>(&self, from_file: &Path, qualified: &'q str) -> Option<(PathBuf, &'q str)> {
-        let (module, name) = qualified.rsplit_once('.')?;
-        let level = module.chars().take_while(|c| *c == '.').count();
-        let parts: Vec<&str> = module[level..]
-            .split('.')
-            .filter(|p| !p.is_empty())
-            .collect();
+    /// What the name `qualified` (a name imported into `from_file`, as the model qualifies it:
+    /// `.data.MyDataset`, `pkg.data.MyDataset`, `..MyDataset`) is: the file of the project that
+    /// defines it, found through re-exports, and that file's summary. `None` when it is not
+    /// defined in a file of the project (a third-party or standard-library name, a name the
+    /// file does not define).
+    pub fn definition(&self, from_file: &Path, qualified: &str) -> Option<Definition> {
+        self.follow(from_file, qualified, 0)
+    }
+
+    fn follow(&self, from_file: &Path, qualified: &str, hops: u8) -> Option<Definition> {
+        let (level, parts, name) = split_qualified(qualified)?;
+        let file = self.module_file(from_file, level, &parts)?;
+        let entry = self.entry(&file)?;
+        if entry.summary.defines(name) {
+            return Some(Definition {
+                file,
+                name: name.to_owned(),
+                entry,
+            });
+        }
+        if hops >= MAX_REEXPORTS {
+            return None;
+        }
+        if let Some(target) = entry.imports.names.get(name) {
+            return self.follow(&file, target, hops + 1);
+        }
+        entry
+            .imports
+            .stars
+            .iter()
+            .find_map(|module| self.follow(&file, &join_module(module, name), hops + 1))
+    }
+
+    /// The file of the module `level` dots up and `parts` down from `from_file`: a relative
+    /// import from the importing file's package; an absolute one from the importing file's
+    /// folder or an enclosing one (or its `src/`), nearest first, up to the project's root.
+    fn module_file(&self, from_file: &Path, level: usize, parts: &[&str]) -> Option<PathBuf> {
+        let folder = from_file.parent()?;
         if level > 0 {
-            // `from .data import X` in pkg/train.py → pkg/data.py; each further dot goes up.
-            let mut base = from_file.parent()?.to_path_buf();
+            let mut base = folder;
             for _ in 1..level {
-                base = base.parent()?.to_path_buf();
+                base = base.parent()?;
             }
-            for part in &parts {
-                base.push(part);
-            }
-            return self.module_file(&base).map(|f| (f, name));
+            return self.existing(base, parts);
         }
         if parts.is_empty() {
             return None;
         }
-        // `from pkg.data import X`: a file whose path ends with pkg/data.py (or
-        // pkg/data/__init__.py); the one closest to the importing file wins.
-        let candidates: Vec<&PathBuf> = self
-            .files
-            .keys()
-            .filter(|path| module_suffix_matches(path, &parts))
-            .collect();
-        let best = candidates
-            .into_iter()
-            .max_by_key(|path| (common_prefix_len(path, from_file), std::cmp::Reverse(*path)))?;
-        Some((best.clone(), name))
-    }
-
-    fn module_file(&self, base: &Path) -> Option<PathBuf> {
-        let file = base.with_extension("py");
-        if self.files.contains_key(&file) {
-            return Some(file);
+        let roots = read(&self.roots);
+        let root = roots
+            .iter()
+            .filter(|r| from_file.starts_with(r))
+            .max_by_key(|r| r.components().count());
+        for dir in folder.ancestors() {
+            let found = self
+                .existing(dir, parts)
+                .or_else(|| self.existing(&dir.join("src"), parts));
+            if found.is_some() {
+                return found;
+            }
+            if root.is_some_and(|r| dir == r.as_path()) {
+                break;
+            }
         }
-        let package = base.join("__init__.py");
-        self.files.contains_key(&package).then_some(package)
+        None
     }
-}
 
-fn module_suffix_matches(path: &Path, parts: &[&str]) -> bool {
-    let components: Vec<String> = path
-        .components()
-        .filter_map(|c| match c {
-            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
-            _ => None,
+    /// `base/a/b.py` or `base/a/b/__init__.py` for `parts` `[a, b]`, if the file exists.
+    fn existing(&self, base: &Path, parts: &[&str]) -> Option<PathBuf> {
+        let mut module = base.to_path_buf();
+        module.extend(parts);
+        let mut candidates = Vec::with_capacity(2);
+        if !parts.is_empty() {
+            let mut file = OsString::from(module.as_os_str());
+            file.push(".py");
+            candidates.push(PathBuf::from(file));
+        }
+        candidates.push(module.join("__init__.py"));
+        candidates.into_iter().find(|path| self.exists(path))
+    }
+
+    fn exists(&self, path: &Path) -> bool {
+        let known = self
+            .lock()
+            .get(path)
+            .is_some_and(|slot| slot.get().is_some_and(Option::is_some));
+        known || (self.reader.is_some() && path.is_file())
+    }
+
+    /// The file's entry, summarised now if no thread has yet.
+    fn entry(&self, path: &Path) -> Option<Arc<Entry>> {
+        let slot = Arc::clone(self.lock().entry(path.to_owned()).or_default());
+        slot.get_or_init(|| {
+            let source = (self.reader.as_ref()?)(path)?;
+            let tree = crate::python::parse(&source, None)?;
+            Some(Arc::new(Entry::of(path, &source, &tree)))
         })
-        .collect();
-    let Some(last) = components.last() else {
-        return false;
-    };
-    let mut module: Vec<&str> = components[..components.len() - 1]
-        .iter()
-        .map(String::as_str)
-        .collect();
-    match last.strip_suffix(".py") {
-        Some("__init__") => {}
-        Some(stem) => module.push(stem),
-        None => return false,
+        .clone()
     }
-    module.ends_with(parts)
+
+    /// The file's entry if it was summarised: `Some(None)` when it could not be read.
+    fn summarised(&self, path: &Path) -> Option<Option<Arc<Entry>>> {
+        self.lock().get(path).and_then(|slot| slot.get().cloned())
+    }
+
+    fn put(&self, path: &Path, entry: Entry) {
+        let slot = OnceLock::from(Some(Arc::new(entry)));
+        self.lock().insert(path.to_owned(), Arc::new(slot));
+    }
+
+    fn lock(&self) -> MutexGuard<'_, HashMap<PathBuf, Arc<Slot>>> {
+        self.files.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
-fn common_prefix_len(a: &Path, b: &Path) -> usize {
-    a.components()
-        .zip(b.components())
-        .take_while(|(x, y)| x == y)
-        .count()
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// A project file's text from disk; `None` for a file too large to be code, or not UTF-8.
+pub fn read_file(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
+        return None;
+    }
+    std::fs::read_to_string(path).ok()
+}
+
+/// `..pkg.data.X` → (2, [pkg, data], X); `.X` → (1, [], X); `pkg.X` → (0, [pkg], X).
+fn split_qualified(qualified: &str) -> Option<(usize, Vec<&str>, &str)> {
+    let level = qualified.chars().take_while(|c| *c == '.').count();
+    let rest = &qualified[level..];
+    let (module, name) = match rest.rsplit_once('.') {
+        Some((module, name)) => (module, name),
+        None if level > 0 => ("", rest),
+        None => return None,
+    };
+    if name.is_empty() {
+        return None;
+    }
+    let parts = module.split('.').filter(|p| !p.is_empty()).collect();
+    Some((level, parts, name))
+}
+
+/// `name` imported from `module`: `from . import x` is `.x`, `from .m import x` is `.m.x`.
+fn join_module(module: &str, name: &str) -> String {
+    if module.ends_with('.') {
+        format!("{module}{name}")
+    } else {
+        format!("{module}.{name}")
+    }
+}
+
+/// Where the names a file imports come from, as the model qualifies them.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Imports {
+    /// Local name → qualified name (`X` → `.data.X`).
+    names: HashMap<String, String>,
+    /// Modules of `from m import *`.
+    stars: Vec<String>,
+}
+
+impl Imports {
+    fn of(source: &str, tree: &Tree) -> Imports {
+        let mut imports = Imports::default();
+        imports.collect(source, tree.root_node(), 0);
+        imports
+    }
+
+    /// Module-level imports, including those under `try:`/`if` (`try: from .fast import X
+    /// except ImportError: from .slow import X`: the first one says where `X` comes from).
+    fn collect(&mut self, source: &str, node: Node, depth: u8) {
+        let text = |n: Node| source.get(n.byte_range()).unwrap_or("");
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            match child.kind() {
+                "import_from_statement" => {
+                    let Some(module) = child.child_by_field_name("module_name").map(text) else {
+                        continue;
+                    };
+                    let mut names = child.walk();
+                    for name in child.children_by_field_name("name", &mut names) {
+                        let (dotted, alias) = match name.kind() {
+                            "aliased_import" => (
+                                name.child_by_field_name("name").map(text),
+                                name.child_by_field_name("alias").map(text),
+                            ),
+                            _ => (Some(text(name)), None),
+                        };
+                        let Some(dotted) = dotted.filter(|d| !d.is_empty()) else {
+                            continue;
+                        };
+                        self.names
+                            .entry(alias.unwrap_or(dotted).to_owned())
+                            .or_insert_with(|| join_module(module, dotted));
+                    }
+                    let mut children = child.walk();
+                    if child
+                        .named_children(&mut children)
+                        .any(|c| c.kind() == "wildcard_import")
+                    {
+                        self.stars.push(module.to_owned());
+                    }
+                }
+                "if_statement" | "try_statement" | "block" | "else_clause" | "elif_clause"
+                | "except_clause" | "finally_clause"
+                    if depth < 6 =>
+                {
+                    self.collect(source, child, depth + 1);
+                }
+                _ => {}
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -233,6 +482,9 @@ mod tests {
         );
         assert!(index.class_facts(train, "other.data.Gpu").is_none());
         assert!(index.class_facts(train, "..data.Gpu").is_none());
+        // A function is not a class, nor the other way round.
+        assert!(index.class_facts(train, ".data.to_gpu").is_none());
+        assert!(index.function_facts(train, ".data.Gpu").is_none());
         index.remove_file(Path::new("/p/pkg/data.py"));
         assert!(index.class_facts(train, ".data.Gpu").is_none());
     }
@@ -250,6 +502,137 @@ mod tests {
             index
                 .class_facts(Path::new("/p/main.py"), "pkg.datasets.Gpu")
                 .is_some()
+        );
+        // `from . import Gpu` in a module of the package itself.
+        assert!(
+            index
+                .class_facts(Path::new("/p/pkg/datasets/io.py"), ".Gpu")
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn qualified_names_split_into_module_and_name() {
+        assert_eq!(
+            split_qualified("..pkg.data.X"),
+            Some((2, vec!["pkg", "data"], "X"))
+        );
+        assert_eq!(split_qualified(".X"), Some((1, vec![], "X")));
+        assert_eq!(split_qualified("pkg.X"), Some((0, vec!["pkg"], "X")));
+        assert_eq!(split_qualified("X"), None);
+        assert_eq!(split_qualified("pkg."), None);
+        assert_eq!(join_module(".", "x"), ".x");
+        assert_eq!(join_module("..m", "x"), "..m.x");
+    }
+
+    /// A project on disk: nothing is read until a name is asked for, then only the files on
+    /// the import path, and re-exports are followed to the defining file.
+    #[test]
+    fn follows_imports_on_disk_and_reads_only_those_files() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&path, text).expect("write");
+            path
+        };
+        write("proj/__init__.py", "");
+        // Two imports away: `proj.data` re-exports from `.impl`, which re-exports from
+        // `.gpu` under another name.
+        write(
+            "proj/data/__init__.py",
+            "try:\n    from .impl import *\nexcept ImportError:\n    pass\n",
+        );
+        write(
+            "proj/data/impl.py",
+            "from .gpu import Gpu as Images, to_gpu\n",
+        );
+        let gpu = write("proj/data/gpu.py", DATA);
+        write("proj/unrelated.py", "x = 1\n");
+        let train = write("scripts/train.py", "");
+
+        let index = ProjectIndex::on_disk(vec![root.to_path_buf()]);
+        assert!(index.is_empty(), "nothing is read up front");
+        let def = index
+            .definition(&train, "proj.data.Images")
+            .expect("followed to the defining file");
+        assert_eq!(def.file, gpu);
+        assert_eq!(def.name, "Gpu");
+        let facts = index
+            .class_facts(&train, "proj.data.Images")
+            .expect("the class");
+        assert_eq!(facts.cuda.len(), 1);
+        assert_eq!(facts.cuda[0].file.as_deref(), Some(gpu.as_path()));
+        assert!(index.function_facts(&train, "proj.data.to_gpu").is_some());
+        // The package, the two modules on the way, and nothing else.
+        assert_eq!(index.len(), 3);
+        assert!(index.definition(&train, "proj.data.Missing").is_none());
+        assert!(
+            index
+                .definition(&train, "torch.utils.data.Dataset")
+                .is_none()
+        );
+
+        // A file changed on disk: forgotten, then read again when next asked for.
+        std::fs::write(
+            &gpu,
+            "class Gpu:\n    def __getitem__(self, i):\n        return i\n",
+        )
+        .expect("rewrite");
+        assert!(index.invalidate(&gpu));
+        assert!(!index.invalidate(&gpu), "already forgotten");
+        let facts = index
+            .class_facts(&train, "proj.data.Images")
+            .expect("again");
+        assert!(facts.cuda.is_empty());
+    }
+
+    /// Absolute imports are looked up from the importing file's folder outwards, but not
+    /// beyond the project's root.
+    #[test]
+    fn absolute_imports_stop_at_the_root() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let outer = dir.path();
+        std::fs::create_dir_all(outer.join("proj/app")).expect("mkdir");
+        std::fs::write(outer.join("shared.py"), DATA).expect("write");
+        std::fs::write(outer.join("proj/near.py"), DATA).expect("write");
+        let train = outer.join("proj/app/train.py");
+        let index = ProjectIndex::on_disk(vec![outer.join("proj")]);
+        assert!(index.class_facts(&train, "near.Gpu").is_some());
+        assert!(index.class_facts(&train, "shared.Gpu").is_none());
+        let unbounded = ProjectIndex::on_disk(Vec::new());
+        assert!(unbounded.class_facts(&train, "shared.Gpu").is_some());
+    }
+
+    /// An edit re-summarises a file only if someone used its summary, and says whether what
+    /// it defines changed.
+    #[test]
+    fn refresh_reports_changes_of_used_files_only() {
+        let mut index = ProjectIndex::new();
+        let data = Path::new("/p/pkg/data.py");
+        let train = Path::new("/p/pkg/train.py");
+        let unused = Path::new("/p/pkg/unused.py");
+        let parse = |text: &str| crate::python::parse(text, None).expect("parses");
+        assert!(!index.refresh(unused, DATA, &parse(DATA)));
+        assert!(index.is_empty());
+        index.add_file(data, DATA);
+        assert!(index.class_facts(train, ".data.Gpu").is_some());
+        let comment = format!("# a comment\n{DATA}");
+        let shifted = index.refresh(data, &comment, &parse(&comment));
+        assert!(
+            shifted,
+            "the CUDA call moved: its range is part of the facts"
+        );
+        assert!(!index.refresh(data, &comment, &parse(&comment)));
+        let cpu = "class Gpu:\n    def __getitem__(self, i):\n        return i\n";
+        assert!(index.refresh(data, cpu, &parse(cpu)));
+        assert!(
+            index
+                .class_facts(train, ".data.Gpu")
+                .expect("still defined")
+                .cuda
+                .is_empty()
         );
     }
 }

@@ -5,6 +5,7 @@ pub mod argparse;
 pub mod cuda;
 pub mod edit;
 pub mod index;
+pub mod iteration;
 pub mod kinds;
 pub mod loaders;
 pub mod model;

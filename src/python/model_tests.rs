@@ -310,8 +310,213 @@ DataLoader(ds, num_workers=n)
 DataLoader(ds, num_workers=args.workers)
 ";
     with_module(src, |m| {
+        assert_eq!(m.loaders()[0].num_workers(), None);
+        assert_eq!(m.loaders()[1].num_workers(), None);
+        // An unconditional write before the read, in the same scope, decides it.
+        let r = m.loaders()[2].certain(Param::NumWorkers).expect("resolved");
+        assert_eq!(r.describe(), "0, the value of args.workers (line 8)");
+    });
+}
+
+/// The shapes of real training scripts: parsers built in helpers, inherited, extended by
+/// helpers; namespaces returned, passed on and kept on `self`.
+#[test]
+fn argparse_through_helpers_and_calls() {
+    let src = "\
+import argparse
+import torch.multiprocessing as mp
+from torch.utils.data import DataLoader
+from utils import main
+
+def get_args_parser():
+    parser = argparse.ArgumentParser('train', add_help=False)
+    parser.add_argument('--num_workers', default=10, type=int)
+    parser.add_argument('--pin-mem', action='store_true', dest='pin_mem')
+    return parser
+
+def add_data_args(parser):
+    group = parser.add_argument_group('data')
+    group.add_argument('-j', '--workers', default='6', type=int)
+    group.add_argument('--prefetch', default=None)
+    group.add_argument('--eval-workers', default=2, type=int)
+    return parser
+
+def parse_args(input_args=None):
+    parser = argparse.ArgumentParser(parents=[get_args_parser()])
+    parser = add_data_args(parser)
+    if input_args is not None:
+        args = parser.parse_args(input_args)
+    else:
+        args = parser.parse_args()
+    return args
+
+class Trainer:
+    def __init__(self, args):
+        self.args = args
+    def loader(self):
+        return DataLoader(ds, num_workers=self.args.num_workers)
+
+def main(args):
+    DataLoader(ds, pin_memory=args.pin_mem, prefetch_factor=args.prefetch)
+    Trainer(args).loader()
+    mp.spawn(worker, args=(2, args))
+    evaluate(args)
+
+def worker(gpu, n, args):
+    args.workers = int((args.workers + n - 1) / n)
+    DataLoader(ds, num_workers=args.workers)
+
+def evaluate(args):
+    args.eval_workers = args.eval_workers * 2
+    DataLoader(ds, num_workers=args.eval_workers)
+
+if __name__ == '__main__':
+    args = parse_args()
+    main(args)
+";
+    with_module(src, |m| {
+        let arg = |i: usize, p: Param| {
+            m.loaders()[i]
+                .argument(p)
+                .map(|a| a.value.clone())
+                .expect("bound")
+        };
+        assert_eq!(
+            arg(0, Param::NumWorkers).describe(),
+            "10, the default of --num_workers (line 8)"
+        );
+        assert_eq!(
+            arg(1, Param::PinMemory).describe(),
+            "False, argparse's default for --pin-mem (line 9)"
+        );
+        assert_eq!(
+            arg(1, Param::PrefetchFactor).describe(),
+            "None, the default of --prefetch (line 15)"
+        );
+        // `n` is unknown: the reassigned value is too, never the default.
+        assert_eq!(arg(2, Param::NumWorkers).value, Value::Unknown);
+        assert_eq!(
+            arg(3, Param::NumWorkers).describe(),
+            "4, the value of args.eval_workers (line 45)"
+        );
+    });
+}
+
+/// A name that first holds the parser and then the namespace, as MAE's scripts write it, and
+/// `spawn(fn, (args,), nprocs)` with the arguments by position.
+#[test]
+fn argparse_rebound_name_and_positional_spawn() {
+    let src = "\
+import argparse
+import torch
+from torch.utils.data import DataLoader
+
+def get_args_parser():
+    parser = argparse.ArgumentParser('MAE pre-training', add_help=False)
+    parser.add_argument('--num_workers', default=10, type=int)
+    parser.add_argument('--pin_mem', action='store_true')
+    parser.add_argument('--no_pin_mem', action='store_false', dest='pin_mem')
+    parser.set_defaults(pin_mem=True)
+    parser.add_argument('--persistent', action='store_true')
+    parser.add_argument('--transient', action='store_false', dest='persistent', default=False)
+    parser.set_defaults(persistent=True)
+    return parser
+
+def main(args):
+    DataLoader(ds, num_workers=args.num_workers, pin_memory=args.pin_mem, persistent_workers=args.persistent)
+    torch.multiprocessing.spawn(worker, (args,), 2)
+
+def worker(gpu, args):
+    DataLoader(ds, num_workers=args.num_workers)
+
+class Block:
+    def __init__(self):
+        self.main = make_layers(main=True)
+
+def loop(flag):
+    args = get_args_parser()
+    for _ in range(2):
+        DataLoader(ds, num_workers=args.num_workers)
+        args = args.parse_args()
+
+if __name__ == '__main__':
+    args = get_args_parser()
+    args = args.parse_args()
+    main(args)
+";
+    with_module(src, |m| {
+        let nw = |i: usize| {
+            m.loaders()[i]
+                .certain(Param::NumWorkers)
+                .map(|r| r.describe())
+        };
+        let expected = Some("10, the default of --num_workers (line 7)".to_owned());
+        assert_eq!(nw(0), expected);
+        assert_eq!(nw(1), expected);
+        assert_eq!(nw(2), None);
+        let pin = m.loaders()[0]
+            .certain(Param::PinMemory)
+            .map(|r| r.describe());
+        assert_eq!(
+            pin.as_deref(),
+            Some("True, the default of --pin_mem (line 10)")
+        );
+        // An option with a `default=` of its own: which one wins depends on their order.
+        assert!(m.loaders()[0].certain(Param::PersistentWorkers).is_none());
+    });
+}
+
+/// What the model cannot follow stays unknown: a parser handed to unseen code, a list parsed
+/// instead of the command line, a conditional write, `setattr`, a second parser.
+#[test]
+fn argparse_unknowns_stay_unknown() {
+    let src = "\
+import argparse
+import deepspeed
+from torch.utils.data import DataLoader
+
+def base():
+    p = argparse.ArgumentParser()
+    p.add_argument('--workers', default=4, type=int)
+    return p
+
+def opaque():
+    p = argparse.ArgumentParser()
+    p.add_argument('--workers', default=4, type=int)
+    deepspeed.add_config_arguments(p)
+    return p.parse_args()
+
+def listed():
+    return base().parse_args(['--workers', '2'])
+
+def conditional(debug):
+    args = base().parse_args()
+    if debug:
+        args.workers = 0
+    return DataLoader(ds, num_workers=args.workers)
+
+def configured(cfg):
+    args = base().parse_args()
+    for k, v in cfg.items():
+        setattr(args, k, v)
+    return DataLoader(ds, num_workers=args.workers)
+
+def either(flag):
+    args = base().parse_args() if flag else argparse.ArgumentParser().parse_args()
+    return DataLoader(ds, num_workers=args.workers)
+
+def later():
+    args = base().parse_args()
+    loader = DataLoader(ds, num_workers=args.workers)
+    args.workers = 0
+    return loader
+
+DataLoader(ds, num_workers=opaque().workers)
+DataLoader(ds, num_workers=listed().workers)
+";
+    with_module(src, |m| {
         for l in m.loaders() {
-            assert_eq!(l.num_workers(), None);
+            assert_eq!(l.num_workers(), None, "{}", m.text(l.call));
         }
     });
 }
@@ -555,6 +760,48 @@ fn walk_shortcuts_skip_nothing_recorded() {
                 }
                 _ => {}
             }
+        });
+    }
+}
+
+/// `references` finds the identifiers a walk of every node finds, and only those: not the
+/// spelling inside longer names, strings or comments, with attributes, keywords, non-ASCII
+/// names and syntax errors around.
+#[test]
+fn references_agree_with_a_walk_of_every_node() {
+    let src = "import argparse as parse_args\n\
+               def parse_args(argv=None):\n    \
+                   p = argparse.ArgumentParser()  # parse_args here\n    \
+                   return p.parse_args(argv)\n\
+               args = parse_args()\n\
+               é_parse_args = 'parse_args'\n\
+               parse_args_x = parse_args(parse_args=1)\n\
+               def broken(:\n    parse_args(\n";
+    let tree = crate::python::parse(src, None).expect("tree");
+    for name in [
+        "parse_args",
+        "argparse",
+        "p",
+        "é_parse_args",
+        "args",
+        "x",
+        "zzz",
+    ] {
+        let mut expected = Vec::new();
+        crate::python::kinds::for_each_node(&tree, |node| {
+            if node.kind() == "identifier" && &src[node.byte_range()] == name {
+                expected.push(node);
+            }
+        });
+        assert!(
+            !expected.is_empty() || ["x", "zzz"].contains(&name),
+            "{name}"
+        );
+        with_module(src, |m| {
+            let got = m.references(name);
+            let ranges =
+                |nodes: &[Node]| -> Vec<_> { nodes.iter().map(|n| n.byte_range()).collect() };
+            assert_eq!(ranges(&got), ranges(&expected), "{name}");
         });
     }
 }

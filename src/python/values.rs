@@ -9,13 +9,16 @@ use std::fmt;
 use crate::text::TextRange;
 
 /// Which function counted the CPUs. Only `len(os.sched_getaffinity(0))` honours the affinity
-/// mask; none of them honours a cgroup CPU quota.
+/// mask; none of them honours a cgroup CPU quota (psutil's counts the machine's CPUs, logical
+/// or physical).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CpuCountFn {
     /// `os.cpu_count()`
     OsCpuCount,
     /// `multiprocessing.cpu_count()` (also through `torch.multiprocessing`)
     MultiprocessingCpuCount,
+    /// `psutil.cpu_count()` (also `logical=False`)
+    PsutilCpuCount,
     /// `len(os.sched_getaffinity(0))`
     SchedGetaffinity,
 }
@@ -26,6 +29,7 @@ impl CpuCountFn {
         match self {
             CpuCountFn::OsCpuCount => "os.cpu_count()",
             CpuCountFn::MultiprocessingCpuCount => "multiprocessing.cpu_count()",
+            CpuCountFn::PsutilCpuCount => "psutil.cpu_count()",
             CpuCountFn::SchedGetaffinity => "len(os.sched_getaffinity(0))",
         }
     }
@@ -44,8 +48,10 @@ pub enum Value {
     Str(String),
     Bool(bool),
     None,
-    /// A CPU count of the machine the code runs on. `exact` is false when it went through
-    /// arithmetic or `min`/`max` (`os.cpu_count() // 2`).
+    /// A CPU count of the machine the code runs on, or a value bounded by one. `exact` is
+    /// false when it went through arithmetic or `min`/`max` (`os.cpu_count() // 2`,
+    /// `min(args.workers, os.cpu_count())`): then it is at most a multiple of the count, never
+    /// a number a rule may compare with the machine's CPUs.
     CpuCount {
         func: CpuCountFn,
         exact: bool,

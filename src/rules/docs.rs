@@ -5,26 +5,9 @@
 
 use std::fmt::Write as _;
 
-use super::{Code, Rule, all_rules};
-
-/// Whether a rule offers a fix, as the catalogue in DESIGN.md says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum FixAvailability {
-    /// Offered where the code allows it (most rules: the fix needs a keyword to edit, a value
-    /// to replace, a place for an import).
-    Sometimes,
-    /// The remedy lies outside the code (a container's `--shm-size`) or needs judgement.
-    None,
-}
+use super::{FixAvailability, Rule, all_rules};
 
 impl FixAvailability {
-    pub fn of(code: Code) -> Self {
-        match code {
-            Code::DL203 | Code::DL206 => FixAvailability::None,
-            _ => FixAvailability::Sometimes,
-        }
-    }
-
     pub fn sentence(self) -> &'static str {
         match self {
             FixAvailability::Sometimes => "Fix is sometimes available.",
@@ -52,9 +35,12 @@ fn facts(rule: &Rule) -> String {
     let mut out = format!(
         "Default severity: {}. {} {}\n",
         rule.severity.as_str(),
-        FixAvailability::of(rule.code).sentence(),
+        rule.fix.sentence(),
         if rule.default_enabled {
             "Enabled by default."
+        } else if super::EVIDENCE_WITHOUT_OPT_IN.contains(&rule.code) {
+            "Opt-in: enable with `extend-select = [\"{code}\"]`; without it, only findings with \
+             evidence of a crash are reported."
         } else {
             "Opt-in: enable with `extend-select = [\"{code}\"]`."
         }
@@ -93,7 +79,7 @@ pub fn table_markdown(link: bool) -> String {
         } else {
             r.code.to_string()
         };
-        let fix = match FixAvailability::of(r.code) {
+        let fix = match r.fix {
             FixAvailability::Sometimes => "yes",
             FixAvailability::None => "no",
         };
@@ -143,6 +129,7 @@ pub fn rules_document() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Code;
 
     #[test]
     fn lookup_by_code_or_name() {
@@ -197,5 +184,24 @@ mod tests {
             let fragment = anchor.rsplit('#').next().unwrap();
             assert!(actual.contains(&format!("\n## {}\n", fragment.to_ascii_uppercase())));
         }
+    }
+
+    /// The README's rules table is `dldoctor rule`'s output; this fails, printing the table to
+    /// paste, when a rule is added or changed without it.
+    #[test]
+    fn readme_rules_table_matches_the_registry() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+        let readme = std::fs::read_to_string(&path).unwrap();
+        let expected = table_markdown(false);
+        let start = readme
+            .find("| Code | Name |")
+            .expect("README.md has a rules table");
+        let end = readme[start..]
+            .find("\n\n")
+            .map_or(readme.len(), |n| start + n + 1);
+        assert!(
+            readme[start..end] == expected,
+            "README.md's rules table is out of date; replace it with:\n\n{expected}"
+        );
     }
 }

@@ -19,57 +19,70 @@ use crate::analyze::Context;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::python::model::Module;
 use crate::python::syntax::Scope;
+use crate::text::TextRange;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Code {
-    DL101,
-    DL102,
-    DL103,
-    DL104,
-    DL105,
-    DL106,
-    DL201,
-    DL202,
-    DL203,
-    DL204,
-    DL205,
-    DL206,
-    DL301,
-    DL302,
-    DL303,
-    DL304,
-    DL305,
-    DL306,
-    DL307,
+/// Declares the rule table: the [`Code`] enum, its strings and the registry of rules and check
+/// functions, all from one line per rule (`CODE: family::module`, the module holding `RULE` and
+/// `check`). Lines are in code order; a rule's `RULE.code` must name the code of its line, which
+/// the compiler checks.
+macro_rules! rule_table {
+    ($($code:ident: $($module:ident)::+,)+) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $($code,)+
+        }
+
+        impl Code {
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$code => stringify!($code),)+
+                }
+            }
+        }
+
+        static REGISTRY: &[(Rule, CheckFn)] = &[$(($($module)::+::RULE, $($module)::+::check),)+];
+
+        const _: () = {
+            let mut i = 0;
+            $(
+                assert!(
+                    $($module)::+::RULE.code as usize == Code::$code as usize
+                        && Code::$code as usize == i,
+                    concat!("the rule table's line for ", stringify!($code), " is out of order or names another rule's module"),
+                );
+                i += 1;
+            )+
+            let _ = i;
+        };
+    };
+}
+
+rule_table! {
+    DL101: fork::cuda_in_forked_worker,
+    DL102: fork::cuda_before_fork,
+    DL103: fork::implicit_start_method,
+    DL104: fork::spawn_without_main_guard,
+    DL105: fork::unpicklable_worker_callable,
+    DL106: fork::pin_memory_cuda_data,
+    DL107: fork::interactive_main_under_spawn,
+    DL201: resources::num_workers_exceeds_cpus,
+    DL202: resources::pin_memory_without_shm_check,
+    DL203: resources::small_shared_memory,
+    DL204: resources::file_system_sharing_strategy,
+    DL205: resources::cpu_count_workers,
+    DL206: resources::python_objects_in_dataset,
+    DL301: args::prefetch_factor_without_workers,
+    DL302: args::persistent_workers_without_workers,
+    DL303: args::timeout_without_workers,
+    DL304: args::negative_num_workers,
+    DL305: args::context_without_workers,
+    DL306: args::sampler_option_conflict,
+    DL307: args::invalid_start_method,
 }
 
 impl Code {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::DL101 => "DL101",
-            Code::DL102 => "DL102",
-            Code::DL103 => "DL103",
-            Code::DL104 => "DL104",
-            Code::DL105 => "DL105",
-            Code::DL106 => "DL106",
-            Code::DL201 => "DL201",
-            Code::DL202 => "DL202",
-            Code::DL203 => "DL203",
-            Code::DL204 => "DL204",
-            Code::DL205 => "DL205",
-            Code::DL206 => "DL206",
-            Code::DL301 => "DL301",
-            Code::DL302 => "DL302",
-            Code::DL303 => "DL303",
-            Code::DL304 => "DL304",
-            Code::DL305 => "DL305",
-            Code::DL306 => "DL306",
-            Code::DL307 => "DL307",
-        }
-    }
-
     pub fn rule(self) -> &'static Rule {
-        // The registry is ordered by code, one entry per variant.
+        // The registry is ordered by code, one entry per variant (checked when compiling).
         &REGISTRY[self as usize].0
     }
 
@@ -108,6 +121,7 @@ pub struct Rule {
     pub severity: Severity,
     /// Opt-in rules (DL103) run only when selected explicitly.
     pub default_enabled: bool,
+    pub fix: FixAvailability,
     pub summary: &'static str,
     pub docs: &'static str,
     /// Knowledge-base entries whose failures this rule prevents.
@@ -119,87 +133,31 @@ impl Rule {
     pub fn url(&self) -> String {
         format!("{DOCS_BASE}#{}", self.code.as_str().to_ascii_lowercase())
     }
+
+    /// A finding of this rule at its default severity.
+    pub fn diagnostic(&self, range: TextRange, message: impl Into<String>) -> Diagnostic {
+        Diagnostic::new(self.code, self.severity, range, message)
+    }
+}
+
+/// Whether a rule offers a fix, as the catalogue in DESIGN.md says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FixAvailability {
+    /// Offered where the code allows it (most rules: the fix needs a keyword to edit, a value
+    /// to replace, a place for an import).
+    Sometimes,
+    /// The remedy lies outside the code (a container's `--shm-size`) or needs judgement.
+    None,
 }
 
 pub const DOCS_BASE: &str = "https://github.com/dldoctor/dldoctor/blob/main/docs/rules.md";
 
 pub type CheckFn = fn(&mut Checker);
 
-static REGISTRY: &[(Rule, CheckFn)] = &[
-    (
-        fork::cuda_in_forked_worker::RULE,
-        fork::cuda_in_forked_worker::check,
-    ),
-    (fork::cuda_before_fork::RULE, fork::cuda_before_fork::check),
-    (
-        fork::implicit_start_method::RULE,
-        fork::implicit_start_method::check,
-    ),
-    (
-        fork::spawn_without_main_guard::RULE,
-        fork::spawn_without_main_guard::check,
-    ),
-    (
-        fork::unpicklable_worker_callable::RULE,
-        fork::unpicklable_worker_callable::check,
-    ),
-    (
-        fork::pin_memory_cuda_data::RULE,
-        fork::pin_memory_cuda_data::check,
-    ),
-    (
-        resources::num_workers_exceeds_cpus::RULE,
-        resources::num_workers_exceeds_cpus::check,
-    ),
-    (
-        resources::pin_memory_without_shm_check::RULE,
-        resources::pin_memory_without_shm_check::check,
-    ),
-    (
-        resources::small_shared_memory::RULE,
-        resources::small_shared_memory::check,
-    ),
-    (
-        resources::file_system_sharing_strategy::RULE,
-        resources::file_system_sharing_strategy::check,
-    ),
-    (
-        resources::cpu_count_workers::RULE,
-        resources::cpu_count_workers::check,
-    ),
-    (
-        resources::python_objects_in_dataset::RULE,
-        resources::python_objects_in_dataset::check,
-    ),
-    (
-        args::prefetch_factor_without_workers::RULE,
-        args::prefetch_factor_without_workers::check,
-    ),
-    (
-        args::persistent_workers_without_workers::RULE,
-        args::persistent_workers_without_workers::check,
-    ),
-    (
-        args::timeout_without_workers::RULE,
-        args::timeout_without_workers::check,
-    ),
-    (
-        args::negative_num_workers::RULE,
-        args::negative_num_workers::check,
-    ),
-    (
-        args::context_without_workers::RULE,
-        args::context_without_workers::check,
-    ),
-    (
-        args::sampler_option_conflict::RULE,
-        args::sampler_option_conflict::check,
-    ),
-    (
-        args::invalid_start_method::RULE,
-        args::invalid_start_method::check,
-    ),
-];
+/// Opt-in rules that run without opting in, to report only findings with evidence of a crash
+/// (the rule asks [`crate::config::Settings::is_enabled`] before reporting the rest): DL102
+/// when worker-side code uses a CUDA-capable library.
+pub const EVIDENCE_WITHOUT_OPT_IN: &[Code] = &[Code::DL102];
 
 pub fn all_rules() -> impl Iterator<Item = &'static Rule> {
     REGISTRY.iter().map(|(rule, _)| rule)
@@ -234,7 +192,10 @@ pub fn run(model: &Module, ctx: &Context) -> Vec<Diagnostic> {
         diagnostics: Vec::new(),
     };
     for (rule, check) in REGISTRY {
-        if ctx.settings.is_enabled(rule.code) {
+        if ctx.settings.is_enabled(rule.code)
+            || EVIDENCE_WITHOUT_OPT_IN.contains(&rule.code)
+                && ctx.settings.is_enabled_by_evidence(rule.code)
+        {
             check(&mut checker);
         }
     }

@@ -163,7 +163,13 @@ pub fn diagnostic(
             .map(|f| FixAction::from_fix(f, coords, locale))
             .collect(),
         ignore,
-        kb: diagnostic.kb().iter().map(|id| (*id).to_owned()).collect(),
+        kb: diagnostic
+            .code
+            .rule()
+            .kb
+            .iter()
+            .map(|id| (*id).to_owned())
+            .collect(),
     };
     lsp::Diagnostic {
         range: coords.range(diagnostic.range),
@@ -219,11 +225,16 @@ mod tests {
         let text = "DataLoader(ds, prefetch_factor=2)\n";
         let index = LineIndex::new(text);
         let coords = Coords::new(text, &index, Encoding::Utf16);
-        let d = Diagnostic::new(Code::DL301, TextRange::new(15, 30), "english")
-            .zh("中文")
-            .with_related(TextRange::new(0, 10), "the loader", "加载器")
-            .with_fix(Fix::safe("Remove", vec![]).zh("删除"))
-            .with_fix(Fix::safe("Only English", vec![]));
+        let d = Diagnostic::new(
+            Code::DL301,
+            Code::DL301.rule().severity,
+            TextRange::new(15, 30),
+            "english",
+        )
+        .zh("中文")
+        .with_related(TextRange::new(0, 10), "the loader", "加载器")
+        .with_fix(Fix::safe("Remove", vec![]).zh("删除"))
+        .with_fix(Fix::safe("Only English", vec![]));
         let uri: Uri = "file:///t.py".parse().unwrap();
         let zh = diagnostic(&d, &uri, &coords, Locale::Zh, &|_| None, None);
         assert_eq!(zh.message, "中文");
@@ -251,15 +262,20 @@ mod tests {
         let text = "DataLoader(ds, prefetch_factor=2)\n";
         let index = LineIndex::new(text);
         let coords = Coords::new(text, &index, Encoding::Utf16);
-        let d = Diagnostic::new(Code::DL301, TextRange::new(15, 30), "")
-            .with_related(TextRange::new(0, 10), "the loader", "加载器")
-            .with_fix(
-                Fix::safe(
-                    "Remove prefetch_factor",
-                    vec![Edit::delete(TextRange::new(13, 32))],
-                )
-                .preferred(),
-            );
+        let d = Diagnostic::new(
+            Code::DL301,
+            Code::DL301.rule().severity,
+            TextRange::new(15, 30),
+            "",
+        )
+        .with_related(TextRange::new(0, 10), "the loader", "加载器")
+        .with_fix(
+            Fix::safe(
+                "Remove prefetch_factor",
+                vec![Edit::delete(TextRange::new(13, 32))],
+            )
+            .preferred(),
+        );
         let uri: Uri = "file:///t.py".parse().unwrap();
         let lsp = diagnostic(&d, &uri, &coords, Locale::En, &|_| None, None);
         assert_eq!(lsp.code, Some(NumberOrString::String("DL301".into())));

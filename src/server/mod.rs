@@ -9,6 +9,7 @@ pub mod handlers;
 pub mod hover_docs;
 pub mod index;
 pub mod noqa;
+pub mod notebook;
 pub mod session;
 pub mod settings;
 
@@ -65,6 +66,22 @@ impl LanguageServer for Server {
         handlers::did_change::did_close(&self.session, params).await;
     }
 
+    async fn notebook_did_open(&self, params: DidOpenNotebookDocumentParams) {
+        handlers::notebook::did_open(&self.session, params).await;
+    }
+
+    async fn notebook_did_change(&self, params: DidChangeNotebookDocumentParams) {
+        handlers::notebook::did_change(&self.session, params).await;
+    }
+
+    async fn notebook_did_save(&self, params: DidSaveNotebookDocumentParams) {
+        handlers::notebook::did_save(&self.session, params).await;
+    }
+
+    async fn notebook_did_close(&self, params: DidCloseNotebookDocumentParams) {
+        handlers::notebook::did_close(&self.session, params).await;
+    }
+
     async fn diagnostic(
         &self,
         params: DocumentDiagnosticParams,
@@ -82,6 +99,10 @@ impl LanguageServer for Server {
 
     async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
         handlers::execute_command::execute_command(&self.session, params).await
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        handlers::did_change::did_change_watched_files(&self.session, params).await;
     }
 
     async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {

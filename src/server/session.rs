@@ -20,7 +20,7 @@ use crate::analyze::{self, Context};
 use crate::config::{ConfigResolver, Settings};
 use crate::host::HostFacts;
 use crate::kb::KnowledgeBase;
-use crate::python::index::{FileSummary, ProjectIndex};
+use crate::python::index::{self, ProjectIndex};
 use crate::server::convert::{self, Coords};
 use crate::server::document::Document;
 use crate::server::noqa;
@@ -38,6 +38,8 @@ pub struct Negotiated {
     pub configuration_request: bool,
     pub work_done_progress: bool,
     pub client_locale: Option<String>,
+    /// The client registers `workspace/didChangeWatchedFiles` watchers when asked.
+    pub watch_files: bool,
     pub roots: Vec<PathBuf>,
 }
 
@@ -106,7 +108,14 @@ struct CachedDiagnostics {
 
 pub struct Session {
     pub client: Client,
-    pub documents: DashMap<Uri, Document>,
+    /// Shared with the index's reader, which reads an open file's text from here.
+    pub documents: Arc<DashMap<Uri, Document>>,
+    /// Open notebooks: each one's cells in order, as (cell document, is code).
+    pub notebooks: DashMap<Uri, Vec<(Uri, bool)>>,
+    /// The notebook each open cell document belongs to.
+    pub cell_notebook: DashMap<Uri, Uri>,
+    /// Each open notebook's last analysis, shared by its cells.
+    pub notebook_findings: DashMap<Uri, Arc<super::notebook::Findings>>,
     cache: DashMap<Uri, CachedDiagnostics>,
     /// Diagnostics placed by `dldoctor.explain` on the user's frames, per file.
     pub explained: Mutex<HashMap<Uri, Vec<lsp::Diagnostic>>>,
@@ -114,8 +123,9 @@ pub struct Session {
     config: RwLock<Arc<Config>>,
     /// Bumped when the configuration changes, so cached analyses are recomputed.
     epoch: AtomicU64,
-    /// Read-locked only for the synchronous span of one analysis, never across an `.await`.
-    index: RwLock<ProjectIndex>,
+    /// Other files' definitions, summarised when an analysis first asks for them: open files
+    /// from the editor's text, the others from disk.
+    index: ProjectIndex,
     pub shutdown_requested: AtomicBool,
     /// This machine's facts, read once at start.
     pub measured_host: HostFacts,
@@ -126,9 +136,22 @@ pub struct Session {
 
 impl Session {
     pub fn new(client: Client) -> Self {
+        let documents: Arc<DashMap<Uri, Document>> = Arc::default();
+        let open = Arc::clone(&documents);
+        let reader = move |path: &Path| {
+            if let Some(uri) = Uri::from_file_path(path)
+                && let Some(doc) = open.get(&uri)
+            {
+                return Some(doc.text.clone());
+            }
+            index::read_file(path)
+        };
         Self {
             client,
-            documents: DashMap::new(),
+            documents,
+            notebooks: DashMap::new(),
+            cell_notebook: DashMap::new(),
+            notebook_findings: DashMap::new(),
             cache: DashMap::new(),
             explained: Mutex::new(HashMap::new()),
             negotiated: RwLock::new(Negotiated::default()),
@@ -140,7 +163,7 @@ impl Session {
             ))),
             measured_host: HostFacts::detect(),
             epoch: AtomicU64::new(0),
-            index: RwLock::new(ProjectIndex::default()),
+            index: ProjectIndex::with_reader(Vec::new(), Arc::new(reader)),
             shutdown_requested: AtomicBool::new(false),
             fault: std::env::var("DLDOCTOR_LSP_FAULT").ok(),
         }
@@ -176,39 +199,35 @@ impl Session {
     }
 
     pub fn with_index<T>(&self, f: impl FnOnce(&ProjectIndex) -> T) -> T {
-        match self.index.read() {
-            Ok(index) => f(&index),
-            Err(poisoned) => f(&poisoned.into_inner()),
-        }
+        f(&self.index)
     }
 
-    /// Changes the workspace index; cached analyses are recomputed afterwards.
-    pub fn update_index(&self, f: impl FnOnce(&mut ProjectIndex)) {
-        self.write_index(f);
+    /// The workspace folders changed: absolute imports are looked up under the new ones.
+    pub fn set_project_roots(&self, roots: Vec<PathBuf>) {
+        self.index.set_roots(roots);
         self.epoch.fetch_add(1, Ordering::SeqCst);
     }
 
-    fn write_index<T>(&self, f: impl FnOnce(&mut ProjectIndex) -> T) -> T {
-        match self.index.write() {
-            Ok(mut index) => f(&mut index),
-            Err(poisoned) => f(&mut poisoned.into_inner()),
-        }
-    }
-
-    /// Puts one file's summary into the workspace index. The summary is made by the caller,
-    /// outside the lock; cached analyses are recomputed only when the summary changed, and
-    /// the result says whether it did.
-    pub fn index_file(&self, path: &Path, summary: FileSummary) -> bool {
-        let changed = self.write_index(|index| index.insert(path, summary));
-        if changed {
+    /// A file changed on disk or went away (a watched-file event, an open document closed):
+    /// its summary is forgotten; whether an analysis may have used it, in which case cached
+    /// analyses are recomputed.
+    pub fn file_changed(&self, path: &Path) -> bool {
+        let used = self.index.invalidate(path);
+        if used {
             self.epoch.fetch_add(1, Ordering::SeqCst);
         }
-        changed
+        used
     }
 
-    /// Refreshes a Python file's entry in the workspace index on the blocking pool; whether
-    /// the index changed. The open document is summarised from its own tree (no second
-    /// parse); `saved`, the text a save reports, is parsed only when it is not that document's.
+    /// Files appeared or went away: an import that found nothing may find a file now.
+    pub fn files_came_or_went(&self) {
+        self.epoch.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// Refreshes a Python file's summary, if an analysis used it, on the blocking pool;
+    /// whether what it defines changed (cached analyses are then recomputed). The open
+    /// document is summarised from its own tree (no second parse); `saved`, the text a save
+    /// reports, is parsed only when it is not that document's.
     pub async fn reindex_off_runtime(self: &Arc<Self>, uri: &Uri, saved: Option<String>) -> bool {
         let session = Arc::clone(self);
         let uri = uri.clone();
@@ -220,15 +239,18 @@ impl Session {
             let open = session
                 .snapshot(&uri)
                 .filter(|doc| saved.as_ref().is_none_or(|text| *text == doc.text));
-            let summary = match (open, saved) {
-                (Some(doc), _) => FileSummary::of(&path, &doc.text, doc.tree.as_ref()?),
+            let changed = match (open, saved) {
+                (Some(doc), _) => session.index.refresh(&path, &doc.text, doc.tree.as_ref()?),
                 (None, Some(text)) => {
                     let tree = crate::python::parse(&text, None)?;
-                    FileSummary::of(&path, &text, &tree)
+                    session.index.refresh(&path, &text, &tree)
                 }
                 (None, None) => return None,
             };
-            Some(session.index_file(&path, summary))
+            if changed {
+                session.epoch.fetch_add(1, Ordering::SeqCst);
+            }
+            Some(changed)
         })
         .await
         .ok()
@@ -285,7 +307,7 @@ impl Session {
         let encoding = self.encoding();
         let locale = self.config().locale;
         let result = guarded("analysis", || {
-            let found = self.analyze_source(&snapshot.text, tree, &snapshot.path);
+            let found = self.analyze_document(uri, snapshot, tree);
             let coords = snapshot.coords(encoding);
             found
                 .iter()
@@ -297,6 +319,34 @@ impl Session {
                 .collect()
         });
         result.unwrap_or_default()
+    }
+
+    /// The findings of an open document: its own analysis, or for a notebook cell its
+    /// notebook's, kept to the cell.
+    pub fn analyze_document(
+        &self,
+        uri: &Uri,
+        snapshot: &Snapshot,
+        tree: &Tree,
+    ) -> Vec<crate::diagnostic::Diagnostic> {
+        super::notebook::cell_findings(self, uri, &snapshot.path)
+            .unwrap_or_else(|| self.analyze_source(&snapshot.text, tree, &snapshot.path))
+    }
+
+    /// Whether `uri` is a cell of an open notebook.
+    pub fn is_notebook_cell(&self, uri: &Uri) -> bool {
+        self.cell_notebook.contains_key(uri)
+    }
+
+    /// What the cached analyses were computed under: bumped when the configuration or the
+    /// workspace index changes.
+    pub fn epoch(&self) -> u64 {
+        self.epoch.load(Ordering::SeqCst)
+    }
+
+    /// Drops a document's cached findings: what they depend on outside it changed.
+    pub fn invalidate(&self, uri: &Uri) {
+        self.cache.remove(uri);
     }
 
     /// The same analysis as `check`, with this session's configuration and workspace index.

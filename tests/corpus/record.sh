@@ -34,6 +34,9 @@ record fd-limit-1024 "ulimit -n 1024; $PYTHON many_tensors.py"
 record spawn-lambda "$PYTHON spawn_lambda.py"
 record spawn-local-class "$PYTHON spawn_local_class.py"
 record spawn-no-main-guard "$PYTHON spawn_no_main_guard.py"
+record interactive-main-spawn "$PYTHON -q -i < interactive_main_spawn.py"
+# Python 3.12 and later word the worker's __main__ differently; no PyTorch needed.
+record interactive-main-spawn-py313 "${PYTHON313:-python3.13} -q -i < interactive_main_spawn_mp.py"
 record timeout "$PYTHON timeout.py"
 for case in prefetch_factor persistent_workers mp_context_without_workers invalid_mp_context \
     negative_num_workers negative_timeout timeout_without_workers sampler_shuffle batch_sampler \
@@ -47,3 +50,13 @@ record too-many-workers "$PYTHON too_many_workers.py"
 record start-method-twice "$PYTHON start_method_twice.py"
 record mp-spawn-killed "$PYTHON mp_spawn_killed.py"
 record iterator-other-process "$PYTHON iterator_other_process.py"
+record empty-dataset "$PYTHON empty_dataset.py"
+record ragged-in-worker "$PYTHON ragged_in_worker.py"
+record spawn-pickle-module "$PYTHON spawn_pickle.py module"
+record spawn-pickle-lock "$PYTHON spawn_pickle.py lock"
+# h5py is not a dependency of torch: H5PY_PATH is a site-packages folder holding it.
+[ -n "${H5PY_PATH:-}" ] && record spawn-pickle-h5py "PYTHONPATH=$H5PY_PATH $PYTHON spawn_pickle.py h5py"
+record mmap-map-count "$PYTHON many_mappings.py"
+record negative-shape-mismatch "$PYTHON shape_mismatch.py"
+record negative-import-error "$PYTHON import_error.py"
+record negative-state-dict "$PYTHON state_dict_error.py"

@@ -86,6 +86,11 @@ impl Lsp {
         }
     }
 
+    /// The server's process id (benchmarks read its peak memory from `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn stderr(&self) -> String {
         self.stderr.lock().unwrap().clone()
     }
@@ -181,6 +186,20 @@ impl Lsp {
                 return message;
             }
             self.backlog.push_back(message);
+        }
+    }
+
+    /// Waits until the server has sent a request of `method` (answered on the way).
+    pub fn wait_server_request(&mut self, method: &str) {
+        let deadline = Instant::now() + WAIT;
+        while !self.server_requests.iter().any(|m| m == method) {
+            match self.next_message(deadline) {
+                Some(message) => self.backlog.push_back(message),
+                None => panic!(
+                    "no {method} request within {WAIT:?}; got {:?}",
+                    self.server_requests
+                ),
+            }
         }
     }
 

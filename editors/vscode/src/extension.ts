@@ -115,6 +115,8 @@ class DldoctorExtension implements vscode.Disposable {
       documentSelector: [
         { scheme: "file", language: "python" },
         { scheme: "untitled", language: "python" },
+        // Python cells of notebooks (the server syncs them as notebooks).
+        { scheme: "vscode-notebook-cell", language: "python" },
       ],
       initializationOptions: serverSettings(),
       synchronize: { configurationSection: "dldoctor" },

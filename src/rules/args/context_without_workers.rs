@@ -3,13 +3,14 @@
 use crate::diagnostic::Severity;
 use crate::python::loaders::Param;
 use crate::rules::args::{check_without_workers, short_text};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL305,
     name: "context-without-workers",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "multiprocessing_context is given while num_workers is 0",
     docs: DOCS,
     kb: &["pytorch/mp-context-without-workers"],
@@ -44,7 +45,7 @@ Removing the argument is safe: the call raised before, and without workers no pr
 pub fn check(checker: &mut Checker) {
     check_without_workers(
         checker,
-        Code::DL305,
+        &RULE,
         Param::MultiprocessingContext,
         |m, arg| m.is_not_none(arg.value_node),
         |m, arg, workers| {

@@ -1,17 +1,18 @@
 //! DL307 `invalid-start-method`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::Param;
 use crate::python::values::Value;
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL307,
     name: "invalid-start-method",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "multiprocessing_context names no start method",
     docs: DOCS,
     kb: &["pytorch/invalid-mp-context"],
@@ -117,7 +118,7 @@ pub fn check(checker: &mut Checker) {
             _ => continue,
         };
         let suggestion = nearest(name);
-        let mut d = Diagnostic::new(Code::DL307, context.anchor, message).zh(message_zh);
+        let mut d = RULE.diagnostic(context.anchor, message).zh(message_zh);
         if let Some(at) = context.value.defined_at() {
             d = d.with_related(at, "the start method is named here", "启动方式在此处指定");
         }

@@ -13,7 +13,7 @@ use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::{Argument, Loader, Param};
 use crate::python::model::Module;
-use crate::rules::{Checker, Code, zh};
+use crate::rules::{Checker, Rule, zh};
 
 /// An argument's text on one line, shortened for a fix title.
 pub(crate) fn short_text(m: &Module, arg: &Argument) -> String {
@@ -77,7 +77,7 @@ pub(crate) fn workers_text_zh(loader: &Loader) -> String {
 /// argument and the `num_workers` text, `message_zh` the same in Chinese.
 pub(crate) fn check_without_workers(
     checker: &mut Checker,
-    code: Code,
+    rule: &Rule,
     param: Param,
     offends: fn(&Module, &Argument) -> bool,
     message: fn(&Module, &Argument, &str) -> String,
@@ -96,8 +96,7 @@ pub(crate) fn check_without_workers(
         }
         let text = message(m, arg, &workers_text(loader));
         let text_zh = message_zh(m, arg, &workers_text_zh(loader));
-        let mut d =
-            with_workers_related(Diagnostic::new(code, arg.anchor, text).zh(text_zh), loader);
+        let mut d = with_workers_related(rule.diagnostic(arg.anchor, text).zh(text_zh), loader);
         if let Some(fix) = remove_fix(m, arg) {
             d = d.with_fix(fix);
         }

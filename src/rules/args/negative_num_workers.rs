@@ -1,16 +1,17 @@
 //! DL304 `negative-num-workers`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::{Param, Passing};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL304,
     name: "negative-num-workers",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "num_workers is negative",
     docs: DOCS,
     kb: &["pytorch/negative-num-workers"],
@@ -56,18 +57,18 @@ pub fn check(checker: &mut Checker) {
         let fallback = || format!("num_workers={}", arg.value.value);
         let described = loader.describe(Param::NumWorkers).unwrap_or_else(fallback);
         let described_zh = zh::describe(loader, Param::NumWorkers).unwrap_or_else(fallback);
-        let mut d = Diagnostic::new(
-            Code::DL304,
-            arg.anchor,
-            format!(
-                "{described}: DataLoader raises \"ValueError: num_workers option should be \
+        let mut d = RULE
+            .diagnostic(
+                arg.anchor,
+                format!(
+                    "{described}: DataLoader raises \"ValueError: num_workers option should be \
                  non-negative; use num_workers=0 to disable multiprocessing.\""
-            ),
-        )
-        .zh(format!(
-            "{described_zh}：DataLoader 会抛出 \"ValueError: num_workers option should be \
+                ),
+            )
+            .zh(format!(
+                "{described_zh}：DataLoader 会抛出 \"ValueError: num_workers option should be \
              non-negative; use num_workers=0 to disable multiprocessing.\""
-        ));
+            ));
         if let Some(at) = arg.value.defined_at() {
             d = d.with_related(at, "the negative value is set here", "负值在此处设定");
         }

@@ -3,13 +3,14 @@
 use crate::diagnostic::Severity;
 use crate::python::loaders::Param;
 use crate::rules::args::check_without_workers;
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL302,
     name: "persistent-workers-without-workers",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "persistent_workers=True while num_workers is 0",
     docs: DOCS,
     kb: &["pytorch/persistent-workers-without-workers"],
@@ -46,7 +47,7 @@ keep alive.
 pub fn check(checker: &mut Checker) {
     check_without_workers(
         checker,
-        Code::DL302,
+        &RULE,
         Param::PersistentWorkers,
         |_, arg| arg.value.value.truthy() == Some(true),
         |_, arg, workers| {

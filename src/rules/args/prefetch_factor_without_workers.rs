@@ -3,13 +3,14 @@
 use crate::diagnostic::Severity;
 use crate::python::loaders::Param;
 use crate::rules::args::check_without_workers;
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL301,
     name: "prefetch-factor-without-workers",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "prefetch_factor is set while num_workers is 0",
     docs: DOCS,
     kb: &["pytorch/prefetch-factor-without-workers"],
@@ -51,7 +52,7 @@ workers.
 pub fn check(checker: &mut Checker) {
     check_without_workers(
         checker,
-        Code::DL301,
+        &RULE,
         Param::PrefetchFactor,
         |_, arg| arg.value.value.is_none() == Some(false),
         |_, arg, workers| {

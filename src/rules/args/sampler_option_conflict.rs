@@ -1,17 +1,18 @@
 //! DL306 `sampler-option-conflict`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::loaders::{Argument, Loader, Param};
 use crate::python::model::Module;
 use crate::python::values::Value;
 use crate::rules::args::remove_fix;
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL306,
     name: "sampler-option-conflict",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "sampler, batch_sampler, shuffle, batch_size and drop_last in a combination DataLoader rejects",
     docs: DOCS,
     kb: &[
@@ -78,7 +79,8 @@ fn report(
     message: (String, String),
 ) {
     let m = checker.model;
-    let mut d = Diagnostic::new(Code::DL306, culprit.anchor, message.0)
+    let mut d = RULE
+        .diagnostic(culprit.anchor, message.0)
         .zh(message.1)
         .with_related(other.anchor, other_note.0, other_note.1);
     if let Some(fix) = remove_fix(m, culprit) {

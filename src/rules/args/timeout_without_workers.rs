@@ -1,15 +1,16 @@
 //! DL303 `timeout-without-workers`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::loaders::Param;
 use crate::rules::args::{remove_fix, with_workers_related, workers_text, workers_text_zh};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL303,
     name: "timeout-without-workers",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "timeout > 0 while num_workers is 0, or a negative timeout",
     docs: DOCS,
     kb: &["pytorch/timeout-without-workers"],
@@ -66,8 +67,7 @@ pub fn check(checker: &mut Checker) {
         };
         let value = &timeout.value.value;
         let d = if seconds < 0.0 {
-            Diagnostic::new(
-                Code::DL303,
+            RULE.diagnostic(
                 timeout.anchor,
                 format!(
                     "timeout={value}: DataLoader raises \"ValueError: timeout option should be \
@@ -80,8 +80,7 @@ pub fn check(checker: &mut Checker) {
             ))
         } else if seconds > 0.0 && loader.certainly_single_process() {
             with_workers_related(
-                Diagnostic::new(
-                    Code::DL303,
+                RULE.diagnostic(
                     timeout.anchor,
                     format!(
                         "timeout={value} with {}: iterating raises \"AssertionError: \

@@ -1,17 +1,22 @@
 //! DL102 `cuda-before-fork`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use tree_sitter::Node;
+
+use crate::diagnostic::Severity;
 use crate::python::cuda::{self, Cudaness};
+use crate::python::iteration::FirstIteration;
 use crate::python::start_method::Origin;
-use crate::python::syntax;
+use crate::python::syntax::{self, Scope};
 use crate::rules::fork::{loaders, with_start_method_fixes};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::text::TextRange;
 
 pub const RULE: Rule = Rule {
     code: Code::DL102,
     name: "cuda-before-fork",
-    severity: Severity::Info,
-    default_enabled: true,
+    severity: Severity::Hint,
+    default_enabled: false,
+    fix: FixAvailability::Sometimes,
     summary: "CUDA is initialised in the parent before a fork-started loader starts its workers",
     docs: DOCS,
     kb: &["pytorch/dataset-worker-fork-cuda"],
@@ -27,11 +32,21 @@ until CUDA initialises) and a bare `torch.device("cuda")` do not initialise CUDA
 reported.
 
 ## Why is this bad?
-The forked workers inherit a process whose CUDA state they cannot use. PyTorch's own
-CPU-only datasets are fine: this is the shape of PyTorch's ImageNet example and it works, so
-the rule is informational. It becomes a warning when the worker-side code uses another
-CUDA-capable library (CuPy, `cv2.cuda`, NVIDIA DALI, `numba.cuda`), which then fails or hangs in
-the child.
+The forked workers inherit a process whose CUDA state they cannot use. Workers that only use
+the CPU are fine: this is the shape of PyTorch's ImageNet example and it works, so the rule is
+opt-in (`extend-select = ["DL102"]`) for teams that want every loader started after CUDA to
+use spawn or forkserver, and then a hint. Worker-side code that calls PyTorch's CUDA itself is
+DL101's error.
+
+Without opting in, the rule still reports, as a warning, the case the semantic model cannot
+see through: worker-side code that uses another CUDA-capable library (CuPy, `cv2.cuda`,
+NVIDIA DALI, `numba.cuda`, PyCUDA), which fails or hangs in the forked child. The message
+names the library call and the worker-side function it runs in.
+
+"CUDA is initialised here" points at the first initialisation that runs on every path before
+the workers start (an unconditional `.to(device)` before a `DistributedDataParallel` built
+under `if args.distributed:`); "the workers start here" at the loader's first iteration, when
+the file shows it.
 
 ## Example
 ```python
@@ -53,28 +68,45 @@ callables must be picklable.
 
 pub fn check(checker: &mut Checker) {
     let scope = &checker.scope;
+    let opted_in = checker.ctx.settings.is_enabled(Code::DL102);
     let mut diagnostics = Vec::new();
     for loader in loaders(checker) {
         if !loader.has_workers() || !loader.start.is_fork() {
             continue;
         }
         let code = loader.worker_code(checker);
-        // Worker-side CUDA is DL101's error; this rule is about a CPU-only worker.
+        // Worker-side CUDA is DL101's error; this rule is about workers that do not call
+        // PyTorch's CUDA themselves.
         if code.cuda().next().is_some() {
             continue;
         }
-        let Some(start) = loader.start_statement(scope) else {
+        let library = code.cuda_libraries().next();
+        // CPU-only workers work with CUDA initialised in the parent (PyTorch's ImageNet
+        // example does this): only a team that opted in hears about it.
+        if library.is_none() && !opted_in {
+            continue;
+        }
+        let iteration = loader.first_iteration(checker.model);
+        let start = match iteration {
+            FirstIteration::At(node) => syntax::statement_of(node),
+            _ => syntax::statement_of(loader.call()),
+        };
+        let Some(start) = start else {
             continue;
         };
         let uses = cuda::cuda_before(scope, start);
-        let Some(first) = uses.first() else {
+        // The first use that runs on every path, else the first that may run.
+        let Some(first) = uses
+            .iter()
+            .find(|u| !is_conditional(scope, u.range, start))
+            .or_else(|| uses.first())
+        else {
             continue;
         };
         let (when, when_zh) = match first.cudaness {
             Cudaness::Cuda => ("", ""),
             Cudaness::WhenAvailable => (" (when CUDA is available)", "CUDA 可用时，"),
         };
-        let library = code.cuda_libraries().next();
         let (severity, consequence, consequence_zh) = match library {
             Some(lib) => (
                 Severity::Warning,
@@ -90,7 +122,7 @@ pub fn check(checker: &mut Checker) {
                 ),
             ),
             None => (
-                Severity::Info,
+                RULE.severity,
                 "the workers only use the CPU, so this works; code that touches CUDA in a \
                  worker would fail"
                     .to_owned(),
@@ -114,15 +146,18 @@ pub fn check(checker: &mut Checker) {
             Origin::Argument(range) => range,
             _ => loader.callee(),
         };
-        let mut diagnostic = Diagnostic::new(Code::DL102, range, message)
+        let mut diagnostic = RULE
+            .diagnostic(range, message)
             .zh(message_zh)
             .with_severity(severity)
-            .with_related(first.range, "CUDA is initialised here", "CUDA 在此处初始化")
-            .with_related(
-                syntax::range(start),
+            .with_related(first.range, "CUDA is initialised here", "CUDA 在此处初始化");
+        if let FirstIteration::At(node) = iteration {
+            diagnostic = diagnostic.with_related(
+                syntax::range(node),
                 "the workers start here",
                 "worker 在此处启动",
             );
+        }
         if let Some(lib) = library {
             diagnostic = diagnostic.with_related_in(
                 lib.file.clone(),
@@ -137,4 +172,13 @@ pub fn check(checker: &mut Checker) {
     for d in diagnostics {
         checker.report(d);
     }
+}
+
+/// Whether the CUDA use at `range` runs only under a condition, a loop or an exception handler
+/// that does not also hold `start`.
+fn is_conditional(scope: &Scope, range: TextRange, start: Node) -> bool {
+    scope
+        .root()
+        .descendant_for_byte_range(range.start, range.end)
+        .is_some_and(|node| scope.m.is_conditional_relative_to(node, start))
 }

@@ -1,15 +1,16 @@
 //! DL101 `cuda-in-forked-worker`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::cuda::Cudaness;
 use crate::rules::fork::{loaders, with_start_method_fixes};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL101,
     name: "cuda-in-forked-worker",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "Worker-side code uses CUDA while the loader's workers start by fork",
     docs: DOCS,
     kb: &["pytorch/dataset-worker-fork-cuda"],
@@ -94,7 +95,7 @@ pub fn check(checker: &mut Checker) {
             let range = loader
                 .argument_range(role.argument())
                 .unwrap_or_else(|| loader.callee());
-            let mut diagnostic = Diagnostic::new(Code::DL101, range, message).zh(message_zh);
+            let mut diagnostic = RULE.diagnostic(range, message).zh(message_zh);
             for finding in facts.cuda.iter().take(MAX_RELATED) {
                 diagnostic = diagnostic.with_related_in(
                     finding.file.clone(),

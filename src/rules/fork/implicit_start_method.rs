@@ -1,15 +1,16 @@
 //! DL103 `implicit-start-method`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::Fix;
 use crate::rules::fork::loaders;
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL103,
     name: "implicit-start-method",
     severity: Severity::Hint,
     default_enabled: false,
+    fix: FixAvailability::Sometimes,
     summary: "A multi-process loader relies on the platform's default start method",
     docs: DOCS,
     kb: &[
@@ -62,7 +63,7 @@ pub fn check(checker: &mut Checker) {
              以及 Python 3.14 起的 Linux 上（forkserver）会以不同方式启动 worker",
             zh::start_method(&loader.start)
         );
-        let mut diagnostic = Diagnostic::new(Code::DL103, loader.callee(), message).zh(message_zh);
+        let mut diagnostic = RULE.diagnostic(loader.callee(), message).zh(message_zh);
         for (i, method) in ["spawn", "forkserver", "fork"].iter().enumerate() {
             let edits = loader.set_context_edits(scope, method);
             if edits.is_empty() {

@@ -6,6 +6,7 @@
 pub mod cuda_before_fork;
 pub mod cuda_in_forked_worker;
 pub mod implicit_start_method;
+pub mod interactive_main_under_spawn;
 pub mod pin_memory_cuda_data;
 pub mod spawn_without_main_guard;
 pub mod unpicklable_worker_callable;
@@ -16,9 +17,12 @@ use tree_sitter::Node;
 
 use crate::diagnostic::Diagnostic;
 use crate::fix::{Edit, Fix};
+use crate::notebook;
 use crate::python::edit;
+use crate::python::iteration::{self, FirstIteration};
 use crate::python::loaders::{self, ArgState, Param, Passing};
-use crate::python::start_method::{self, StartMethod};
+use crate::python::model::Module;
+use crate::python::start_method::{self, Method, StartMethod};
 use crate::python::syntax::{self, Scope};
 use crate::python::values::Value;
 use crate::python::workers::{self, WorkerCode};
@@ -33,6 +37,7 @@ pub(crate) struct Loader<'a> {
     pub inner: &'a loaders::Loader<'a>,
     pub start: StartMethod,
     worker_code: OnceCell<WorkerCode>,
+    first_iteration: OnceCell<FirstIteration<'a>>,
     start_points: OnceCell<Vec<Node<'a>>>,
     unguarded_start: OnceCell<Option<Node<'a>>>,
     spawn_consequences: OnceCell<Vec<Consequence>>,
@@ -44,6 +49,7 @@ impl<'a> Loader<'a> {
             inner,
             start,
             worker_code: OnceCell::new(),
+            first_iteration: OnceCell::new(),
             start_points: OnceCell::new(),
             unguarded_start: OnceCell::new(),
             spawn_consequences: OnceCell::new(),
@@ -81,6 +87,15 @@ impl<'a> Loader<'a> {
                 .is_some_and(|r| matches!(r.value, Value::CpuCount { exact: true, .. }))
     }
 
+    /// The start method of a loader whose workers may receive its arguments by pickling: it
+    /// has workers, its method is known, and it is not an explicit fork (an implicit fork is
+    /// spawn or forkserver elsewhere). `None` otherwise.
+    pub fn may_pickle(&self) -> Option<Method> {
+        let method = self.start.method?;
+        let explicit_fork = self.start.is_explicit() && !method.pickles();
+        (self.has_workers() && !explicit_fork).then_some(method)
+    }
+
     /// `pin_memory` is certainly true.
     pub fn pins_memory(&self) -> bool {
         self.inner
@@ -101,13 +116,12 @@ impl<'a> Loader<'a> {
         })
     }
 
-    /// The statement at which the workers start (see [`Loader::start_points`]), else the
-    /// statement that builds the loader: nothing before it can be after the start.
-    pub fn start_statement(&self, scope: &Scope<'a>) -> Option<Node<'a>> {
-        self.start_points(scope)
-            .first()
-            .copied()
-            .or_else(|| syntax::statement_of(self.call()))
+    /// Where the loader is first iterated, which is where its workers start (see
+    /// [`iteration`]).
+    pub fn first_iteration(&self, m: &Module<'a>) -> FirstIteration<'a> {
+        *self
+            .first_iteration
+            .get_or_init(|| iteration::first_iteration(m, self.call()))
     }
 
     /// Where the loader's workers may start. A loader iterated where it is built (`for x in
@@ -121,8 +135,13 @@ impl<'a> Loader<'a> {
             .get_or_init(|| self.find_start_points(scope))
     }
 
-    /// See [`spawn_without_main_guard::unguarded_start`].
+    /// See [`spawn_without_main_guard::unguarded_start`]. None in a notebook: spawned workers
+    /// never run the notebook's code, so it needs no guard (what they cannot find there is
+    /// DL107's).
     pub fn unguarded_start(&self, scope: &Scope<'a>) -> Option<Node<'a>> {
+        if notebook::is_notebook(scope.m.path) {
+            return None;
+        }
         *self
             .unguarded_start
             .get_or_init(|| spawn_without_main_guard::unguarded_start(scope, self))
@@ -327,6 +346,21 @@ fn find_spawn_consequences<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Vec<Co
             en: "the script then also needs an `if __name__ == \"__main__\":` guard".to_owned(),
             zh: "脚本还需要 `if __name__ == \"__main__\":` 保护".to_owned(),
         });
+    }
+    if notebook::is_notebook(scope.m.path) {
+        for found in interactive_main_under_spawn::notebook_definitions(scope, loader) {
+            notes.push(Consequence {
+                range: syntax::range(found.definition),
+                en: format!(
+                    "`{}` passed as `{}` must then move from the notebook to a `.py` module",
+                    found.name, found.argument
+                ),
+                zh: format!(
+                    "作为 `{}` 传入的 `{}` 还需从 notebook 移到 `.py` 模块中",
+                    found.argument, found.name
+                ),
+            });
+        }
     }
     for local in unpicklable_worker_callable::unpicklable_arguments(scope, loader) {
         notes.push(Consequence {

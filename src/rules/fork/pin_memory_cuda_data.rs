@@ -1,16 +1,17 @@
 //! DL106 `pin-memory-cuda-data`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
 use crate::python::syntax;
 use crate::rules::fork::loaders;
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL106,
     name: "pin-memory-cuda-data",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "pin_memory=True while worker-side code returns CUDA tensors",
     docs: DOCS,
     kb: &["pytorch/cannot-pin-cuda-tensor"],
@@ -77,7 +78,7 @@ pub fn check(checker: &mut Checker) {
             zh::code_path(&first.within),
             zh::code_path(&first.what)
         );
-        let mut diagnostic = Diagnostic::new(Code::DL106, range, message).zh(message_zh);
+        let mut diagnostic = RULE.diagnostic(range, message).zh(message_zh);
         for finding in code.returns_cuda().take(3) {
             diagnostic = diagnostic.with_related_in(
                 finding.file.clone(),

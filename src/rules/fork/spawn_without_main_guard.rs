@@ -2,23 +2,25 @@
 
 use tree_sitter::Node;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
 use crate::python::start_method::Origin;
 use crate::python::syntax::{self, Scope};
 use crate::rules::fork::{Loader, loaders};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL104,
     name: "spawn-without-main-guard",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "Spawn or forkserver workers start from module-level code outside a `__main__` guard",
     docs: DOCS,
     kb: &[
         "pytorch/spawn-missing-main-guard",
         "pytorch/spawn-child-eof",
+        "pytorch/spawn-worker-broken-pipe",
     ],
 };
 
@@ -73,9 +75,7 @@ pub fn check(checker: &mut Checker) {
             Origin::Argument(range) => range,
             _ => loader.callee(),
         };
-        let mut diagnostic = Diagnostic::new(
-            Code::DL104,
-            range,
+        let mut diagnostic = RULE.diagnostic(range,
             format!(
                 "The workers start by {method}, which re-imports the main module in every worker, \
                  but they are started from module-level code outside `if __name__ == \"__main__\":`; \

@@ -4,13 +4,13 @@ use std::collections::HashSet;
 
 use tree_sitter::Node;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
 use crate::python::start_method::Origin;
 use crate::python::syntax::{self, Scope};
 use crate::python::workers;
 use crate::rules::fork::{Loader, loaders};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 use crate::text::TextRange;
 
 pub const RULE: Rule = Rule {
@@ -18,6 +18,7 @@ pub const RULE: Rule = Rule {
     name: "unpicklable-worker-callable",
     severity: Severity::Error,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "A lambda or locally defined function or class is passed to a loader whose workers must pickle it",
     docs: DOCS,
     kb: &["pytorch/spawn-unpicklable-object"],
@@ -55,7 +56,8 @@ variables gets no fix: use `functools.partial` with a module-level function inst
 "#;
 
 /// Arguments a worker receives by pickling under spawn and forkserver.
-const PICKLED_ARGUMENTS: &[&str] = &["collate_fn", "worker_init_fn", "dataset", "sampler"];
+pub(crate) const PICKLED_ARGUMENTS: &[&str] =
+    &["collate_fn", "worker_init_fn", "dataset", "sampler"];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum LocalKind {
@@ -165,16 +167,9 @@ pub fn check(checker: &mut Checker) {
     let scope = &checker.scope;
     let mut diagnostics = Vec::new();
     for loader in loaders(checker) {
-        if !loader.has_workers() {
-            continue;
-        }
-        let Some(method) = loader.start.method else {
+        let Some(method) = loader.may_pickle() else {
             continue;
         };
-        let explicit = loader.start.is_explicit();
-        if explicit && !method.pickles() {
-            continue;
-        }
         for local in unpicklable_arguments(scope, loader) {
             let (what, what_zh) = describe(scope, &local);
             let start_zh = zh::start_method(&loader.start);
@@ -236,7 +231,8 @@ pub fn check(checker: &mut Checker) {
                 }
                 _ => None,
             };
-            let mut diagnostic = Diagnostic::new(Code::DL105, local.argument_range, message)
+            let mut diagnostic = RULE
+                .diagnostic(local.argument_range, message)
                 .zh(message_zh)
                 .with_severity(severity)
                 .with_related(

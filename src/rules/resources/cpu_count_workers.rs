@@ -2,28 +2,30 @@
 
 use tree_sitter::Node;
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::Param;
 use crate::python::model::{CallSite, Module};
 use crate::python::values::{Provenance, Value};
 use crate::rules::resources::{assumed, assumed_zh, imports};
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL205,
     name: "cpu-count-workers",
     severity: Severity::Info,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "num_workers from os.cpu_count(), which ignores CPU affinity and container quotas",
     docs: DOCS,
     kb: &["pytorch/worker-count-exceeds-suggested"],
 };
 
 const DOCS: &str = r#"## What it does
-Checks for a `num_workers` computed from `os.cpu_count()` or `multiprocessing.cpu_count()`
-(directly, through a name, or in arithmetic such as `os.cpu_count() // 2`).
+Checks for a `num_workers` computed from `os.cpu_count()`, `multiprocessing.cpu_count()` or
+`psutil.cpu_count()`: directly, through a name, in arithmetic such as
+`os.cpu_count() // world_size`, or as a bound such as `min(args.workers, os.cpu_count())`.
 
 ## Why is this bad?
 Both count every CPU of the machine, not the CPUs this process may use. In a container with a
@@ -56,6 +58,7 @@ const COUNTS: &[&str] = &[
     "os.cpu_count",
     "multiprocessing.cpu_count",
     "torch.multiprocessing.cpu_count",
+    "psutil.cpu_count",
 ];
 
 pub fn check(checker: &mut Checker) {
@@ -96,7 +99,7 @@ pub fn check(checker: &mut Checker) {
              可用的 CPU",
             func.call_text()
         );
-        let mut d = Diagnostic::new(Code::DL205, arg.anchor, message).zh(message_zh);
+        let mut d = RULE.diagnostic(arg.anchor, message).zh(message_zh);
         let call = count_call(m, arg.value_node).or_else(|| match &arg.value.provenance {
             Provenance::Constant { at, .. } => m
                 .bindings()

@@ -1,16 +1,17 @@
 //! DL204 `file-system-sharing-strategy`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::model::positional_args;
-use crate::rules::{Checker, Code, Rule};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL204,
     name: "file-system-sharing-strategy",
     severity: Severity::Info,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "set_sharing_strategy(\"file_system\") leaks shared memory when workers die",
     docs: DOCS,
     kb: &["pytorch/shm-open-failed", "pytorch/too-many-open-files"],
@@ -77,16 +78,13 @@ pub fn check(checker: &mut Checker) {
              /dev/shm: files of a worker that dies are never removed and /dev/shm fills; the \
              default \"file_descriptor\" only needs a higher `ulimit -n`{limit}"
         );
-        let mut d = Diagnostic::new(
-            Code::DL204,
-            crate::python::model::Module::range(arg),
-            message,
-        )
-        .zh(format!(
-            "set_sharing_strategy(\"file_system\") 会把每个共享张量作为具名文件放在 /dev/shm \
+        let mut d = RULE
+            .diagnostic(crate::python::model::Module::range(arg), message)
+            .zh(format!(
+                "set_sharing_strategy(\"file_system\") 会把每个共享张量作为具名文件放在 /dev/shm \
              中：异常退出的 worker 留下的文件永远不会被删除，/dev/shm 会被占满；默认的 \
              \"file_descriptor\" 只需调高 `ulimit -n`{limit_zh}"
-        ));
+            ));
         if arg.kind() == "string" {
             d = d.with_fix(
                 Fix::unsafe_(

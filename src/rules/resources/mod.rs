@@ -10,8 +10,10 @@ pub mod small_shared_memory;
 use crate::fix::Edit;
 use crate::host::{HostFacts, Source};
 use crate::python::edit::{ImportEdit, insert_import};
+use crate::python::iteration::FirstIteration;
 use crate::python::loaders::{Argument, Loader, Param};
 use crate::python::model::Module;
+use crate::rules::{Checker, fork};
 
 pub(crate) const MIB: u64 = 1 << 20;
 pub(crate) const GIB: u64 = 1 << 30;
@@ -83,6 +85,15 @@ pub(crate) fn possible_workers<'l, 'a>(loader: &'l Loader<'a>) -> Option<(&'l Ar
         _ => return None,
     };
     (n > 0).then_some((arg, n))
+}
+
+/// Whether every use of the loader is known and none iterates it (a test that only inspects
+/// its loader): its workers never start, so what they would need of this machine is moot.
+pub(crate) fn never_iterated(checker: &Checker, loader: &Loader) -> bool {
+    fork::loaders(checker)
+        .iter()
+        .find(|l| std::ptr::eq(l.inner, loader))
+        .is_some_and(|l| l.first_iteration(checker.model) == FirstIteration::Never)
 }
 
 /// The edits importing each of `modules` that is not imported yet; `None` if a name is taken

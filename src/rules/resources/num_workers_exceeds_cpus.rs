@@ -1,18 +1,19 @@
 //! DL201 `num-workers-exceeds-cpus`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::fix::Fix;
 use crate::python::edit;
 use crate::python::loaders::{Param, Passing};
 use crate::python::values::Value;
-use crate::rules::resources::{assumed, assumed_zh, atom_text, imports};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::resources::{assumed, assumed_zh, atom_text, imports, never_iterated};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL201,
     name: "num-workers-exceeds-cpus",
     severity: Severity::Warning,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "num_workers is larger than this machine's usable CPUs",
     docs: DOCS,
     kb: &["pytorch/worker-count-exceeds-suggested"],
@@ -22,7 +23,12 @@ const DOCS: &str = r#"## What it does
 Checks for a `num_workers` larger than the CPUs this machine lets the process use (its
 affinity mask, capped by a cgroup CPU quota), or larger than the configured `max-workers`.
 The value may be written in the call, bound once to a name, or be the `default=` of an
-argparse option; the message says which.
+argparse option (also through a parser built in a helper such as `get_args_parser()` or
+`parse_args(input_args=None)`, and a namespace passed on as `main(args)` or kept as
+`self.args`); the message says which. A count bounded by the CPU count
+(`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
+rewrites in a way the analysis cannot follow (`args.workers = args.workers // ngpus` under a
+condition) is left alone.
 
 ## Why is this bad?
 Each worker is a process that decodes and augments samples. More workers than CPUs do not
@@ -89,7 +95,7 @@ pub fn check(checker: &mut Checker) {
         let Value::Int(n) = arg.value.value else {
             continue;
         };
-        if n <= i64::from(limit) {
+        if n <= i64::from(limit) || never_iterated(checker, loader) {
             continue;
         }
         let fallback = || format!("num_workers={n}");
@@ -110,7 +116,7 @@ pub fn check(checker: &mut Checker) {
                 "；PyTorch 会警告 {warning}，数据加载可能变慢甚至卡住"
             ));
         }
-        let mut d = Diagnostic::new(Code::DL201, arg.anchor, message).zh(message_zh);
+        let mut d = RULE.diagnostic(arg.anchor, message).zh(message_zh);
         if let Some(at) = arg.value.defined_at() {
             d = d.with_related(
                 at,

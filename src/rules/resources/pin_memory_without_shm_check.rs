@@ -1,18 +1,24 @@
 //! DL202 `pin-memory-without-shm-check`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use tree_sitter::Node;
+
+use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
 use crate::python::edit;
 use crate::python::loaders::{Loader, Param, Passing};
 use crate::python::model::Module;
-use crate::rules::resources::{GIB, atom_text, imports, possible_workers, shm_text, shm_text_zh};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::python::values::Value;
+use crate::rules::resources::{
+    GIB, atom_text, human_size, imports, never_iterated, possible_workers, shm_text, shm_text_zh,
+};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL202,
     name: "pin-memory-without-shm-check",
     severity: Severity::Warning,
     default_enabled: true,
+    fix: FixAvailability::Sometimes,
     summary: "pin_memory=True with workers and no check of /dev/shm",
     docs: DOCS,
     kb: &[
@@ -25,8 +31,15 @@ const DOCS: &str = r#"## What it does
 Checks for a DataLoader with `pin_memory=True` and workers (`num_workers > 0`) in a file that
 never looks at `/dev/shm` (`shutil.disk_usage`, `os.statvfs` or `psutil.disk_usage` on it).
 
-It is a warning when this machine's `/dev/shm` is under 2 GiB or cannot be read, and
-information otherwise; the message says which.
+It weighs the evidence of this machine (or of `--assume-shm`): a warning when `/dev/shm` has
+under 2 GiB, or when the estimated demand does not fit in its free space; a hint when it
+plainly fits, or when the size of `/dev/shm` is unknown (macOS, Windows). The demand is
+workers × prefetch_factor × batch_size × the sample size, estimated where every factor
+resolves: the sample size from the dataset's torchvision transforms (a final
+`RandomResizedCrop`/`CenterCrop`/`RandomCrop`/`Resize((h, w))` and `ToTensor()`, three
+channels). The message says which and why. A loader that
+is never iterated in the file (a test that only inspects it) starts no workers and gets
+nothing.
 
 ## Why is this bad?
 This is the configuration of most training scripts, and it is fast where shared memory is
@@ -88,30 +101,64 @@ pub fn check(checker: &mut Checker) {
         if pin.value.value.truthy() != Some(true) {
             continue;
         }
-        let Some((workers, _)) = possible_workers(loader) else {
+        let Some((workers, workers_n)) = possible_workers(loader) else {
             continue;
         };
+        // The estimate needs the count the workers certainly have.
+        let workers_n = (!workers.conditional).then_some(workers_n);
         if *checked.get_or_insert_with(|| module_checks_shm(m)) {
             return;
         }
+        if never_iterated(checker, loader) {
+            continue;
+        }
+        let demand = workers_n.and_then(|n| demand(m, loader, n));
         let (severity, machine, machine_zh) = match (&host.shm, shm_text(host), shm_text_zh(host)) {
-            (Some(shm), Some(facts), Some(facts_zh)) if shm.total_bytes < 2 * GIB => (
-                Severity::Warning,
-                format!("this machine's {facts}, under 2 GiB"),
-                format!("本机 {facts_zh}，不足 2 GiB"),
-            ),
-            (Some(_), Some(facts), Some(facts_zh)) => (
-                Severity::Info,
-                format!(
-                    "this machine's {facts}, enough here, but a container gets 64 MiB unless \
-                     given more"
-                ),
-                format!("本机 {facts_zh}，在这里够用，但容器默认只有 64 MiB，除非另行调大"),
-            ),
+            (Some(shm), Some(facts), Some(facts_zh))
+                if shm.free_bytes.min(shm.total_bytes) < 2 * GIB =>
+            {
+                (
+                    Severity::Warning,
+                    format!("this machine's {facts}, under 2 GiB, so this can fail here"),
+                    format!("本机 {facts_zh}，不足 2 GiB，因此在本机可能失败"),
+                )
+            }
+            (Some(shm), Some(facts), Some(facts_zh))
+                if demand.as_ref().is_some_and(|d| d.bytes > shm.free_bytes) =>
+            {
+                let d = demand.as_ref().map_or_else(String::new, |d| d.en.clone());
+                let d_zh = demand.as_ref().map_or_else(String::new, |d| d.zh.clone());
+                (
+                    Severity::Warning,
+                    format!("{d} does not fit: this machine's {facts}"),
+                    format!("{d_zh}，放不下：本机 {facts_zh}"),
+                )
+            }
+            (Some(_), Some(facts), Some(facts_zh)) => {
+                let (fits, fits_zh) = match &demand {
+                    Some(d) => (
+                        format!("{} fits: this machine's {facts}", d.en),
+                        format!("{}，放得下：本机 {facts_zh}", d.zh),
+                    ),
+                    None => (
+                        format!("this machine's {facts}, which plainly fits"),
+                        format!("本机 {facts_zh}，明显够用"),
+                    ),
+                };
+                (
+                    Severity::Hint,
+                    format!(
+                        "{fits}, so this works here; a container gets 64 MiB unless given more"
+                    ),
+                    format!("{fits_zh}，所以在本机能正常运行；但容器默认只有 64 MiB，除非另行调大"),
+                )
+            }
             _ => (
-                Severity::Warning,
-                "the size of /dev/shm is unknown on this machine".to_owned(),
-                "本机 /dev/shm 的大小未知".to_owned(),
+                Severity::Hint,
+                "the size of /dev/shm is unknown on this machine, so nothing shows it failing \
+                 here"
+                    .to_owned(),
+                "本机 /dev/shm 的大小未知，没有迹象表明它会在本机失败".to_owned(),
             ),
         };
         let pin_text = loader
@@ -132,7 +179,8 @@ pub fn check(checker: &mut Checker) {
             "{pin_text_zh} 与 {workers_text_zh} 同时使用，而此文件中没有检查 /dev/shm：worker 通过 \
              /dev/shm 传回每个批次，/dev/shm 写满时会因 bus error 崩溃；{machine_zh}"
         );
-        let mut d = Diagnostic::new(Code::DL202, pin.anchor, message)
+        let mut d = RULE
+            .diagnostic(pin.anchor, message)
             .zh(message_zh)
             .with_severity(severity);
         if workers.anchor != pin.anchor {
@@ -204,4 +252,125 @@ fn shm_check_fix(m: &Module, loader: &Loader) -> Option<Fix> {
         )
         .zh("先检查 /dev/shm，空间不足时退回到不使用 worker"),
     )
+}
+
+/// What the workers may hold in /dev/shm at once: workers × prefetch_factor batches of
+/// batch_size samples each.
+struct Demand {
+    bytes: u64,
+    en: String,
+    zh: String,
+}
+
+/// The demand when every factor is known: the batch size and prefetch factor resolved (or
+/// DataLoader's defaults) and the sample size read from the dataset's torchvision transforms.
+fn demand(m: &Module, loader: &Loader, workers: i64) -> Option<Demand> {
+    let prefetch = match loader.certain(Param::PrefetchFactor)?.value {
+        Value::Int(n) if n > 0 => n,
+        // DataLoader's default with workers.
+        Value::None => 2,
+        _ => return None,
+    };
+    let batch = match loader.certain(Param::BatchSize)?.value {
+        Value::Int(n) if n > 0 => n,
+        _ => return None,
+    };
+    let constructor = loader.dataset.as_ref()?.constructor?;
+    let (sample, shape) = sample_bytes(m, constructor)?;
+    let bytes = u64::try_from(workers.checked_mul(prefetch)?.checked_mul(batch)?)
+        .ok()?
+        .checked_mul(sample)?;
+    Some(Demand {
+        bytes,
+        en: format!(
+            "the estimated demand of {} ({workers} workers × prefetch_factor {prefetch} × \
+             batch_size {batch} × {shape} samples of {})",
+            human_size(bytes),
+            human_size(sample)
+        ),
+        zh: format!(
+            "估计需求为 {}（{workers} 个 worker × prefetch_factor {prefetch} × batch_size {batch} \
+             × 每个 {} 的 {shape} 样本）",
+            human_size(bytes),
+            human_size(sample)
+        ),
+    })
+}
+
+/// torchvision transforms that fix an image's final height and width.
+const SIZING_TRANSFORMS: &[&str] = &["RandomResizedCrop", "CenterCrop", "RandomCrop", "Resize"];
+
+/// The bytes of one sample of a dataset built with torchvision transforms that end in a fixed
+/// size and convert to a tensor (`ToTensor()`: float32; `PILToTensor()`: uint8), with its
+/// shape, e.g. `3×224×224 float32`. Three channels are assumed (RGB images).
+fn sample_bytes(m: &Module, constructor: Node) -> Option<(u64, String)> {
+    let mut calls = Vec::new();
+    let mut names = Vec::new();
+    crate::python::syntax::walk_executed(constructor, &mut |n| match n.kind() {
+        "call" => calls.push(n),
+        "identifier" => names.push(n),
+        _ => {}
+    });
+    // `transform = transforms.Compose([...])` bound once and passed by name.
+    for name in names {
+        if let Some(value) = m
+            .single_binding(m.text(name), m.scope_at(name))
+            .and_then(|b| b.value)
+            .filter(|v| v.kind() == "call")
+        {
+            crate::python::syntax::walk_executed(value, &mut |n| {
+                if n.kind() == "call" {
+                    calls.push(n);
+                }
+            });
+        }
+    }
+    calls.sort_by_key(|c| c.start_byte());
+    let mut size = None;
+    let mut element = None;
+    for call in calls {
+        let Some(q) = m.call_site(call).and_then(|c| c.qualified.as_deref()) else {
+            continue;
+        };
+        let Some(name) = q
+            .strip_prefix("torchvision.transforms.")
+            .map(|rest| rest.rsplit('.').next().unwrap_or(rest))
+        else {
+            continue;
+        };
+        match name {
+            "ToTensor" => element = Some((4, "float32")),
+            "PILToTensor" => element = Some((1, "uint8")),
+            _ if SIZING_TRANSFORMS.contains(&name) => size = final_size(m, call, name),
+            _ => {}
+        }
+    }
+    let ((height, width), (bytes, dtype)) = (size?, element?);
+    let sample = 3u64
+        .checked_mul(height)?
+        .checked_mul(width)?
+        .checked_mul(bytes)?;
+    Some((sample, format!("3×{height}×{width} {dtype}")))
+}
+
+/// The (height, width) a sizing transform produces; `None` for `Resize(n)`, which keeps the
+/// aspect ratio, and for sizes that do not resolve.
+fn final_size(m: &Module, call: Node, name: &str) -> Option<(u64, u64)> {
+    let size = m
+        .keyword_arg(call, "size")
+        .or_else(|| crate::python::model::positional_args(call).first().copied())?;
+    let int = |n: Node| u64::try_from(m.value_of(n).value.as_int()?).ok();
+    match size.kind() {
+        "tuple" | "list" => {
+            let mut cursor = size.walk();
+            let dims: Vec<Node> = size.named_children(&mut cursor).collect();
+            match dims.as_slice() {
+                [h, w] => Some((int(*h)?, int(*w)?)),
+                [s] => Some((int(*s)?, int(*s)?)),
+                _ => None,
+            }
+        }
+        _ if name == "Resize" => None,
+        _ => int(size).map(|s| (s, s)),
+    }
 }

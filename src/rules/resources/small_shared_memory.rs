@@ -1,15 +1,16 @@
 //! DL203 `small-shared-memory`.
 
-use crate::diagnostic::{Diagnostic, Severity};
+use crate::diagnostic::Severity;
 use crate::python::loaders::Param;
-use crate::rules::resources::{GIB, possible_workers, shm_text, shm_text_zh};
-use crate::rules::{Checker, Code, Rule, zh};
+use crate::rules::resources::{GIB, never_iterated, possible_workers, shm_text, shm_text_zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 
 pub const RULE: Rule = Rule {
     code: Code::DL203,
     name: "small-shared-memory",
     severity: Severity::Warning,
     default_enabled: true,
+    fix: FixAvailability::None,
     summary: "Workers on a machine whose /dev/shm is under 1 GiB",
     docs: DOCS,
     kb: &[
@@ -68,6 +69,9 @@ pub fn check(checker: &mut Checker) {
         let Some((arg, _)) = possible_workers(loader) else {
             continue;
         };
+        if never_iterated(checker, loader) {
+            continue;
+        }
         let fallback = || "num_workers > 0".to_owned();
         let described = loader.describe(Param::NumWorkers).unwrap_or_else(fallback);
         let described_zh = zh::describe(loader, Param::NumWorkers).unwrap_or_else(fallback);
@@ -83,6 +87,6 @@ pub fn check(checker: &mut Checker) {
              `mount -o remount,size=8G /dev/shm`，或在 Kubernetes 上把 \
              `emptyDir: {{medium: Memory}}` 卷挂载到 /dev/shm"
         );
-        checker.report(Diagnostic::new(Code::DL203, arg.anchor, message).zh(message_zh));
+        checker.report(RULE.diagnostic(arg.anchor, message).zh(message_zh));
     }
 }

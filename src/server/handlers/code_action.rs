@@ -1,5 +1,6 @@
 //! Code actions: a `quickfix` per fix a diagnostic carries (`isPreferred` on the recommended
-//! one), "Ignore DLxxx on this line", and `source.fixAll.dldoctor` (safe fixes only).
+//! one), "Ignore DLxxx on this line", and `source.fixAll.dldoctor` (safe fixes only, by the
+//! same engine as `check --fix`).
 //!
 //! Quick fixes come from `Diagnostic.data`, so they need no server state; fix-all re-runs the
 //! analysis on the current text.
@@ -9,7 +10,8 @@ use std::collections::HashMap;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
-use crate::fix::{Applicability, Edit, apply_fixes};
+use crate::fix::{self, Applicability, Edit};
+use crate::python;
 use crate::server::convert::{DiagnosticData, FixAction};
 use crate::server::session::{Session, guarded};
 use crate::server::settings::Locale;
@@ -91,18 +93,23 @@ fn quickfix(
 fn fix_all(session: &Session, uri: &Uri, locale: Locale) -> Option<CodeAction> {
     let snapshot = session.snapshot(uri)?;
     let tree = snapshot.tree.as_ref()?;
-    let diagnostics = session.analyze_source(&snapshot.text, tree, &snapshot.path);
-    let safe = diagnostics.iter().filter_map(|d| {
-        d.fixes
-            .iter()
-            .filter(|f| f.applicability == Applicability::Safe)
-            .max_by_key(|f| f.preferred)
+    let diagnostics = session.analyze_document(uri, &snapshot, tree);
+    // A notebook cell is not a module by itself: its findings come from the whole notebook,
+    // so its fix-all is one round of them.
+    let in_notebook = session.is_notebook_cell(uri);
+    let fixed = fix::fix_all(&snapshot.text, diagnostics, false, |text| {
+        if in_notebook {
+            return Vec::new();
+        }
+        python::parse(text, None)
+            .map(|tree| session.analyze_source(text, &tree, &snapshot.path))
+            .unwrap_or_default()
     });
-    let (fixed, applied) = apply_fixes(&snapshot.text, safe);
-    if applied == 0 || fixed == snapshot.text {
+    let applied = fixed.applied.len();
+    if applied == 0 || fixed.document == snapshot.text {
         return None;
     }
-    let edit = minimal_edit(&snapshot.text, &fixed);
+    let edit = minimal_edit(&snapshot.text, &fixed.document);
     let coords = snapshot.coords(session.encoding());
     Some(CodeAction {
         title: match locale {

@@ -57,7 +57,7 @@ pub async fn republish_all(session: &Arc<Session>) {
 
 /// [`republish_all`] but for `done`, whose own diagnostics are already out (a pulling client
 /// refreshes everything).
-async fn republish_except(session: &Arc<Session>, done: Option<&Uri>) {
+pub async fn republish_except(session: &Arc<Session>, done: Option<&Uri>) {
     let negotiated = session.negotiated();
     if negotiated.pull_diagnostics {
         if negotiated.diagnostic_refresh {

@@ -18,9 +18,9 @@ use crate::python::syntax::Scope;
 use crate::python::values::Resolved;
 use crate::rules::{Code, zh};
 use crate::server::hover_docs::{self, Labels};
-use crate::server::noqa;
 use crate::server::session::{Config, Session, Snapshot, guarded};
 use crate::server::settings::Locale;
+use crate::suppression;
 use crate::text::TextRange;
 
 const START_METHOD_CALLS: &[&str] = &[
@@ -66,8 +66,7 @@ fn content(
     findings: impl FnOnce() -> Arc<Vec<Diagnostic>>,
 ) -> Option<(TextRange, String)> {
     let tree = snapshot.tree.as_ref()?;
-    if let Some((range, code)) = noqa::code_in_comment(&snapshot.text, tree, offset) {
-        let code: Code = code.parse().ok()?;
+    if let Some((range, code)) = suppression::code_in_comment(&snapshot.text, tree, offset) {
         return Some((range, rule_docs(code)));
     }
     let config = session.config();

@@ -1,5 +1,6 @@
 //! `initialize`, `initialized` and workspace folders: negotiate the position encoding and the
-//! diagnostic mode, read the first settings, and index the workspace in the background.
+//! diagnostic mode, read the first settings, and watch the workspace's Python files. Nothing
+//! is indexed up front: other files are summarised when an analysis follows an import to them.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -54,6 +55,10 @@ pub fn initialize(session: &Session, params: InitializeParams) -> Result<Initial
             .and_then(|w| w.work_done_progress)
             .unwrap_or(false),
         client_locale: params.locale.clone(),
+        watch_files: workspace
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|w| w.dynamic_registration)
+            .unwrap_or(false),
         roots,
     };
     tracing::info!(
@@ -61,6 +66,7 @@ pub fn initialize(session: &Session, params: InitializeParams) -> Result<Initial
         params.client_info.as_ref().map(|c| c.name.as_str()),
         if pull { "pulled" } else { "pushed" }
     );
+    session.set_project_roots(negotiated.roots.clone());
     if let Ok(mut slot) = session.negotiated.write() {
         *slot = negotiated;
     }
@@ -85,6 +91,16 @@ pub fn initialize(session: &Session, params: InitializeParams) -> Result<Initial
                     ..Default::default()
                 },
             )),
+            // Python cells of Jupyter notebooks, analysed together (see `handlers::notebook`).
+            notebook_document_sync: Some(OneOf::Left(NotebookDocumentSyncOptions {
+                notebook_selector: vec![NotebookSelector::ByNotebook {
+                    notebook: Notebook::String("jupyter-notebook".into()),
+                    cells: Some(vec![NotebookCellSelector {
+                        language: "python".into(),
+                    }]),
+                }],
+                save: Some(true),
+            })),
             diagnostic_provider: pull.then(|| {
                 DiagnosticServerCapabilities::Options(DiagnosticOptions {
                     identifier: Some("dldoctor".into()),
@@ -129,72 +145,43 @@ pub fn initialize(session: &Session, params: InitializeParams) -> Result<Initial
 
 pub async fn initialized(session: &Arc<Session>) {
     configuration::refresh_from_client(session).await;
-    index_workspace(Arc::clone(session));
+    if session.negotiated().watch_files {
+        watch_python_files(session).await;
+    }
+}
+
+/// Asks the client to report changes of Python files on disk, which other files' analyses
+/// may depend on.
+async fn watch_python_files(session: &Session) {
+    let Some(registration) = crate::server::index::watcher_registration() else {
+        return;
+    };
+    let registered = tokio::time::timeout(
+        configuration::CLIENT_REQUEST_TIMEOUT,
+        session.client.register_capability(vec![registration]),
+    )
+    .await;
+    if !matches!(registered, Ok(Ok(()))) {
+        tracing::warn!("the client did not register the Python file watcher: {registered:?}");
+    }
 }
 
 pub async fn did_change_workspace_folders(
     session: &Arc<Session>,
     params: DidChangeWorkspaceFoldersParams,
 ) {
+    let mut roots = session.negotiated().roots;
+    let removed: Vec<PathBuf> = params
+        .event
+        .removed
+        .iter()
+        .map(|f| uri_path(&f.uri))
+        .collect();
+    roots.retain(|r| !removed.contains(r));
+    roots.extend(params.event.added.iter().map(|f| uri_path(&f.uri)));
     if let Ok(mut negotiated) = session.negotiated.write() {
-        let removed: Vec<PathBuf> = params
-            .event
-            .removed
-            .iter()
-            .map(|f| uri_path(&f.uri))
-            .collect();
-        negotiated.roots.retain(|r| !removed.contains(r));
-        negotiated
-            .roots
-            .extend(params.event.added.iter().map(|f| uri_path(&f.uri)));
+        negotiated.roots = roots.clone();
     }
+    session.set_project_roots(roots);
     configuration::reload(session).await;
-    index_workspace(Arc::clone(session));
-}
-
-/// Fills the workspace index in the background, reporting `$/progress`, then re-analyses the
-/// open documents (a Dataset defined in another file may now be known).
-fn index_workspace(session: Arc<Session>) {
-    tokio::spawn(async move {
-        let negotiated = session.negotiated();
-        let progress = if negotiated.work_done_progress {
-            let token = NumberOrString::String("dldoctor/index".into());
-            let created = tokio::time::timeout(
-                configuration::CLIENT_REQUEST_TIMEOUT,
-                session.client.create_work_done_progress(token.clone()),
-            )
-            .await;
-            match created {
-                Ok(Ok(())) => Some(
-                    session
-                        .client
-                        .progress(token, "dldoctor: indexing the workspace")
-                        .begin()
-                        .await,
-                ),
-                _ => None,
-            }
-        } else {
-            None
-        };
-        let roots = negotiated.roots.clone();
-        let built = tokio::task::spawn_blocking(move || crate::server::index::build(&roots)).await;
-        match built {
-            Ok((index, files)) => {
-                session.update_index(|slot| *slot = index);
-                if let Some(progress) = progress {
-                    progress
-                        .finish_with_message(format!("{files} Python files"))
-                        .await;
-                }
-            }
-            Err(err) => {
-                tracing::error!("indexing the workspace failed: {err}");
-                if let Some(progress) = progress {
-                    progress.finish_with_message("failed").await;
-                }
-            }
-        }
-        super::diagnostic::republish_all(&session).await;
-    });
 }

@@ -7,3 +7,4 @@ pub mod did_change;
 pub mod execute_command;
 pub mod hover;
 pub mod initialize;
+pub mod notebook;
