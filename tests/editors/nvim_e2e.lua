@@ -276,6 +276,30 @@ end, 50), ':DldoctorExplain FILE works through the CLI with no server running')
 vim.cmd('silent checkhealth dldoctor')
 local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
 check(report:match('dldoctor: server binary') ~= nil, ':checkhealth dldoctor runs', report)
+check(report:match('dldoctor %d+%.%d+%.%d+ at .* %(from vim%.lsp%.config cmd%)') ~= nil, ':checkhealth names the binary, its version and where it came from', report)
 check(report:match('ERROR') == nil, ':checkhealth dldoctor reports no error', report)
+
+-- 8. Finding the binary without configuration: the virtual environment's, then PATH.
+local dldoctor = require('dldoctor')
+local venv = work .. '/venv'
+local path_dir = work .. '/path-bin'
+for _, dir in ipairs({ venv .. '/bin', path_dir, work .. '/empty-venv/bin' }) do
+  vim.fn.mkdir(dir, 'p')
+end
+vim.uv.fs_symlink(bin, venv .. '/bin/dldoctor')
+vim.uv.fs_symlink(bin, path_dir .. '/dldoctor')
+local found = dldoctor.find_binary({ VIRTUAL_ENV = venv, PATH = path_dir })
+check(found and found.source == '$VIRTUAL_ENV' and found.path == venv .. '/bin/dldoctor', 'the virtual environment comes before PATH', vim.inspect(found))
+found = dldoctor.find_binary({ VIRTUAL_ENV = work .. '/empty-venv', PATH = work .. '/empty-venv/bin:' .. path_dir })
+check(found and found.source == 'PATH' and found.path == path_dir .. '/dldoctor', 'PATH when the environment has none', vim.inspect(found))
+check(dldoctor.find_binary({ PATH = work .. '/empty-venv/bin' }) == nil, 'nothing found is nil')
+
+vim.lsp.config('dldoctor', { cmd = { 'dldoctor', 'lsp' } })
+local saved_path = vim.env.PATH
+vim.env.VIRTUAL_ENV, vim.env.PATH = nil, work .. '/empty-venv/bin'
+vim.cmd('silent checkhealth dldoctor')
+report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+vim.env.PATH = saved_path
+check(report:match('pip install dldoctor') ~= nil, ':checkhealth gives the install command when no binary is found', report)
 
 finish()

@@ -108,8 +108,10 @@ step_build() {
   else
     cp "$SERVER_BIN" "$VSCODE_EXT/server/dldoctor"
   fi
+  # The .vsix carries the project's license.
+  cp "$ROOT/LICENSE" "$VSCODE_EXT/LICENSE"
   mkdir -p "$ARTIFACTS"
-  (cd "$VSCODE_EXT" && bounded 300 npx vsce package --no-dependencies --allow-missing-repository --skip-license --target linux-x64 \
+  (cd "$VSCODE_EXT" && bounded 300 npx vsce package --no-dependencies --target linux-x64 \
     --out "$ARTIFACTS/dldoctor-linux-x64.vsix")
 }
 

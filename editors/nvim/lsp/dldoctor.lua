@@ -4,7 +4,8 @@
 -- workspace/configuration (section "dldoctor").
 ---@type vim.lsp.Config
 return {
-  cmd = { 'dldoctor', 'lsp' },
+  -- The active virtual environment's dldoctor (pip install dldoctor), else the one on PATH.
+  cmd = { (require('dldoctor').find_binary() or { path = 'dldoctor' }).path, 'lsp' },
   filetypes = { 'python' },
   root_markers = { 'pyproject.toml', 'setup.py', 'setup.cfg', 'requirements.txt', '.git' },
   settings = {

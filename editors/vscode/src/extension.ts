@@ -1,5 +1,6 @@
 // The dldoctor extension: starts `dldoctor lsp`, watches integrated terminals for crashed
 // training runs, and turns a diagnosis into a notification, a readable page and a fix.
+import { execFile } from "node:child_process";
 import * as fs from "node:fs/promises";
 import * as vscode from "vscode";
 import {
@@ -92,6 +93,7 @@ class DldoctorExtension implements vscode.Disposable {
     const lookup = findServer({
       setting: config.get<string | null>("path"),
       extensionPath: this.context.extensionPath,
+      interpreter: await activePythonInterpreter(this.log),
       pathEnv: process.env.PATH,
     });
     if (!lookup.found) {
@@ -103,7 +105,7 @@ class DldoctorExtension implements vscode.Disposable {
       });
       return;
     }
-    this.log.info(`starting ${lookup.path} lsp (from ${lookup.source})`);
+    this.log.info(`using ${await binaryVersion(lookup.path)} at ${lookup.path} (from the ${lookup.source})`);
     const serverOptions: ServerOptions = {
       command: lookup.path,
       args: ["lsp"],
@@ -525,4 +527,34 @@ function delay(ms: number): Promise<void> {
 
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The interpreter selected in the Python extension (`ms-python.python`), when it is installed. */
+async function activePythonInterpreter(log: vscode.LogOutputChannel): Promise<string | undefined> {
+  const python = vscode.extensions.getExtension<PythonExtensionApi>("ms-python.python");
+  if (!python) {
+    return undefined;
+  }
+  try {
+    const api = python.isActive ? python.exports : await python.activate();
+    const resource = vscode.workspace.workspaceFolders?.[0]?.uri;
+    return api.environments?.getActiveEnvironmentPath(resource)?.path;
+  } catch (error) {
+    log.warn(`the Python extension gave no interpreter: ${errorText(error)}`);
+    return undefined;
+  }
+}
+
+/** The part of the Python extension's API used here. */
+interface PythonExtensionApi {
+  environments?: { getActiveEnvironmentPath(resource?: vscode.Uri): { path: string } | undefined };
+}
+
+/** `dldoctor --version`, or what went wrong running it. */
+function binaryVersion(binary: string): Promise<string> {
+  return new Promise((resolve) => {
+    execFile(binary, ["--version"], { timeout: 5000 }, (error, stdout) => {
+      resolve(error ? `dldoctor (--version failed: ${error.message})` : stdout.trim());
+    });
+  });
 }

@@ -2,7 +2,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-export type ServerSource = "setting" | "bundled" | "PATH";
+export type ServerSource = "setting" | "Python environment" | "bundled" | "PATH";
 
 export type ServerLookup =
   | { found: true; path: string; source: ServerSource }
@@ -36,6 +36,18 @@ function binaryName(platform: NodeJS.Platform): string {
   return platform === "win32" ? "dldoctor.exe" : "dldoctor";
 }
 
+/**
+ * The `dldoctor` that `pip install dldoctor` put beside the selected interpreter: a virtual
+ * environment's `bin/` (`Scripts` on Windows) holds both.
+ */
+export function environmentBinary(interpreter: string | undefined, platform: NodeJS.Platform = process.platform): string | undefined {
+  if (!interpreter) {
+    return undefined;
+  }
+  const candidate = path.join(path.dirname(interpreter), binaryName(platform));
+  return isExecutableFile(candidate) ? candidate : undefined;
+}
+
 function searchPath(name: string, pathEnv: string | undefined): string | undefined {
   for (const dir of (pathEnv ?? "").split(path.delimiter)) {
     if (dir === "") {
@@ -51,10 +63,13 @@ function searchPath(name: string, pathEnv: string | undefined): string | undefin
 
 /**
  * The `dldoctor.path` setting when given (and then only it: a wrong setting is reported, not
- * silently replaced), else the binary bundled under the extension's `server/`, else `PATH`.
+ * silently replaced), else the active Python environment's `dldoctor`, else the binary bundled
+ * under the extension's `server/`, else `PATH`.
  */
 export function findServer(options: {
   setting: string | null | undefined;
+  /** The Python interpreter selected in the Python extension, when it is installed. */
+  interpreter?: string;
   extensionPath: string;
   pathEnv: string | undefined;
   platform?: NodeJS.Platform;
@@ -70,6 +85,10 @@ export function findServer(options: {
       message: `dldoctor: the "dldoctor.path" setting names ${setting}, which is not an executable file. Fix the setting, or clear it to use the bundled binary or the one on PATH.`,
     };
   }
+  const fromEnvironment = environmentBinary(options.interpreter, options.platform);
+  if (fromEnvironment) {
+    return { found: true, path: fromEnvironment, source: "Python environment" };
+  }
   const bundled = path.join(options.extensionPath, "server", name);
   restoreExecutableBit(bundled);
   if (isExecutableFile(bundled)) {
@@ -82,6 +101,6 @@ export function findServer(options: {
   return {
     found: false,
     message:
-      "dldoctor: no dldoctor binary found: this build of the extension carries none for this platform and none is on PATH. Install it (cargo install dldoctor) or set \"dldoctor.path\" to the binary.",
+      "dldoctor: no dldoctor binary found: none in the selected Python environment, none bundled with this build of the extension for this platform, none on PATH. Install it into your environment (pip install dldoctor) or set \"dldoctor.path\" to the binary.",
   };
 }

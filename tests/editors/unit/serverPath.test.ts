@@ -34,6 +34,26 @@ describe("findServer", () => {
     assert.match(!found.found ? found.message : "", /dldoctor\.path.*not an executable file/);
   });
 
+  const venvBin = path.join(root, "venv", "bin");
+  const interpreter = executable(path.join(venvBin, "python"));
+  const inVenv = executable(path.join(venvBin, "dldoctor"));
+
+  it("prefers the setting over the Python environment", () => {
+    const found = findServer({ setting: custom, interpreter, extensionPath: extension, pathEnv: binDir, platform: "linux" });
+    assert.deepEqual(found, { found: true, path: custom, source: "setting" });
+  });
+
+  it("prefers the Python environment's binary over the bundled one and PATH", () => {
+    const found = findServer({ setting: null, interpreter, extensionPath: extension, pathEnv: binDir, platform: "linux" });
+    assert.deepEqual(found, { found: true, path: inVenv, source: "Python environment" });
+  });
+
+  it("uses the bundled binary when the Python environment has none", () => {
+    const bare = executable(path.join(root, "bare-venv", "bin", "python"));
+    const found = findServer({ setting: null, interpreter: bare, extensionPath: extension, pathEnv: binDir, platform: "linux" });
+    assert.deepEqual(found, { found: true, path: bundled, source: "bundled" });
+  });
+
   it("uses the bundled binary when no setting is given", () => {
     const found = findServer({ setting: "  ", extensionPath: extension, pathEnv: binDir, platform: "linux" });
     assert.deepEqual(found, { found: true, path: bundled, source: "bundled" });
@@ -56,7 +76,7 @@ describe("findServer", () => {
   it("says what to do when nothing is found", () => {
     const found = findServer({ setting: undefined, extensionPath: path.join(root, "none"), pathEnv: "", platform: "linux" });
     assert.equal(found.found, false);
-    assert.match(!found.found ? found.message : "", /cargo install dldoctor.*dldoctor\.path/);
+    assert.match(!found.found ? found.message : "", /pip install dldoctor.*dldoctor\.path/);
   });
 });
 

@@ -254,7 +254,13 @@ end
 
 --- Without a running server: `dldoctor explain --format json -` (exit 0 found, 1 none, 2 error).
 local function explain_with_cli(text, context)
-  local cmd = require('dldoctor').server_cmd()
+  local dldoctor = require('dldoctor')
+  local found, missing = dldoctor.server_binary()
+  if not found then
+    notify(missing .. '. ' .. dldoctor.install_hint, vim.log.levels.ERROR)
+    return
+  end
+  local cmd = { found.path }
   local args = { cmd[1], 'explain', '--format', 'json' }
   if context.cwd then
     vim.list_extend(args, { '--root', context.cwd })

@@ -26,19 +26,19 @@ function M.check()
   end
 
   health.start('dldoctor: server binary')
-  local cmd = require('dldoctor').server_cmd()
-  local binary = cmd[1]
-  local path = vim.fn.exepath(binary)
-  if path == '' then
-    health.error(binary .. ' not found', {
-      'Install it: cargo install dldoctor',
+  local dldoctor = require('dldoctor')
+  local found, missing = dldoctor.server_binary()
+  if not found then
+    health.error(missing, {
+      dldoctor.install_hint,
       'Or point the config at it: vim.lsp.config("dldoctor", { cmd = { "/path/to/dldoctor", "lsp" } })',
     })
     return
   end
+  local path = found.path
   local version, err = run({ path, '--version' }, 5000)
   if version then
-    health.ok(vim.trim(version) .. ' at ' .. path)
+    health.ok(vim.trim(version) .. ' at ' .. path .. ' (from ' .. found.source .. ')')
   else
     health.error(path .. ' --version failed: ' .. tostring(err))
     return
