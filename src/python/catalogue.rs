@@ -47,6 +47,7 @@ const BUILTIN: &[(&str, &str)] = &[
         "queries/ultralytics.scm",
         include_str!("../../queries/ultralytics.scm"),
     ),
+    ("queries/dgl.scm", include_str!("../../queries/dgl.scm")),
 ];
 
 /// The built-in catalogue, parsed once.
