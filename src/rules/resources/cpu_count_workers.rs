@@ -35,6 +35,10 @@ exceeds its suggestion. `len(os.sched_getaffinity(0))` honours the affinity mask
 what PyTorch's own suggestion uses); a cgroup quota is honoured by neither, so `dldoctor env`
 shows this machine's usable count.
 
+A count used as it is (`num_workers=os.cpu_count()`) is reported at info; one that is capped or
+divided (`min(args.workers, os.cpu_count())`, `os.cpu_count() // world_size`) as a hint, since it
+oversubscribes only where a quota is far below the machine's CPU count.
+
 ## Example
 ```python
 loader = DataLoader(dataset, num_workers=os.cpu_count())
@@ -68,7 +72,7 @@ pub fn check(checker: &mut Checker) {
         let Some(arg) = loader.argument(Param::NumWorkers) else {
             continue;
         };
-        let Value::CpuCount { func, .. } = arg.value.value else {
+        let Value::CpuCount { func, exact } = arg.value.value else {
             continue;
         };
         if !func.ignores_affinity() {
@@ -100,6 +104,12 @@ pub fn check(checker: &mut Checker) {
             func.call_text()
         );
         let mut d = RULE.diagnostic(arg.anchor, message).zh(message_zh);
+        // A count that is capped or divided (`min(args.workers, os.cpu_count())`,
+        // `os.cpu_count() // world_size`) oversubscribes only where a quota is far below the
+        // machine's CPUs: advice, not a risk this code shows.
+        if !exact {
+            d = d.with_severity(Severity::Hint);
+        }
         let call = count_call(m, arg.value_node).or_else(|| match &arg.value.provenance {
             Provenance::Constant { at, .. } => m
                 .bindings()
