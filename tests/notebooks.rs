@@ -4,26 +4,18 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
 
+mod cli_support;
+use cli_support::{stderr, stdout};
+
+/// `dldoctor ARGS` on an assumed machine, so findings do not depend on this one.
 fn dldoctor(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_dldoctor"))
-        .args(args)
-        .args(["--assume-cpus", "8", "--assume-shm", "16GiB"])
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run dldoctor")
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
+    let mut all = args.to_vec();
+    all.extend(["--assume-cpus", "8", "--assume-shm", "16GiB"]);
+    cli_support::dldoctor(dir, &all)
 }
 
 /// A notebook as Jupyter saves it (one-space indentation, sources as lists of lines), with a
