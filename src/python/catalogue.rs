@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 use std::time::SystemTime;
 
 use streaming_iterator::StreamingIterator;
@@ -393,6 +393,8 @@ pub fn parse_literal(text: &str) -> Option<Value> {
 pub struct Catalogue {
     /// User files first: their entries win over the built-in ones for the same call.
     files: Vec<QueryFile>,
+    /// [`Catalogue::needles`], made once: the byte test asks for every file.
+    needles: OnceLock<Option<Vec<String>>>,
 }
 
 impl std::fmt::Debug for Catalogue {
@@ -475,21 +477,27 @@ impl Catalogue {
     }
 
     /// Words a file must contain for any entry to match it (the last part of each name),
-    /// for the byte test that skips files; `None` when an entry names no callee.
-    pub fn needles(&self) -> Option<Vec<String>> {
-        let mut needles: Vec<String> = Vec::new();
-        for entry in self.entries() {
-            if entry.callees.is_empty() {
-                return None;
-            }
-            for name in &entry.callees {
-                let last = name.rsplit('.').next().unwrap_or(name).to_owned();
-                if !needles.contains(&last) {
-                    needles.push(last);
+    /// for the byte test that skips files; `None` when an entry names no callee. A
+    /// `functools.partial` entry adds none: its first argument is a loader class, which the
+    /// file names anyway.
+    pub fn needles(&self) -> Option<&[String]> {
+        self.needles
+            .get_or_init(|| {
+                let mut needles: Vec<String> = Vec::new();
+                for entry in self.entries().filter(|e| !e.signature.partial) {
+                    if entry.callees.is_empty() {
+                        return None;
+                    }
+                    for name in &entry.callees {
+                        let last = name.rsplit('.').next().unwrap_or(name).to_owned();
+                        if !needles.contains(&last) {
+                            needles.push(last);
+                        }
+                    }
                 }
-            }
-        }
-        Some(needles)
+                Some(needles)
+            })
+            .as_deref()
     }
 
     /// The calls of the file that an entry matches, each with the first entry that does.
