@@ -20,6 +20,7 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
+use crate::python::defaults;
 use crate::python::model::{
     Binding, BindingKind, FunctionId, Module, ScopeId, literal_items, positional_args,
 };
@@ -738,18 +739,7 @@ impl<'m, 'a> Flow<'m, 'a> {
         let m = self.m;
         let object = expr.child_by_field_name("object")?;
         let attribute = m.text(expr.child_by_field_name("attribute")?);
-        if object.kind() != "identifier" {
-            return None;
-        }
-        let name = m.text(object);
-        let binding = m.single_binding(name, scope)?;
-        let function = m.function(m.scopes().get(binding.scope)?.function?)?;
-        let class = function.class?;
-        if binding.kind != BindingKind::Parameter
-            || parameter_position(m, function.node, name) != Some((0, false))
-        {
-            return None;
-        }
+        let (class, name) = defaults::self_of(m, object, scope)?;
         let mut out: Parsers = Vec::new();
         let mut any = false;
         for write in m.attribute_assignments() {
