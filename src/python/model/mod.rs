@@ -1747,5 +1747,4 @@ impl<'a> Walker<'a> {
 }
 
 #[cfg(test)]
-#[path = "model_tests.rs"]
 mod tests;
