@@ -105,8 +105,11 @@ fn compare(a: &Value, op: &str, b: &Value) -> Option<bool> {
     let op = op.split_whitespace().collect::<Vec<_>>().join(" ");
     match op.as_str() {
         "is" | "is not" => {
+            if !a.is_known() || !b.is_known() {
+                return None;
+            }
             let same = match (a, b) {
-                (Value::None, _) | (_, Value::None) => a.is_known() && b.is_known() && a == b,
+                (Value::None, _) | (_, Value::None) => a == b,
                 (Value::Bool(x), Value::Bool(y)) => x == y,
                 _ => return None,
             };

@@ -147,10 +147,6 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
     if passed.is_empty() {
         passed.push(Passed::Nothing);
     }
-    let callee = match class {
-        Some(_) => name.to_owned(),
-        None => function.name.to_owned(),
-    };
     let mut found: Option<Resolved> = None;
     for p in passed {
         let resolved = match p {
@@ -161,7 +157,7 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
                         Resolved {
                             value: inner.value,
                             provenance: Provenance::ParameterPassed {
-                                function: callee.clone(),
+                                function: name.to_owned(),
                                 param: param.name.to_owned(),
                                 line: m.line(value.start_byte()),
                                 at: Module::range(value),
