@@ -86,6 +86,40 @@ pub fn after_edit(session: &Arc<Session>, uri: Uri, generation: u64, cleared_exp
     });
 }
 
+/// Every code cell of an open notebook: a change to one cell can change what another shows.
+/// Its cells' cached findings must already be dropped.
+pub async fn notebook(session: &Arc<Session>, notebook: &Uri) {
+    let Some(cells) = session.notebooks.get(notebook).map(|n| n.cells.clone()) else {
+        return;
+    };
+    if session.negotiated().pull_diagnostics {
+        // A pulling client asks again for what it shows.
+        all(session).await;
+        return;
+    }
+    for (uri, is_code) in cells {
+        if is_code && session.documents.contains_key(&uri) {
+            document(session, &uri).await;
+        }
+    }
+}
+
+/// After [`DEBOUNCE`] without a newer change to the notebook (whose own task takes over):
+/// [`notebook`]. Typing in a cell analyses the notebook once per pause, not per keystroke.
+pub fn after_notebook_edit(session: &Arc<Session>, notebook_uri: Uri, generation: u64) {
+    let session = Arc::clone(session);
+    tokio::spawn(async move {
+        tokio::time::sleep(DEBOUNCE).await;
+        let current = session
+            .notebooks
+            .get(&notebook_uri)
+            .is_some_and(|n| n.generation == generation);
+        if current {
+            notebook(&session, &notebook_uri).await;
+        }
+    });
+}
+
 /// A saved file: other open files may use what it defines.
 pub async fn after_save(session: &Arc<Session>, uri: &Uri, text: Option<String>) {
     if session.reindex_off_runtime(uri, text).await {

@@ -76,8 +76,8 @@ pub struct Session {
     pub client: Client,
     /// Shared with the index's reader, which reads an open file's text from here.
     pub documents: Arc<DashMap<Uri, Document>>,
-    /// Open notebooks: each one's cells in order, as (cell document, is code).
-    pub notebooks: DashMap<Uri, Vec<(Uri, bool)>>,
+    /// Open notebooks: each one's cells in order.
+    pub notebooks: DashMap<Uri, super::notebook::OpenNotebook>,
     /// The notebook each open cell document belongs to.
     pub cell_notebook: DashMap<Uri, Uri>,
     /// Each open notebook's last analysis, shared by its cells.
