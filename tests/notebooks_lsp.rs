@@ -389,3 +389,44 @@ fn typing_in_a_cell_ends_in_one_publish_of_the_last_text() {
     });
     lsp.assert_no_notification(std::time::Duration::from_millis(500), is_publish);
 }
+
+/// A client that pulls diagnostics (VS Code) pulls on text-document events and for its tabs,
+/// which notebook cells are not: the cells' findings are pushed, and a pull for a cell finds
+/// nothing more, so nothing shows twice.
+#[test]
+fn a_pulling_client_gets_cell_findings_pushed_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let notebook = file_uri(&dir.path().join("pulled.ipynb"));
+    let mut lsp = Lsp::start();
+    lsp.initialize(
+        capabilities(&[], true),
+        json!({"assumeCpus": 8, "assumeShm": "16GiB"}),
+        Some(dir.path()),
+    );
+    let setup = format!("{IMPORTS}{CLASS}");
+    let cells = [("A", 2, setup.as_str()), ("B", 2, LOADER)];
+    let uris = open_notebook(&mut lsp, &notebook, &cells);
+    let found = lsp.diagnostics_where(&uris[1], |d| !d.is_empty());
+    assert_eq!(codes(&found), ["DL107"]);
+    let pulled = lsp.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uris[1]}}),
+    );
+    assert_eq!(pulled["items"], json!([]));
+
+    // A plain file is still pulled, not pushed.
+    let path = dir.path().join("plain.py");
+    let uri = file_uri(&path);
+    let text = format!("{IMPORTS}loader = DataLoader([1], prefetch_factor=4)\n");
+    lsp.open(&uri, &text);
+    let pulled = lsp.request(
+        "textDocument/diagnostic",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(codes(pulled["items"].as_array().unwrap()), ["DL301"]);
+    lsp.assert_no_notification(std::time::Duration::from_millis(300), |m| {
+        m["method"] == "textDocument/publishDiagnostics"
+            && m["params"]["uri"] == uri
+            && m["params"]["diagnostics"] != json!([])
+    });
+}

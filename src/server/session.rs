@@ -304,6 +304,13 @@ impl Session {
         self.cell_notebook.contains_key(uri)
     }
 
+    /// Whether the client pulls the static diagnostics of `uri` (else they are pushed). A
+    /// notebook cell's are always pushed: clients pull on text-document events and on their
+    /// tabs, neither of which a cell has (vscode-languageclient 9 never pulls for one).
+    pub fn pulled(&self, uri: &Uri) -> bool {
+        self.negotiated().pull_diagnostics && !self.is_notebook_cell(uri)
+    }
+
     /// What the cached analyses were computed under: bumped when the configuration or the
     /// workspace index changes.
     pub fn epoch(&self) -> u64 {
