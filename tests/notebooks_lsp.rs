@@ -37,21 +37,54 @@ for batch in loader:
     print(batch)
 "#;
 
+/// The same cells in jupytext's hydrogen format (jupytext.nvim's default): magics left as
+/// they are, which Python cannot parse.
+const HYDROGEN: &str = r#"# %% [markdown]
+# # Squares
+
+# %%
+%matplotlib inline
+import torch
+from torch.utils.data import DataLoader, Dataset
+
+
+# %%
+class Squares(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, i):
+        return torch.tensor([i * i])
+
+
+# %%
+!nvidia-smi
+loader = DataLoader(Squares(), num_workers=2, multiprocessing_context="spawn")
+for batch in loader:
+    print(batch)
+"#;
+
 #[test]
 fn a_notebook_opened_as_a_python_buffer_gets_dl107_and_its_fix() {
+    for text in [PERCENT, HYDROGEN] {
+        a_python_buffer_named_ipynb(text);
+    }
+}
+
+fn a_python_buffer_named_ipynb(text: &str) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("squares.ipynb");
     let uri = file_uri(&path);
     let mut lsp = start_in(dir.path());
-    lsp.open(&uri, PERCENT);
+    lsp.open(&uri, text);
     let diagnostics = lsp.diagnostics_for_version(&uri, 1);
     assert_eq!(codes(&diagnostics), ["DL107"], "{diagnostics:#?}");
     let d = &diagnostics[0];
     assert_eq!(d["severity"], 1);
-    let at = PERCENT.find("Squares(),").unwrap();
+    let at = text.find("Squares(),").unwrap();
     assert_eq!(
         d["range"],
-        lsp_range(PERCENT, at, at + "Squares()".len(), Enc::Utf16)
+        lsp_range(text, at, at + "Squares()".len(), Enc::Utf16)
     );
     let actions = lsp.request(
         "textDocument/codeAction",
