@@ -502,46 +502,103 @@ impl Catalogue {
 
     /// The calls of the file that an entry matches, each with the first entry that does.
     pub fn matches<'t>(&self, m: &Module<'t>) -> HashMap<usize, &Entry> {
+        self.matches_within(m, true)
+    }
+
+    /// [`Catalogue::matches`], the queries run over only the calls they can match when
+    /// `narrow`, over the whole tree otherwise (which the tests compare).
+    fn matches_within<'t>(&self, m: &Module<'t>, narrow: bool) -> HashMap<usize, &Entry> {
         let mut found: HashMap<usize, &Entry> = HashMap::new();
         let root = m.tree.root_node();
         for file in &self.files {
             let mut cursor = QueryCursor::new();
-            let mut matches = cursor.matches(&file.query, root, m.source.as_bytes());
-            while let Some(found_match) = matches.next() {
-                let Some(entry) = file.entries.get(found_match.pattern_index) else {
-                    continue;
-                };
-                let capture = |index: u32| {
-                    found_match
-                        .captures()
-                        .iter()
-                        .find(|c| c.index == index)
-                        .map(|c| c.node)
-                };
-                let Some(call) = capture(file.loader) else {
-                    continue;
-                };
-                if found.contains_key(&call.id()) {
-                    continue;
-                }
-                let resolves = |node: Option<Node>, names: &[String]| {
-                    node.and_then(|n| resolved_name(m, n))
-                        .is_some_and(|q| names.contains(&q))
-                };
-                let callee = call.child_by_field_name("function");
-                if !entry.callees.is_empty() && !resolves(callee, &entry.callees) {
-                    continue;
-                }
-                if entry
-                    .conditions
-                    .iter()
-                    .all(|(index, names)| resolves(capture(*index), names))
-                {
-                    found.insert(call.id(), entry);
+            // A file whose every entry names its callees can match only calls that resolve to
+            // one of them: the query runs over those calls' ranges alone (a match overlapping
+            // a range is returned whole), not over every node of the file.
+            let ranges = match file.candidate_ranges(m).filter(|_| narrow) {
+                Some(ranges) => ranges,
+                None => vec![root.byte_range()],
+            };
+            for range in ranges {
+                cursor.set_byte_range(range);
+                let mut matches = cursor.matches(&file.query, root, m.source.as_bytes());
+                while let Some(found_match) = matches.next() {
+                    file.accept(m, found_match, &mut found);
                 }
             }
         }
         found
+    }
+}
+
+impl QueryFile {
+    /// The byte ranges of the calls this file's entries can match, in source order with
+    /// nested calls merged into the outer one; `None` when an entry names no callee (it may
+    /// match any call). [`QueryFile::accept`] takes a match only for a call whose callee
+    /// resolves to one of the entry's callees, and the model records every call with its
+    /// resolution, so no match outside these ranges can be taken.
+    fn candidate_ranges(&self, m: &Module) -> Option<Vec<std::ops::Range<usize>>> {
+        if self.entries.iter().any(|e| e.callees.is_empty()) {
+            return None;
+        }
+        let mut ranges: Vec<std::ops::Range<usize>> = Vec::new();
+        let named = |q: &str| {
+            self.entries
+                .iter()
+                .any(|e| e.callees.iter().any(|c| c == q))
+        };
+        for call in m.calls() {
+            if !call.qualified.as_deref().is_some_and(named) {
+                continue;
+            }
+            let range = call.node.byte_range();
+            match ranges.last_mut() {
+                Some(last) if range.start < last.end => last.end = last.end.max(range.end),
+                _ => ranges.push(range),
+            }
+        }
+        Some(ranges)
+    }
+
+    /// Records the call a match captures as `@loader` with the match's entry, unless the call
+    /// already has one or the entry's `#dl-resolves-to?` conditions do not hold.
+    fn accept<'e>(
+        &'e self,
+        m: &Module,
+        found_match: &tree_sitter::QueryMatch,
+        found: &mut HashMap<usize, &'e Entry>,
+    ) {
+        let Some(entry) = self.entries.get(found_match.pattern_index) else {
+            return;
+        };
+        let capture = |index: u32| {
+            found_match
+                .captures()
+                .iter()
+                .find(|c| c.index == index)
+                .map(|c| c.node)
+        };
+        let Some(call) = capture(self.loader) else {
+            return;
+        };
+        if found.contains_key(&call.id()) {
+            return;
+        }
+        let resolves = |node: Option<Node>, names: &[String]| {
+            node.and_then(|n| resolved_name(m, n))
+                .is_some_and(|q| names.contains(&q))
+        };
+        let callee = call.child_by_field_name("function");
+        if !entry.callees.is_empty() && !resolves(callee, &entry.callees) {
+            return;
+        }
+        if entry
+            .conditions
+            .iter()
+            .all(|(index, names)| resolves(capture(*index), names))
+        {
+            found.insert(call.id(), entry);
+        }
     }
 }
 
@@ -558,6 +615,65 @@ fn resolved_name(m: &Module, node: Node) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::python::index::ProjectIndex;
+
+    /// Each call's entry, by where the call is.
+    fn entries_by_call(m: &Module, narrow: bool) -> Vec<(usize, String)> {
+        let by_id: HashMap<usize, usize> = m
+            .calls()
+            .iter()
+            .map(|c| (c.node.id(), c.node.start_byte()))
+            .collect();
+        let mut found: Vec<(usize, String)> = Catalogue::builtin_ref()
+            .matches_within(m, narrow)
+            .into_iter()
+            .map(|(id, entry)| {
+                (
+                    by_id.get(&id).copied().unwrap_or(usize::MAX),
+                    entry.name.clone(),
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn queries_over_candidate_calls_match_what_the_whole_tree_matches() {
+        let mut sources: Vec<String> = Vec::new();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("tests/fixtures"), root.join("examples")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {
+                if entry.is_dir() {
+                    dirs.push(entry);
+                } else if entry.extension().is_some_and(|e| e == "py") {
+                    sources.push(std::fs::read_to_string(&entry).unwrap());
+                }
+            }
+        }
+        assert!(sources.len() > 100);
+        // Nested loaders, a partial, calls in f-strings, decorators, lambdas and defaults.
+        sources.push(
+            "import functools\nimport torch.utils.data as tud\nfrom monai.data import DataLoader as M\n\
+             f = functools.partial(tud.DataLoader, num_workers=2)\n\
+             x = tud.DataLoader(M(ds, num_workers=1), batch_size=None)\n\
+             s = f\"{tud.DataLoader(ds)} {M(ds)}\"\n\
+             @register(tud.DataLoader(ds))\ndef g(l=M(ds), h=lambda: tud.DataLoader(ds)):\n    return f(ds)\n"
+                .to_owned(),
+        );
+        let path = Path::new("t.py");
+        let index = ProjectIndex::default();
+        let mut loaders = 0;
+        for source in &sources {
+            let tree = crate::python::parse(source, None).unwrap();
+            let m = Module::build(source, &tree, path, &index);
+            let everywhere = entries_by_call(&m, false);
+            assert_eq!(entries_by_call(&m, true), everywhere, "on:\n{source}");
+            loaders += everywhere.len();
+        }
+        assert!(loaders > 100, "only {loaders} loaders matched");
+    }
 
     #[test]
     fn every_builtin_file_compiles() {
