@@ -207,6 +207,8 @@ struct QueryFile {
     query: Query,
     loader: u32,
     entries: Vec<Entry>,
+    /// The source, for the catalogue's [`Combined`] query.
+    text: String,
 }
 
 impl QueryFile {
@@ -307,6 +309,7 @@ impl QueryFile {
             query,
             loader,
             entries,
+            text: text.to_owned(),
         })
     }
 }
@@ -395,6 +398,51 @@ pub struct Catalogue {
     files: Vec<QueryFile>,
     /// [`Catalogue::needles`], made once: the byte test asks for every file.
     needles: OnceLock<Option<Vec<String>>>,
+    /// All files' patterns in one query, made once: one walk of a tree instead of one per file.
+    combined: OnceLock<Option<Combined>>,
+}
+
+/// The patterns of every query file of a catalogue compiled as one query, in file order, so
+/// that pattern `i` of file `f` is pattern `starts[f] + i`.
+struct Combined {
+    query: Query,
+    loader: u32,
+    starts: Vec<usize>,
+    /// Per file, its capture indices in the combined query.
+    captures: Vec<Vec<u32>>,
+}
+
+impl Combined {
+    /// `None` if the files, each valid alone, do not compile together (then each file's query
+    /// walks the tree in turn).
+    fn of(files: &[QueryFile]) -> Option<Combined> {
+        let text: String = files.iter().map(|f| format!("{}\n", f.text)).collect();
+        let query = Query::new(&crate::python::language(), &text).ok()?;
+        let mut starts = Vec::with_capacity(files.len());
+        let mut count = 0;
+        let mut captures = Vec::with_capacity(files.len());
+        for file in files {
+            starts.push(count);
+            count += file.query.pattern_count();
+            let map = file
+                .query
+                .capture_names()
+                .iter()
+                .map(|name| query.capture_index_for_name(name))
+                .collect::<Option<Vec<u32>>>()?;
+            captures.push(map);
+        }
+        if count != query.pattern_count() {
+            return None;
+        }
+        let loader = query.capture_index_for_name("loader")?;
+        Some(Combined {
+            query,
+            loader,
+            starts,
+            captures,
+        })
+    }
 }
 
 impl std::fmt::Debug for Catalogue {
@@ -500,34 +548,80 @@ impl Catalogue {
             .as_deref()
     }
 
-    /// The calls of the file that an entry matches, each with the first entry that does.
+    /// The calls of the file that an entry matches, each with the first entry that does (user
+    /// files first, then in the order of the patterns).
     pub fn matches<'t>(&self, m: &Module<'t>) -> HashMap<usize, &Entry> {
-        let mut found: HashMap<usize, &Entry> = HashMap::new();
+        let combined = self.combined.get_or_init(|| Combined::of(&self.files));
+        let mut found: HashMap<usize, (usize, &Entry)> = HashMap::new();
+        // Every pattern of every file matches the same calls: resolve each callee once.
+        let mut names: HashMap<usize, Option<String>> = HashMap::new();
+        let mut resolves = |node: Option<Node>, accepted: &[String]| {
+            node.is_some_and(|n| {
+                names
+                    .entry(n.id())
+                    .or_insert_with(|| resolved_name(m, n))
+                    .as_ref()
+                    .is_some_and(|q| accepted.contains(q))
+            })
+        };
         let root = m.tree.root_node();
-        for file in &self.files {
+        let source = m.source.as_bytes();
+        // (query, capture index of @loader, the file's first pattern and capture map).
+        let walks: Vec<(&Query, u32, Option<&Combined>, usize)> = match combined {
+            Some(c) => vec![(&c.query, c.loader, Some(c), 0)],
+            None => {
+                let mut start = 0;
+                self.files
+                    .iter()
+                    .map(|f| {
+                        let walk = (&f.query, f.loader, None, start);
+                        start += f.query.pattern_count();
+                        walk
+                    })
+                    .collect()
+            }
+        };
+        for (file_index, (query, loader, combined, start)) in walks.into_iter().enumerate() {
             let mut cursor = QueryCursor::new();
-            let mut matches = cursor.matches(&file.query, root, m.source.as_bytes());
+            let mut matches = cursor.matches(query, root, source);
             while let Some(found_match) = matches.next() {
-                let Some(entry) = file.entries.get(found_match.pattern_index) else {
+                let pattern = start + found_match.pattern_index;
+                let (file, local, capture_map) = match combined {
+                    Some(c) => {
+                        let f = c
+                            .starts
+                            .partition_point(|s| *s <= pattern)
+                            .saturating_sub(1);
+                        let first = c.starts.get(f).copied().unwrap_or(0);
+                        (f, pattern - first, c.captures.get(f).map(Vec::as_slice))
+                    }
+                    None => (file_index, found_match.pattern_index, None),
+                };
+                let Some(entry) = self.files.get(file).and_then(|f| f.entries.get(local)) else {
                     continue;
                 };
                 let capture = |index: u32| {
+                    let index = match capture_map {
+                        Some(map) => *map.get(index as usize)?,
+                        None => index,
+                    };
                     found_match
                         .captures()
                         .iter()
                         .find(|c| c.index == index)
                         .map(|c| c.node)
                 };
-                let Some(call) = capture(file.loader) else {
+                let Some(call) = found_match
+                    .captures()
+                    .iter()
+                    .find(|c| c.index == loader)
+                    .map(|c| c.node)
+                else {
                     continue;
                 };
-                if found.contains_key(&call.id()) {
+                if found.get(&call.id()).is_some_and(|(p, _)| *p < pattern) {
                     continue;
                 }
-                let resolves = |node: Option<Node>, names: &[String]| {
-                    node.and_then(|n| resolved_name(m, n))
-                        .is_some_and(|q| names.contains(&q))
-                };
                 let callee = call.child_by_field_name("function");
                 if !entry.callees.is_empty() && !resolves(callee, &entry.callees) {
                     continue;
@@ -535,13 +629,13 @@ impl Catalogue {
                 if entry
                     .conditions
                     .iter()
-                    .all(|(index, names)| resolves(capture(*index), names))
+                    .all(|(index, accepted)| resolves(capture(*index), accepted))
                 {
-                    found.insert(call.id(), entry);
+                    found.insert(call.id(), (pattern, entry));
                 }
             }
         }
-        found
+        found.into_iter().map(|(id, (_, e))| (id, e)).collect()
     }
 }
 
