@@ -2,6 +2,7 @@
 //! `queries/`, embedded at build time, and the user's own), and the semantic
 //! model every rule reads. Everything that reads Python goes through here.
 
+pub mod analysis;
 pub mod argparse;
 pub mod catalogue;
 pub mod cuda;

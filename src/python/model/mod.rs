@@ -210,6 +210,11 @@ impl<'a> Module<'a> {
         self.source.get(node.byte_range()).unwrap_or("")
     }
 
+    /// The root of the file's tree.
+    pub fn root(&self) -> Node<'a> {
+        self.tree.root_node()
+    }
+
     pub fn range(node: Node) -> TextRange {
         TextRange::new(node.start_byte(), node.end_byte())
     }
@@ -504,16 +509,9 @@ impl<'a> Module<'a> {
     // ---- statements and guards ----------------------------------------------------------
 
     /// The statement `node` belongs to: the ancestor (or itself) that is a direct child of a
-    /// block or of the module.
-    pub fn statement_of<'n>(&self, node: Node<'n>) -> Node<'n> {
-        let mut current = node;
-        while let Some(parent) = current.parent() {
-            if matches!(parent.kind(), "block" | "module") {
-                return current;
-            }
-            current = parent;
-        }
-        current
+    /// block or of the module; the root when there is none (an `ERROR` root).
+    pub fn statement_of(&self, node: Node<'a>) -> Node<'a> {
+        statement_of(node).unwrap_or_else(|| self.root())
     }
 
     /// Whether `node` runs only under `if __name__ == "__main__":`.
@@ -599,6 +597,18 @@ impl<'a> Module<'a> {
     /// first).
     pub fn top_level_statements(&self) -> &[Node<'a>] {
         &self.top_level
+    }
+}
+
+/// The statement directly inside a block (or the module) that contains `node` (or is it).
+pub fn statement_of(node: Node) -> Option<Node> {
+    let mut current = node;
+    loop {
+        let parent = current.parent()?;
+        if matches!(parent.kind(), "block" | "module") {
+            return Some(current);
+        }
+        current = parent;
     }
 }
 

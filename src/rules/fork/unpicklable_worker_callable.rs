@@ -6,8 +6,9 @@ use tree_sitter::Node;
 
 use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
+use crate::python::analysis::Analysis;
 use crate::python::start_method::Origin;
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::python::workers;
 use crate::rules::fork::{Loader, loaders};
 use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
@@ -98,7 +99,7 @@ pub(crate) struct LocalCallable<'a> {
 
 /// The loader's pickled arguments that pickle cannot send to a worker.
 pub(crate) fn unpicklable_arguments<'a>(
-    scope: &Scope<'a>,
+    scope: &Analysis<'a>,
     loader: &Loader<'a>,
 ) -> Vec<LocalCallable<'a>> {
     let mut found = Vec::new();
@@ -132,7 +133,7 @@ pub(crate) fn unpicklable_arguments<'a>(
     found
 }
 
-fn local_callable<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(LocalKind, Node<'a>)> {
+fn local_callable<'a>(scope: &Analysis<'a>, value: Node<'a>) -> Option<(LocalKind, Node<'a>)> {
     match value.kind() {
         "lambda" => Some((LocalKind::Lambda, value)),
         "identifier" => {
@@ -152,7 +153,10 @@ fn local_callable<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(LocalKind, 
     }
 }
 
-fn local_class_instance<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(LocalKind, Node<'a>)> {
+fn local_class_instance<'a>(
+    scope: &Analysis<'a>,
+    value: Node<'a>,
+) -> Option<(LocalKind, Node<'a>)> {
     let call = workers::constructor_of(scope, value, 0)?;
     let function = call.child_by_field_name("function")?;
     if function.kind() != "identifier" {
@@ -259,7 +263,7 @@ pub fn check(checker: &mut Checker) {
 }
 
 /// "The function `seed` defined in `main()`", and in Chinese "函数 `main()` 中定义的函数 `seed`".
-fn describe(scope: &Scope, local: &LocalCallable) -> (String, String) {
+fn describe(scope: &Analysis, local: &LocalCallable) -> (String, String) {
     let (owner, owner_zh) = match syntax::enclosing_function(local.definition)
         .and_then(|f| f.child_by_field_name("name"))
     {
@@ -289,7 +293,7 @@ fn describe(scope: &Scope, local: &LocalCallable) -> (String, String) {
 
 /// Local variables of the enclosing functions that a lambda reads: moving it to module level
 /// would leave them undefined.
-fn captured_names(scope: &Scope, lambda: Node) -> Vec<String> {
+fn captured_names(scope: &Analysis, lambda: Node) -> Vec<String> {
     let mut own: HashSet<String> = syntax::parameter_names(scope, lambda).into_iter().collect();
     let Some(body) = lambda.child_by_field_name("body") else {
         return Vec::new();
@@ -363,7 +367,7 @@ fn is_read(identifier: Node) -> bool {
     }
 }
 
-fn bound_names(scope: &Scope, node: Node, names: &mut HashSet<String>) {
+fn bound_names(scope: &Analysis, node: Node, names: &mut HashSet<String>) {
     let target = match node.kind() {
         "assignment" | "augmented_assignment" | "for_statement" => node.child_by_field_name("left"),
         "named_expression" => node.child_by_field_name("name"),
@@ -403,7 +407,7 @@ fn bound_names(scope: &Scope, node: Node, names: &mut HashSet<String>) {
 
 /// Moves a lambda that captures nothing to a module-level function with a free name, placed
 /// before the top-level statement that holds it.
-fn extract_lambda_fix(scope: &Scope, local: &LocalCallable) -> Option<Fix> {
+fn extract_lambda_fix(scope: &Analysis, local: &LocalCallable) -> Option<Fix> {
     let lambda = local.definition;
     let body = lambda.child_by_field_name("body")?;
     let parameters = lambda
@@ -452,7 +456,7 @@ fn extract_lambda_fix(scope: &Scope, local: &LocalCallable) -> Option<Fix> {
 }
 
 /// `base`, or `base_2`, `base_3`, ... : the first that no identifier of the file uses.
-fn free_name(scope: &Scope, base: &str) -> String {
+fn free_name(scope: &Analysis, base: &str) -> String {
     let mut used = HashSet::new();
     syntax::walk_all(scope.root(), &mut |n| {
         if n.kind() == "identifier" {
