@@ -5,6 +5,7 @@
 pub mod analysis;
 pub mod argparse;
 pub mod catalogue;
+pub mod closures;
 pub mod cuda;
 pub mod edit;
 pub mod facts;

@@ -4,7 +4,7 @@
 use tree_sitter::Node;
 
 use crate::python::kinds::{FIELDS, Kind, kind};
-use crate::python::model::{Module, statement_of};
+use crate::python::model::statement_of;
 use crate::text::TextRange;
 
 pub fn range(node: Node) -> TextRange {
@@ -105,30 +105,6 @@ pub fn enclosing_class(node: Node) -> Option<Node> {
         current = n.parent();
     }
     None
-}
-
-/// The names a function's (or lambda's) parameters bind.
-pub fn parameter_names(m: &Module, function: Node) -> Vec<String> {
-    let Some(parameters) = function.child_by_field_name("parameters") else {
-        return Vec::new();
-    };
-    let mut names = Vec::new();
-    let mut cursor = parameters.walk();
-    for p in parameters.named_children(&mut cursor) {
-        let name = match p.kind() {
-            "identifier" => Some(p),
-            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
-            "typed_parameter" | "list_splat_pattern" | "dictionary_splat_pattern" => {
-                let mut c = p.walk();
-                p.named_children(&mut c).find(|n| n.kind() == "identifier")
-            }
-            _ => None,
-        };
-        if let Some(n) = name {
-            names.push(m.text(n).to_owned());
-        }
-    }
-    names
 }
 
 /// Statements that run before `node` in its function (or the module): the earlier siblings of
