@@ -1,5 +1,5 @@
 //! The value evaluator: what an expression statically evaluates to, over the model's
-//! bindings (and the argparse defaults), or unknown.
+//! bindings (and, for attributes, [`super::AttributeValues`]), or unknown.
 
 use tree_sitter::Node;
 
@@ -45,8 +45,8 @@ impl Module<'_> {
                 ) else {
                     return Resolved::unknown();
                 };
-                self.argparse
-                    .value(self, object, self.text(attribute), scope, depth)
+                self.attributes
+                    .attribute_value(self, object, self.text(attribute), scope, depth)
                     .unwrap_or_else(Resolved::unknown)
             }
             "call" => self.call_value(expr, scope, depth),

@@ -30,11 +30,11 @@ use std::path::Path;
 
 use tree_sitter::{Node, Tree};
 
-use crate::python::argparse::ArgparseDefaults;
 use crate::python::catalogue::Catalogue;
 use crate::python::index::ProjectIndex;
 use crate::python::kinds::{FIELDS, Kind, kind};
 use crate::python::loaders::Loader;
+use crate::python::values::Resolved;
 use crate::text::{LineIndex, TextRange};
 
 mod build;
@@ -179,6 +179,35 @@ pub struct AttributeAssignment<'a> {
     pub function: Option<FunctionId>,
 }
 
+/// Where the evaluator turns for `object.attribute` when the file's bindings cannot say: a
+/// layer above the model (the argparse defaults, [`crate::python::argparse`]) answers.
+pub trait AttributeValues {
+    fn attribute_value(
+        &self,
+        m: &Module,
+        object: Node,
+        attribute: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Resolved>;
+}
+
+/// Knows no attribute values: what the evaluator sees until a layer above is attached.
+pub(crate) struct NoAttributeValues;
+
+impl AttributeValues for NoAttributeValues {
+    fn attribute_value(
+        &self,
+        _: &Module,
+        _: Node,
+        _: &str,
+        _: ScopeId,
+        _: u32,
+    ) -> Option<Resolved> {
+        None
+    }
+}
+
 /// Everything rules need to know about one file, resolved once per analysis.
 pub struct Module<'a> {
     pub source: &'a str,
@@ -196,7 +225,8 @@ pub struct Module<'a> {
     attribute_assignments: Vec<AttributeAssignment<'a>>,
     /// Modules of `from m import *` at any level.
     star_imports: Vec<String>,
-    argparse: ArgparseDefaults,
+    /// What `obj.attr` holds when the file's bindings cannot say (argparse defaults).
+    attributes: Box<dyn AttributeValues + 'a>,
     loaders: Vec<Loader<'a>>,
     /// The named children of the root but comments: [`Module::top_level_statements`].
     top_level: Vec<Node<'a>>,
