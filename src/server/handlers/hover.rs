@@ -13,11 +13,11 @@ use tower_lsp_server::ls_types::*;
 use crate::host::{HostFacts, format_bytes};
 use crate::lang::Lang;
 use crate::notebook as notebook_text;
+use crate::python::analysis::Analysis;
 use crate::python::facts::{self, Status};
 use crate::python::loaders::{ArgState, Loader, Param};
 use crate::python::model::Module;
 use crate::python::start_method;
-use crate::python::syntax::Scope;
 use crate::python::values::Resolved;
 use crate::rules::{Code, zh};
 use crate::server::config::Config;
@@ -220,7 +220,7 @@ fn keyword(model: &Module, loader: &Loader, param: Param, config: &Config) -> Op
 fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
     let locale = config.locale;
     let labels = hover_docs::labels(locale);
-    let scope = Scope::new(model);
+    let scope = Analysis::new(model);
     let target = config.settings_for(model.path).target_version;
     let platform = start_method::platform_default(&config.host.os, target);
     let found = facts::facts_of(model, &scope, loader, platform);
