@@ -187,10 +187,7 @@ fn call_uses_cuda_library(scope: &Scope, call: Node) -> Option<CudaUse> {
         .find(|lib| q == **lib || q.starts_with(&format!("{lib}.")))?;
     Some(CudaUse {
         range: syntax::range(call),
-        what: CudaCall::Library {
-            call: q,
-            library,
-        },
+        what: CudaCall::Library { call: q, library },
         cudaness: Cudaness::Cuda,
     })
 }

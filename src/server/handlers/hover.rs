@@ -10,6 +10,7 @@ use std::sync::Arc;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
+use crate::codes::Code;
 use crate::host::{HostFacts, format_bytes};
 use crate::lang::Lang;
 use crate::python::facts::{self, Status};
@@ -17,7 +18,6 @@ use crate::python::loaders::{ArgState, Loader, Param};
 use crate::python::model::Module;
 use crate::python::start_method;
 use crate::python::syntax::Scope;
-use crate::rules::Code;
 use crate::server::config::Config;
 use crate::server::hover_docs::{self, Labels};
 use crate::server::session::{Session, Snapshot, guarded};
