@@ -12,9 +12,9 @@ use globset::{Glob, GlobSet, GlobSetBuilder};
 use serde::Deserialize;
 use thiserror::Error;
 
+use crate::codes::Code;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::python::catalogue::{Catalogue, CatalogueError};
-use crate::rules::{Code, all_rules};
 use crate::suppression::Suppressions;
 use crate::text::LineIndex;
 
@@ -146,10 +146,7 @@ impl Settings {
 
 /// Every code `selector` names; empty when it names none (an unknown code in a config).
 pub fn codes_matching(selector: &str) -> Vec<Code> {
-    all_rules()
-        .map(|r| r.code)
-        .filter(|c| matches(*c, selector))
-        .collect()
+    Code::all().filter(|c| matches(*c, selector)).collect()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use crate::codes::Code;
 use crate::fix::Fix;
-use crate::rules::Code;
 use crate::text::TextRange;
 
 /// Default severities follow the risk: an error certainly crashes, a warning crashes under

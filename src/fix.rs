@@ -9,9 +9,9 @@
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::python;
-use crate::rules::Code;
 use crate::text::TextRange;
 
 /// ruff's grading: `check --fix` applies only safe fixes; unsafe ones change behaviour (start

@@ -4,7 +4,7 @@
 //! - [`python`] reads Python with tree-sitter and builds the semantic model
 //!   ([`python::model::Module`]) that every rule reads; what constructs a loader is the
 //!   catalogue of tree-sitter queries in `queries/` ([`python::catalogue`]).
-//! - [`rules`] is the catalogue (DL1xx fork/CUDA/spawn, DL2xx machine resources, DL3xx argument
+//! - [`codes`] names the rules (the one table of them); [`rules`] is the catalogue (DL1xx fork/CUDA/spawn, DL2xx machine resources, DL3xx argument
 //!   combinations), one module per rule with its docs beside it.
 //! - [`analyze`] is the single entry point of the static analysis; [`fix`] applies its edits.
 //! - [`kb`] holds the knowledge base of known failures and the crash-output matcher (`explain`).
@@ -16,6 +16,7 @@
 //! The CLI and the server are thin shells over [`analyze::analyze`] and the KB matcher.
 
 pub mod analyze;
+pub mod codes;
 pub mod config;
 pub mod diagnostic;
 pub mod fix;

@@ -179,8 +179,8 @@ fn a_string_source_stays_a_string() {
 
 #[test]
 fn lines_named_in_messages_count_inside_their_cell() {
+    use crate::codes::Code;
     use crate::diagnostic::Diagnostic;
-    use crate::rules::Code;
     let json = notebook(&[
         ("code", &["workers = 0\n"]),
         ("markdown", &["text"]),

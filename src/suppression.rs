@@ -10,9 +10,9 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Tree;
 
+use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::fix::Edit;
-use crate::rules::Code;
 use crate::text::{LineIndex, TextRange};
 
 /// One directive in a comment, with positions relative to the text given to [`Directive::find`].

@@ -263,7 +263,7 @@ enum Outcome {
         source: String,
         diagnostics: Vec<Diagnostic>,
         /// Titles of the fixes applied, in order.
-        applied: Vec<(dldoctor::rules::Code, String)>,
+        applied: Vec<(dldoctor::codes::Code, String)>,
         /// A notebook's cells in `source`.
         cells: Option<CellMap>,
         /// User query files (`extend-queries`) that could not be used; the built-in

@@ -8,10 +8,10 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use super::{Finding, Frame};
+use crate::codes::Code;
 use crate::diagnostic::Diagnostic;
 use crate::fix::Fix;
 use crate::lang::Lang;
-use crate::rules::Code;
 use crate::text::{LineIndex, TextRange};
 
 /// How far (in lines) from the crashing frame a rule's finding may be to lend its fix.

@@ -9,7 +9,7 @@ use regex::{Regex, RegexBuilder};
 
 use super::KbError;
 use super::schema::Entry;
-use crate::rules::Code;
+use crate::codes::Code;
 
 /// The compiled-size limit of one pattern; a pattern over it is rejected, not truncated.
 pub const PATTERN_SIZE_LIMIT: usize = 1 << 20;

@@ -101,8 +101,8 @@ pub fn display_path(path: &Path) -> String {
 #[cfg(test)]
 pub(crate) mod test_support {
     use super::*;
+    use crate::codes::Code;
     use crate::fix::{Edit, Fix};
-    use crate::rules::Code;
 
     pub const SOURCE: &str = "import torch\nloader = DataLoader(ds, prefetch_factor=4)\n# é\nx = torch.cuda.current_device()\n";
 

@@ -154,8 +154,8 @@ impl Emitter for Sarif {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codes::Code;
     use crate::output::test_support::{render, summary};
-    use crate::rules::Code;
 
     #[test]
     fn document_is_sarif_2_1_0_with_rules_and_results() {

@@ -18,6 +18,7 @@ use tree_sitter::Node;
 
 use crate::python::analysis::Analysis;
 use crate::python::kinds::{FIELDS, Kind, kind};
+use crate::python::labels::CudaCall;
 use crate::python::syntax;
 use crate::python::values::Value;
 use crate::text::TextRange;
@@ -60,8 +61,8 @@ pub enum Cudaness {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CudaUse {
     pub range: TextRange,
-    /// How a message names it, e.g. "`.cuda()`" or "`torch.cuda.set_device()`".
-    pub what: String,
+    /// How a message names it, e.g. `.cuda()` or `torch.cuda.set_device()`.
+    pub what: CudaCall,
     pub cudaness: Cudaness,
 }
 
@@ -107,7 +108,7 @@ pub fn call_initialises_cuda(scope: &Analysis, call: Node) -> Option<CudaUse> {
             if INITIALISING_CUDA_FUNCTIONS.contains(&name) {
                 return Some(CudaUse {
                     range,
-                    what: format!("`torch.cuda.{name}()`"),
+                    what: CudaCall::Code(format!("torch.cuda.{name}()")),
                     cudaness: Cudaness::Cuda,
                 });
             }
@@ -122,7 +123,7 @@ pub fn call_initialises_cuda(scope: &Analysis, call: Node) -> Option<CudaUse> {
                 .or_else(|| syntax::positional_argument(call, 0))?;
             return (scope.string_value(backend).as_deref() == Some("nccl")).then(|| CudaUse {
                 range,
-                what: "`init_process_group(backend=\"nccl\")`".to_owned(),
+                what: CudaCall::Code("init_process_group(backend=\"nccl\")".to_owned()),
                 cudaness: Cudaness::Cuda,
             });
         }
@@ -131,7 +132,7 @@ pub fn call_initialises_cuda(scope: &Analysis, call: Node) -> Option<CudaUse> {
         {
             return scope.keyword_arg(call, "device_ids").map(|_| CudaUse {
                 range,
-                what: "`DistributedDataParallel(..., device_ids=...)`".to_owned(),
+                what: CudaCall::Code("DistributedDataParallel(..., device_ids=...)".to_owned()),
                 cudaness: Cudaness::Cuda,
             });
         }
@@ -143,7 +144,7 @@ pub fn call_initialises_cuda(scope: &Analysis, call: Node) -> Option<CudaUse> {
             let short = q.rsplit('.').next().unwrap_or(q);
             return Some(CudaUse {
                 range,
-                what: format!("`{short}(..., device={})`", scope.text(device)),
+                what: CudaCall::Code(format!("{short}(..., device={})", scope.text(device))),
                 cudaness,
             });
         }
@@ -161,7 +162,7 @@ pub fn call_initialises_cuda(scope: &Analysis, call: Node) -> Option<CudaUse> {
     match method {
         "cuda" => Some(CudaUse {
             range,
-            what: "`.cuda()`".to_owned(),
+            what: CudaCall::Code(".cuda()".to_owned()),
             cudaness: Cudaness::Cuda,
         }),
         "to" => {
@@ -171,7 +172,7 @@ pub fn call_initialises_cuda(scope: &Analysis, call: Node) -> Option<CudaUse> {
             let cudaness = device_cudaness(scope, device)?;
             Some(CudaUse {
                 range,
-                what: format!("`.to({})`", scope.text(device)),
+                what: CudaCall::Code(format!(".to({})", scope.text(device))),
                 cudaness,
             })
         }
@@ -187,7 +188,7 @@ fn call_uses_cuda_library(scope: &Analysis, call: Node) -> Option<CudaUse> {
         .find(|lib| q == **lib || q.starts_with(&format!("{lib}.")))?;
     Some(CudaUse {
         range: syntax::range(call),
-        what: format!("`{q}()` ({library})"),
+        what: CudaCall::Library { call: q, library },
         cudaness: Cudaness::Cuda,
     })
 }
@@ -268,7 +269,10 @@ fn cuda_inits_through_calls(
         if let Some(inner) = cuda_inits_through_calls(scope, body, visited, depth + 1).first() {
             found.push(CudaUse {
                 range: syntax::range(call),
-                what: format!("`{name}()`, which calls {}", inner.what),
+                what: CudaCall::Through {
+                    function: name.to_owned(),
+                    inner: Box::new(inner.what.clone()),
+                },
                 cudaness: inner.cudaness,
             });
         }
@@ -360,12 +364,13 @@ fn is_cuda_device_string(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::Lang;
 
     fn inits(source: &str) -> Vec<String> {
         crate::python::analysis::with_analysis(source, |scope| {
             cuda_inits(scope, scope.root())
                 .into_iter()
-                .map(|u| u.what)
+                .map(|u| u.what.render(Lang::En))
                 .collect()
         })
     }
@@ -429,7 +434,7 @@ mod tests {
             let statement = crate::python::model::statement_of(node).expect("statement");
             cuda_before(scope, statement)
                 .into_iter()
-                .map(|u| u.what)
+                .map(|u| u.what.render(Lang::En))
                 .collect()
         })
     }

@@ -4,7 +4,9 @@
 
 use serde::Serialize;
 
+use crate::lang::Lang;
 use crate::python::analysis::Analysis;
+use crate::python::labels::EntryName;
 use crate::python::loaders::{ArgState, DatasetClass, Loader, Param, Passing};
 use crate::python::model::Module;
 use crate::python::start_method::{self, StartMethod};
@@ -102,7 +104,7 @@ pub fn facts_of(
     let query = m
         .catalogue
         .entries()
-        .find(|e| e.name == loader.entry)
+        .find(|e| matches!(&loader.entry, EntryName::Catalogue(name) if *name == e.name))
         .map(|e| format!("{}:{}", e.file.display(), e.line));
     let mut params: Vec<Param> = loader.arguments.iter().map(|a| a.param).collect();
     for p in ALWAYS {
@@ -122,12 +124,12 @@ pub fn facts_of(
             loader.signature.opaque.join(", ")
         )
     } else if found.method.is_none() {
-        format!("{}; it cannot be resolved", found.describe())
+        format!("{}; it cannot be resolved", found.describe(Lang::En))
     } else {
-        found.describe()
+        found.describe(Lang::En)
     };
     LoaderFacts {
-        entry: loader.entry.clone(),
+        entry: loader.entry.full(),
         query,
         line: line as u32,
         column: column as u32,
@@ -189,7 +191,7 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
             } else if arg.value.value.is_known() && !arg.conditional {
                 fact.status = Status::Passed;
                 fact.value = Some(arg.value.value.to_string());
-                fact.origin = match arg.value.provenance.note() {
+                fact.origin = match arg.value.provenance.note(Lang::En) {
                     Some(note) => format!("{note}, {how}"),
                     None => how,
                 };
@@ -200,7 +202,7 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
                 fact.origin = format!(
                     "`{}` is capped by the CPU count inside {}, {how}",
                     m.text(arg.value_node),
-                    loader.entry_name()
+                    loader.entry.render(Lang::En)
                 );
             } else {
                 fact.origin = format!(
@@ -213,7 +215,7 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
             let value = loader.default(param);
             fact.status = Status::Default;
             fact.value = Some(value.to_string());
-            fact.origin = loader.default_note(param);
+            fact.origin = loader.default_note(param, Lang::En);
             fact.resolved = loader.certain(param);
         }
         ArgState::Unknown => {
@@ -222,7 +224,7 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
             } else if loader.has_unknown_arguments {
                 "a `*args` or `**kwargs` the analysis cannot read may pass it".to_owned()
             } else {
-                format!("computed inside {}", loader.entry_name())
+                format!("computed inside {}", loader.entry.render(Lang::En))
             };
         }
     }

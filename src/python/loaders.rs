@@ -6,7 +6,9 @@
 
 use tree_sitter::Node;
 
+use crate::lang::Lang;
 use crate::python::catalogue::Signature;
+use crate::python::labels::EntryName;
 use crate::python::model::{BindingKind, ClassId, FunctionId, Module, ScopeId};
 use crate::python::subclass;
 use crate::python::values::{Provenance, Resolved, Value};
@@ -194,7 +196,7 @@ pub struct Loader<'a> {
     /// What made it a loader: the catalogue entry (`torch.utils.data.DataLoader`,
     /// `timm.data.create_loader`) or the project class (`InfiniteDataLoader (line 12), a
     /// subclass of torch.utils.data.DataLoader`).
-    pub entry: String,
+    pub entry: EntryName,
     /// How its arguments reach DataLoader's parameters.
     pub signature: Signature,
     /// A keyword that makes the workers threads was passed (MONAI's `use_thread_workers`):
@@ -241,20 +243,15 @@ impl<'a> Loader<'a> {
 
     /// Where a default comes from, for messages: "DataLoader's default" or "the default of
     /// timm.data.create_loader".
-    pub fn default_note(&self, param: Param) -> String {
-        if self.signature.default_of(param).1 {
-            format!("the default of {}", self.entry_name())
+    pub fn default_note(&self, param: Param, lang: Lang) -> String {
+        let provenance = if self.signature.default_of(param).1 {
+            Provenance::EntryDefault {
+                entry: self.entry.clone(),
+            }
         } else {
-            "DataLoader's default".to_owned()
-        }
-    }
-
-    /// The entry without the chain of base classes (`PadDataLoader (line 8)`).
-    pub fn entry_name(&self) -> &str {
-        self.entry
-            .split(", a subclass of ")
-            .next()
-            .unwrap_or(&self.entry)
+            Provenance::SignatureDefault
+        };
+        provenance.note(lang).unwrap_or_default()
     }
 
     /// The keyword a fix may add to set `param` (`None` when the callee takes none).
@@ -278,7 +275,7 @@ impl<'a> Loader<'a> {
                 value: self.default(param),
                 provenance: if self.signature.default_of(param).1 {
                     Provenance::EntryDefault {
-                        entry: self.entry_name().to_owned(),
+                        entry: self.entry.clone(),
                     }
                 } else {
                     Provenance::SignatureDefault
@@ -305,28 +302,33 @@ impl<'a> Loader<'a> {
 
     /// The parameter as a message names it: `num_workers=4`, `num_workers=64 (the default of
     /// --num_workers (line 12))`, `num_workers=1 (set under a condition)`, or
-    /// `num_workers=0 (DataLoader's default)`. `None` when nothing is known.
-    pub fn describe(&self, param: Param) -> Option<String> {
+    /// `num_workers=0 (DataLoader's default)`; in Chinese "num_workers=64（第 12 行
+    /// --num_workers 的默认值）". `None` when nothing is known.
+    pub fn describe(&self, param: Param, lang: Lang) -> Option<String> {
         let name = param.name();
+        let (passed_through_dict, under_condition) = match lang {
+            Lang::En => ("passed through a `**` dict", "set under a condition"),
+            Lang::Zh => ("经由 `**` 字典传入", "在条件分支中设定"),
+        };
+        let with_notes = |value: &Value, notes: Vec<String>| match (notes.is_empty(), lang) {
+            (true, _) => format!("{name}={value}"),
+            (false, Lang::En) => format!("{name}={value} ({})", notes.join(", ")),
+            (false, Lang::Zh) => format!("{name}={value}（{}）", notes.join("，")),
+        };
         match self.state(param) {
             ArgState::Passed(a) if a.value.value.is_known() => {
-                let mut notes: Vec<String> = a.value.provenance.note().into_iter().collect();
+                let mut notes: Vec<String> = a.value.provenance.note(lang).into_iter().collect();
                 if let Passing::Unpacked { .. } = a.passing {
-                    notes.push("passed through a `**` dict".to_owned());
+                    notes.push(passed_through_dict.to_owned());
                 }
                 if a.conditional {
-                    notes.push("set under a condition".to_owned());
+                    notes.push(under_condition.to_owned());
                 }
-                Some(if notes.is_empty() {
-                    format!("{name}={}", a.value.value)
-                } else {
-                    format!("{name}={} ({})", a.value.value, notes.join(", "))
-                })
+                Some(with_notes(&a.value.value, notes))
             }
-            ArgState::Default if self.default(param).is_known() => Some(format!(
-                "{name}={} ({})",
-                self.default(param),
-                self.default_note(param)
+            ArgState::Default if self.default(param).is_known() => Some(with_notes(
+                &self.default(param),
+                vec![self.default_note(param, lang)],
             )),
             _ => None,
         }
@@ -348,7 +350,10 @@ pub(crate) fn collect<'a>(m: &Module<'a>) -> Vec<Loader<'a>> {
         .iter()
         .filter_map(|call| {
             let (entry, signature) = match matched.get(&call.node.id()) {
-                Some(entry) => (entry.name.clone(), entry.signature.clone()),
+                Some(entry) => (
+                    EntryName::Catalogue(entry.name.clone()),
+                    entry.signature.clone(),
+                ),
                 None => subclass::callee_loader(m, m.catalogue, call.callee, call.scope)?,
             };
             let mut loader = Loader {

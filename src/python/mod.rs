@@ -14,6 +14,7 @@ pub mod facts;
 pub mod index;
 pub mod iteration;
 pub mod kinds;
+pub mod labels;
 pub mod loaders;
 pub mod model;
 pub mod start_method;

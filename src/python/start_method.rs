@@ -6,6 +6,7 @@
 
 use std::fmt;
 
+use crate::lang::Lang;
 use crate::python::analysis::Analysis;
 use crate::python::loaders::{ArgState, Loader, Param};
 use crate::python::syntax;
@@ -101,8 +102,16 @@ impl StartMethod {
     }
 
     /// A clause for messages: "the workers start by fork (the default on Linux before Python
-    /// 3.14; the project's Python version is unknown, so fork is assumed)".
-    pub fn describe(&self) -> String {
+    /// 3.14; the project's Python version is unknown, so fork is assumed)", in Chinese "worker
+    /// 以 fork 方式启动，……".
+    pub fn describe(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.describe_en(),
+            Lang::Zh => self.describe_zh(),
+        }
+    }
+
+    fn describe_en(&self) -> String {
         let method = self.method.map_or("an unknown method", Method::as_str);
         match self.origin {
             Origin::Argument(_) => {
@@ -121,6 +130,31 @@ impl StartMethod {
             ),
             Origin::Implicit(Default::NotLinux) => {
                 format!("the workers start by {method}, the default on macOS and Windows")
+            }
+        }
+    }
+
+    fn describe_zh(&self) -> String {
+        let how = match self.method {
+            Some(method) => format!("worker 以 {method} 方式启动"),
+            None => "worker 以未知方式启动".to_owned(),
+        };
+        let method = self.method.map_or("该方式", Method::as_str);
+        match self.origin {
+            Origin::Argument(_) => format!("{how}（`multiprocessing_context`）"),
+            Origin::ProcessWide(_) => format!("{how}（`set_start_method`）"),
+            Origin::Implicit(Default::LinuxBefore314) => {
+                format!("{how}，这是 Python 3.14 之前 Linux 上的默认方式")
+            }
+            Origin::Implicit(Default::LinuxFrom314) => {
+                format!("{how}，这是 Python 3.14 起 Linux 上的默认方式")
+            }
+            Origin::Implicit(Default::LinuxAssumed) => format!(
+                "{how}，这是 Python 3.14 之前 Linux 上的默认方式（项目的 Python 版本未知，按 \
+                 {method} 处理）"
+            ),
+            Origin::Implicit(Default::NotLinux) => {
+                format!("{how}，这是 macOS 和 Windows 上的默认方式")
             }
         }
     }
@@ -271,7 +305,11 @@ mod tests {
     fn implicit_defaults() {
         let src = "DataLoader(ds, num_workers=2)";
         assert_eq!(method_of(src, "linux", None).method, Some(Method::Fork));
-        assert!(method_of(src, "linux", None).describe().contains("unknown"));
+        assert!(
+            method_of(src, "linux", None)
+                .describe(Lang::En)
+                .contains("unknown")
+        );
         assert_eq!(
             method_of(src, "linux", Some((3, 12))).method,
             Some(Method::Fork)

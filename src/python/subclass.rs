@@ -13,6 +13,7 @@ use tree_sitter::Node;
 
 use crate::python::catalogue::{Catalogue, Signature, parse_literal};
 use crate::python::kinds::{Kind, kind};
+use crate::python::labels::{EntryName, Place};
 use crate::python::loaders::Param;
 use crate::python::model::{BindingKind, ClassId, Module, ScopeId};
 use crate::python::values::Value;
@@ -276,7 +277,7 @@ pub fn callee_loader(
     catalogue: &Catalogue,
     callee: Node,
     scope: ScopeId,
-) -> Option<(String, Signature)> {
+) -> Option<(EntryName, Signature)> {
     expr_loader(m, catalogue, callee, scope, 0)
 }
 
@@ -286,7 +287,7 @@ fn expr_loader(
     expr: Node,
     scope: ScopeId,
     depth: u32,
-) -> Option<(String, Signature)> {
+) -> Option<(EntryName, Signature)> {
     if depth > MAX_DEPTH {
         return None;
     }
@@ -319,14 +320,17 @@ fn value_loader(
     value: Node,
     scope: ScopeId,
     depth: u32,
-) -> Option<(String, Signature)> {
+) -> Option<(EntryName, Signature)> {
     match kind(value) {
         Kind::ConditionalExpression => {
             let a = value.named_child(0)?;
             let b = value.named_child(2)?;
             let (name_a, sig_a) = expr_loader(m, catalogue, a, scope, depth)?;
             let (name_b, sig_b) = expr_loader(m, catalogue, b, scope, depth)?;
-            Some((format!("{name_a} or {name_b}"), sig_a.merge(&sig_b)))
+            Some((
+                EntryName::Either(Box::new(name_a), Box::new(name_b)),
+                sig_a.merge(&sig_b),
+            ))
         }
         Kind::Identifier | Kind::Attribute => expr_loader(m, catalogue, value, scope, depth),
         _ => None,
@@ -338,7 +342,7 @@ fn class_loader(
     catalogue: &Catalogue,
     class: ClassId,
     depth: u32,
-) -> Option<(String, Signature)> {
+) -> Option<(EntryName, Signature)> {
     let def = m.class(class)?;
     let (base_name, base) = def
         .bases
@@ -349,10 +353,12 @@ fn class_loader(
         Some(_) => compose(&base, &init_summary(m, class)),
         None => base,
     };
-    Some((
-        format!("{} (line {line}), a subclass of {base_name}", def.name),
-        signature,
-    ))
+    let entry = EntryName::Class {
+        name: def.name.to_string(),
+        place: Place::Line(line),
+        base: Box::new(base_name),
+    };
+    Some((entry, signature))
 }
 
 /// A qualified name: a catalogue class, or a project class in another file.
@@ -362,12 +368,15 @@ fn qualified_loader(
     from_file: &Path,
     qualified: &str,
     depth: u32,
-) -> Option<(String, Signature)> {
+) -> Option<(EntryName, Signature)> {
     if depth > MAX_DEPTH {
         return None;
     }
     if let Some(entry) = catalogue.class(qualified) {
-        return Some((entry.name.clone(), entry.signature.clone()));
+        return Some((
+            EntryName::Catalogue(entry.name.clone()),
+            entry.signature.clone(),
+        ));
     }
     let (file, shape) = index.class_shape(from_file, qualified)?;
     let (base_name, base) = shape.bases.iter().find_map(|b| {
@@ -383,15 +392,16 @@ fn qualified_loader(
         None => base,
     };
     let name = qualified.rsplit('.').next().unwrap_or(qualified);
-    Some((
-        format!(
-            "{name} ({}), a subclass of {base_name}",
+    let entry = EntryName::Class {
+        name: name.to_owned(),
+        place: Place::File(
             file.file_name()
                 .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_default()
+                .unwrap_or_default(),
         ),
-        signature,
-    ))
+        base: Box::new(base_name),
+    };
+    Some((entry, signature))
 }
 
 /// `train` of `pkg/train.py`, for a relative name in the same file.

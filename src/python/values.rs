@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::lang::Lang;
+use crate::python::labels::EntryName;
 use crate::text::TextRange;
 
 /// Which function counted the CPUs. Only `len(os.sched_getaffinity(0))` honours the affinity
@@ -184,13 +186,20 @@ pub enum Provenance {
     SignatureDefault,
     /// The default of the loader's own callee (a catalogue entry or a project subclass), which
     /// differs from DataLoader's.
-    EntryDefault { entry: String },
+    EntryDefault { entry: EntryName },
 }
 
 impl Provenance {
-    /// A short note for messages: "the default of --num_workers (line 12)". `None` for a
-    /// literal written where it is used.
-    pub fn note(&self) -> Option<String> {
+    /// A short note for messages: "the default of --num_workers (line 12)", in Chinese "第 12
+    /// 行 --num_workers 的默认值". `None` for a literal written where it is used.
+    pub fn note(&self, lang: Lang) -> Option<String> {
+        match lang {
+            Lang::En => self.note_en(),
+            Lang::Zh => self.note_zh(),
+        }
+    }
+
+    fn note_en(&self) -> Option<String> {
         match self {
             Provenance::Literal | Provenance::Computed => None,
             Provenance::Constant { name, line, .. } => {
@@ -223,7 +232,44 @@ impl Provenance {
                 ..
             } => Some(format!("passed for {param} to {function} (line {line})")),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
-            Provenance::EntryDefault { entry } => Some(format!("the default of {entry}")),
+            Provenance::EntryDefault { entry } => {
+                Some(format!("the default of {}", entry.render(Lang::En)))
+            }
+        }
+    }
+
+    fn note_zh(&self) -> Option<String> {
+        match self {
+            Provenance::Literal | Provenance::Computed => None,
+            Provenance::Constant { name, line, .. } => Some(format!("第 {line} 行 {name} 的值")),
+            Provenance::ArgparseDefault {
+                flag,
+                line,
+                implicit: false,
+                ..
+            } => Some(format!("第 {line} 行 {flag} 的默认值")),
+            Provenance::ArgparseDefault {
+                flag,
+                line,
+                implicit: true,
+                ..
+            } => Some(format!("第 {line} 行 argparse 为 {flag} 给出的默认值")),
+            Provenance::ParameterDefault {
+                function,
+                param,
+                line,
+                ..
+            } => Some(format!("第 {line} 行 {function} 的参数 {param} 的默认值")),
+            Provenance::ParameterPassed {
+                function,
+                param,
+                line,
+                ..
+            } => Some(format!("第 {line} 行传给 {function} 的参数 {param} 的值")),
+            Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),
+            Provenance::EntryDefault { entry } => {
+                Some(format!("{} 的默认值", entry.render(Lang::Zh)))
+            }
         }
     }
 }
@@ -264,10 +310,11 @@ impl Resolved {
 
     /// "64 (the default of --num_workers (line 12))" style text: the value, then where it came
     /// from when it was not written in place.
-    pub fn describe(&self) -> String {
-        match self.provenance.note() {
-            Some(note) => format!("{}, {note}", self.value),
-            None => self.value.to_string(),
+    pub fn describe(&self, lang: Lang) -> String {
+        match (self.provenance.note(lang), lang) {
+            (Some(note), Lang::En) => format!("{}, {note}", self.value),
+            (Some(note), Lang::Zh) => format!("{}（{note}）", self.value),
+            (None, _) => self.value.to_string(),
         }
     }
 }
@@ -328,6 +375,9 @@ mod tests {
                 implicit: false,
             },
         };
-        assert_eq!(r.describe(), "64, the default of --num_workers (line 12)");
+        assert_eq!(
+            r.describe(Lang::En),
+            "64, the default of --num_workers (line 12)"
+        );
     }
 }

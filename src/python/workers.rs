@@ -15,6 +15,7 @@ use crate::python::analysis::Analysis;
 use crate::python::cuda::{self, Cudaness};
 use crate::python::index::ProjectIndex;
 use crate::python::kinds::{Kind, kind};
+use crate::python::labels::{CodeLabel, CodePath, CudaCall};
 use crate::python::syntax;
 use crate::text::TextRange;
 
@@ -29,10 +30,10 @@ pub struct Finding {
     /// `None`: the file being analysed.
     pub file: Option<PathBuf>,
     pub range: TextRange,
-    /// The construct, e.g. "`.cuda()`".
-    pub what: String,
-    /// The worker-side function it runs in, e.g. "`GpuDataset.__getitem__`".
-    pub within: String,
+    /// The construct, e.g. `.cuda()`.
+    pub what: CudaCall,
+    /// The worker-side function it runs in, e.g. `GpuDataset.__getitem__`.
+    pub within: CodePath,
     pub cudaness: Cudaness,
 }
 
@@ -206,7 +207,8 @@ fn transform_facts(
                     find_method(scope, class, name, 0).map(|(o, m)| (o, m, *name))
                 })?;
                 let mut tracer = Tracer::new(scope);
-                return Some(tracer.function(method, &format!("`{class_name}.{name}`"), 0));
+                let label = CodePath::new(CodeLabel::Named(format!("{class_name}.{name}")));
+                return Some(tracer.function(method, &label, 0));
             }
             callable_facts(scope, expr, path, index)
         }
@@ -255,7 +257,7 @@ fn callable_facts(
         "lambda" => {
             let body = expr.child_by_field_name("body")?;
             let mut tracer = Tracer::new(scope);
-            Some(tracer.expression(body, "the lambda"))
+            Some(tracer.expression(body, &CodePath::new(CodeLabel::Lambda)))
         }
         "identifier" => {
             let name = scope.text(expr);
@@ -263,7 +265,8 @@ fn callable_facts(
                 && def.kind() == "function_definition"
             {
                 let mut tracer = Tracer::new(scope);
-                return Some(tracer.function(def, &format!("`{name}`"), 0));
+                let label = CodePath::new(CodeLabel::Named(name.to_owned()));
+                return Some(tracer.function(def, &label, 0));
             }
             if let [value] = scope.bound_values(expr).as_slice() {
                 return callable_facts(scope, *value, path, index);
@@ -298,11 +301,15 @@ pub fn class_facts(scope: &Analysis, class: Node) -> Facts {
             let owner_name = owner
                 .child_by_field_name("name")
                 .map_or("", |n| scope.text(n));
-            let label = if owner_name == class_name {
-                format!("`{class_name}.{method_name}`")
+            let qualified = format!("{owner_name}.{method_name}");
+            let label = CodePath::new(if owner_name == class_name {
+                CodeLabel::Named(qualified)
             } else {
-                format!("`{owner_name}.{method_name}` (inherited by `{class_name}`)")
-            };
+                CodeLabel::Inherited {
+                    method: qualified,
+                    by: class_name.to_owned(),
+                }
+            });
             facts.extend(tracer.function(method, &label, 0));
         }
     }
@@ -314,7 +321,8 @@ pub fn function_facts(scope: &Analysis, function: Node) -> Facts {
     let name = function
         .child_by_field_name("name")
         .map_or("", |n| scope.text(n));
-    Tracer::new(scope).function(function, &format!("`{name}`"), 0)
+    let label = CodePath::new(CodeLabel::Named(name.to_owned()));
+    Tracer::new(scope).function(function, &label, 0)
 }
 
 fn find_method<'t>(
@@ -358,7 +366,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
     }
 
     /// A lambda's body: everything it evaluates runs in the worker, and its value is returned.
-    fn expression(&mut self, body: Node<'a>, label: &str) -> Facts {
+    fn expression(&mut self, body: Node<'a>, label: &CodePath) -> Facts {
         let mut facts = self.calls_in(body, label, 0);
         facts
             .returns_cuda
@@ -366,7 +374,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
         facts
     }
 
-    fn function(&mut self, def: Node<'a>, label: &str, depth: u8) -> Facts {
+    fn function(&mut self, def: Node<'a>, label: &CodePath, depth: u8) -> Facts {
         if !self.visited.insert(def.start_byte()) {
             return Facts::default();
         }
@@ -395,7 +403,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
     }
 
     /// CUDA calls in `node` and in the same-file functions and methods it calls.
-    fn calls_in(&mut self, node: Node<'a>, label: &str, depth: u8) -> Facts {
+    fn calls_in(&mut self, node: Node<'a>, label: &CodePath, depth: u8) -> Facts {
         let scope = self.scope;
         let mut facts = Facts {
             cuda: finding(cuda::cuda_inits(scope, node), label),
@@ -413,8 +421,8 @@ impl<'s, 'a> Tracer<'s, 'a> {
                 callees.push(callee);
             }
         });
-        for (def, callee_label) in callees {
-            let callee_label = format!("{callee_label}, called from {label}");
+        for (def, callee) in callees {
+            let callee_label = label.calling(callee);
             let inner = self.function(def, &callee_label, depth + 1);
             facts.cuda.extend(inner.cuda);
             facts.cuda_libraries.extend(inner.cuda_libraries);
@@ -423,14 +431,15 @@ impl<'s, 'a> Tracer<'s, 'a> {
     }
 
     /// The same-file function (`helper(...)`) or method (`self.helper(...)`) a call runs.
-    fn same_file_callee(&self, call: Node<'a>) -> Option<(Node<'a>, String)> {
+    fn same_file_callee(&self, call: Node<'a>) -> Option<(Node<'a>, CodeLabel)> {
         let scope = self.scope;
         let function = call.child_by_field_name("function")?;
         match function.kind() {
             "identifier" => {
                 let name = scope.text(function);
                 let def = scope.visible_definition(call, name)?;
-                (def.kind() == "function_definition").then(|| (def, format!("`{name}`")))
+                (def.kind() == "function_definition")
+                    .then(|| (def, CodeLabel::Named(name.to_owned())))
             }
             "attribute" => {
                 let object = function.child_by_field_name("object")?;
@@ -443,7 +452,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
                 let owner_name = owner
                     .child_by_field_name("name")
                     .map_or("", |n| scope.text(n));
-                Some((def, format!("`{owner_name}.{name}`")))
+                Some((def, CodeLabel::Named(format!("{owner_name}.{name}"))))
             }
             _ => None,
         }
@@ -451,7 +460,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
 
     /// Whether a returned expression is a CUDA tensor: a CUDA-producing call, a name bound to
     /// one in the function, a container holding one, or a same-file call that returns one.
-    fn returned_cuda(&mut self, value: Node<'a>, label: &str, depth: u8) -> Vec<Finding> {
+    fn returned_cuda(&mut self, value: Node<'a>, label: &CodePath, depth: u8) -> Vec<Finding> {
         let scope = self.scope;
         if depth > MAX_CALL_DEPTH {
             return Vec::new();
@@ -461,7 +470,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
                 if let Some(use_) = cuda::call_initialises_cuda(scope, value) {
                     return finding(vec![use_], label);
                 }
-                let Some((def, callee_label)) = self.same_file_callee(value) else {
+                let Some((def, callee)) = self.same_file_callee(value) else {
                     return Vec::new();
                 };
                 let Some(body) = def.child_by_field_name("body") else {
@@ -475,7 +484,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
                         returns.push(v);
                     }
                 });
-                let callee_label = format!("{callee_label}, called from {label}");
+                let callee_label = label.calling(callee);
                 returns
                     .into_iter()
                     .flat_map(|v| self.returned_cuda(v, &callee_label, depth + 1))
@@ -518,13 +527,13 @@ impl<'s, 'a> Tracer<'s, 'a> {
     }
 }
 
-fn finding(uses: Vec<cuda::CudaUse>, label: &str) -> Vec<Finding> {
+fn finding(uses: Vec<cuda::CudaUse>, label: &CodePath) -> Vec<Finding> {
     uses.into_iter()
         .map(|u| Finding {
             file: None,
             range: u.range,
             what: u.what,
-            within: label.to_owned(),
+            within: label.clone(),
             cudaness: u.cudaness,
         })
         .collect()
@@ -533,6 +542,7 @@ fn finding(uses: Vec<cuda::CudaUse>, label: &str) -> Vec<Finding> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::Lang;
     use crate::python::loaders::Param;
 
     fn facts_of(source: &str) -> WorkerCode {
@@ -561,11 +571,17 @@ mod tests {
         );
         let cuda: Vec<_> = code
             .cuda()
-            .map(|f| (f.what.as_str(), f.within.as_str()))
+            .map(|f| (f.what.render(Lang::En), f.within.render(Lang::En)))
             .collect();
-        assert_eq!(cuda.len(), 1, "{cuda:?}");
-        assert!(cuda[0].1.contains("`load`"));
-        assert!(cuda[0].1.contains("inherited by `Files`"));
+        assert_eq!(
+            cuda,
+            [(
+                "`zeros(..., device=GPU)`".to_owned(),
+                "`load`, called from `Base._read`, called from `Base.__getitem__` (inherited by \
+                 `Files`)"
+                    .to_owned()
+            )]
+        );
         assert_eq!(code.returns_cuda().count(), 1);
     }
 

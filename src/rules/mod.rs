@@ -1,6 +1,7 @@
 //! The rule catalogue: one module per rule, grouped by family, each with its docs beside its code.
 //!
-//! Codes are a stable contract (configs, `# noqa` comments and CI scripts name them). A rule is
+//! The rules are listed once, in [`crate::codes`]: adding one is its module here, its fixtures
+//! and one line of that table. A rule is
 //! a [`Rule`] (metadata and docs) plus a `check` function that reads the semantic model through
 //! a [`Checker`] and reports diagnostics; rules never walk raw syntax trees when the model can
 //! answer.
@@ -12,8 +13,6 @@ pub mod resources;
 pub(crate) mod zh;
 
 use std::cell::OnceCell;
-use std::fmt;
-use std::str::FromStr;
 
 use crate::analyze::Context;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -21,25 +20,12 @@ use crate::python::analysis::Analysis;
 use crate::python::model::Module;
 use crate::text::TextRange;
 
-/// Declares the rule table: the [`Code`] enum, its strings and the registry of rules and check
-/// functions, all from one line per rule (`CODE: family::module`, the module holding `RULE` and
-/// `check`). Lines are in code order; a rule's `RULE.code` must name the code of its line, which
-/// the compiler checks.
-macro_rules! rule_table {
+pub use crate::codes::Code;
+
+/// The registry of rules and check functions, from the rule table in [`crate::codes`]. A
+/// rule's `RULE.code` must name the code of its line, which the compiler checks.
+macro_rules! declare_registry {
     ($($code:ident: $($module:ident)::+,)+) => {
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Code {
-            $($code,)+
-        }
-
-        impl Code {
-            pub fn as_str(self) -> &'static str {
-                match self {
-                    $(Code::$code => stringify!($code),)+
-                }
-            }
-        }
-
         static REGISTRY: &[(Rule, CheckFn)] = &[$(($($module)::+::RULE, $($module)::+::check),)+];
 
         const _: () = {
@@ -57,58 +43,12 @@ macro_rules! rule_table {
     };
 }
 
-rule_table! {
-    DL101: fork::cuda_in_forked_worker,
-    DL102: fork::cuda_before_fork,
-    DL103: fork::implicit_start_method,
-    DL104: fork::spawn_without_main_guard,
-    DL105: fork::unpicklable_worker_callable,
-    DL106: fork::pin_memory_cuda_data,
-    DL107: fork::interactive_main_under_spawn,
-    DL201: resources::num_workers_exceeds_cpus,
-    DL202: resources::pin_memory_without_shm_check,
-    DL203: resources::small_shared_memory,
-    DL204: resources::file_system_sharing_strategy,
-    DL205: resources::cpu_count_workers,
-    DL206: resources::python_objects_in_dataset,
-    DL301: args::prefetch_factor_without_workers,
-    DL302: args::persistent_workers_without_workers,
-    DL303: args::timeout_without_workers,
-    DL304: args::negative_num_workers,
-    DL305: args::context_without_workers,
-    DL306: args::sampler_option_conflict,
-    DL307: args::invalid_start_method,
-}
+crate::codes::rule_table!(declare_registry);
 
 impl Code {
     pub fn rule(self) -> &'static Rule {
         // The registry is ordered by code, one entry per variant (checked when compiling).
         &REGISTRY[self as usize].0
-    }
-
-    pub fn all() -> impl Iterator<Item = Code> {
-        REGISTRY.iter().map(|(rule, _)| rule.code)
-    }
-}
-
-impl fmt::Display for Code {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for Code {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Code::all()
-            .find(|c| c.as_str().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown rule code `{s}`"))
-    }
-}
-
-impl serde::Serialize for Code {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
     }
 }
 

@@ -200,7 +200,7 @@ pub fn non_empty(message: &str, fallback: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Code;
+    use crate::codes::Code;
 
     #[test]
     fn positions_follow_the_encoding_and_clamp() {

@@ -8,10 +8,10 @@ use std::path::PathBuf;
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::codes::Code;
 use crate::config::{Overrides, Settings};
 use crate::diagnostic::Severity;
 use crate::host::{HostFacts, parse_size};
-use crate::rules::Code;
 
 /// Settings an editor may send; every key optional, unknown keys ignored (editors send their
 /// own extras, such as the VS Code extension's `path` or `autoExplain`).

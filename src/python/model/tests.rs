@@ -2,6 +2,7 @@ use std::path::Path;
 
 use super::build::for_each_named_child;
 use super::*;
+use crate::lang::Lang;
 use crate::python::loaders::{ArgState, DatasetClass, Param, Passing};
 use crate::python::parse;
 use crate::python::values::{CpuCountFn, Value};
@@ -256,7 +257,10 @@ DataLoader(ds, num_workers=min(4, NUM))
         };
         let r = nw(0);
         assert_eq!(r.value, Value::Int(64));
-        assert_eq!(r.describe(), "64, the default of --num_workers (line 5)");
+        assert_eq!(
+            r.describe(Lang::En),
+            "64, the default of --num_workers (line 5)"
+        );
         assert_eq!(nw(1).value, Value::Int(3));
         assert_eq!(nw(2).value, Value::Int(5));
         let pin = m.loaders()[3]
@@ -266,7 +270,7 @@ DataLoader(ds, num_workers=min(4, NUM))
             .clone();
         assert_eq!(pin.value, Value::Bool(false));
         assert_eq!(nw(4).value, Value::Unknown);
-        assert_eq!(nw(5).describe(), "8, the value of NUM (line 3)");
+        assert_eq!(nw(5).describe(Lang::En), "8, the value of NUM (line 3)");
         assert_eq!(nw(6).value, Value::Int(-1));
         assert_eq!(
             nw(7).value,
@@ -315,7 +319,10 @@ DataLoader(ds, num_workers=args.workers)
         assert_eq!(m.loaders()[1].num_workers(), None);
         // An unconditional write before the read, in the same scope, decides it.
         let r = m.loaders()[2].certain(Param::NumWorkers).expect("resolved");
-        assert_eq!(r.describe(), "0, the value of args.workers (line 8)");
+        assert_eq!(
+            r.describe(Lang::En),
+            "0, the value of args.workers (line 8)"
+        );
     });
 }
 
@@ -383,21 +390,21 @@ if __name__ == '__main__':
                 .expect("bound")
         };
         assert_eq!(
-            arg(0, Param::NumWorkers).describe(),
+            arg(0, Param::NumWorkers).describe(Lang::En),
             "10, the default of --num_workers (line 8)"
         );
         assert_eq!(
-            arg(1, Param::PinMemory).describe(),
+            arg(1, Param::PinMemory).describe(Lang::En),
             "False, argparse's default for --pin-mem (line 9)"
         );
         assert_eq!(
-            arg(1, Param::PrefetchFactor).describe(),
+            arg(1, Param::PrefetchFactor).describe(Lang::En),
             "None, the default of --prefetch (line 15)"
         );
         // `n` is unknown: the reassigned value is too, never the default.
         assert_eq!(arg(2, Param::NumWorkers).value, Value::Unknown);
         assert_eq!(
-            arg(3, Param::NumWorkers).describe(),
+            arg(3, Param::NumWorkers).describe(Lang::En),
             "4, the value of args.eval_workers (line 45)"
         );
     });
@@ -449,7 +456,7 @@ if __name__ == '__main__':
         let nw = |i: usize| {
             m.loaders()[i]
                 .certain(Param::NumWorkers)
-                .map(|r| r.describe())
+                .map(|r| r.describe(Lang::En))
         };
         let expected = Some("10, the default of --num_workers (line 7)".to_owned());
         assert_eq!(nw(0), expected);
@@ -457,7 +464,7 @@ if __name__ == '__main__':
         assert_eq!(nw(2), None);
         let pin = m.loaders()[0]
             .certain(Param::PinMemory)
-            .map(|r| r.describe());
+            .map(|r| r.describe(Lang::En));
         assert_eq!(
             pin.as_deref(),
             Some("True, the default of --pin_mem (line 10)")
@@ -686,7 +693,7 @@ def unused(args):
                 .map(|a| a.value.clone())
         };
         assert_eq!(
-            nw(0).map(|r| r.describe()).as_deref(),
+            nw(0).map(|r| r.describe(Lang::En)).as_deref(),
             Some("4, the default of --workers (line 5)")
         );
         assert_eq!(nw(1).map(|r| r.value), Some(Value::Unknown));

@@ -10,10 +10,11 @@ pub mod timeout_without_workers;
 
 use crate::diagnostic::Diagnostic;
 use crate::fix::Fix;
+use crate::lang::Lang;
 use crate::python::edit;
 use crate::python::loaders::{Argument, Loader, Param};
 use crate::python::model::Module;
-use crate::rules::{Checker, Rule, zh};
+use crate::rules::{Checker, Rule};
 
 /// An argument's text on one line, shortened for a fix title.
 pub(crate) fn short_text(m: &Module, arg: &Argument) -> String {
@@ -62,13 +63,15 @@ pub(crate) fn with_workers_related(diagnostic: Diagnostic, loader: &Loader) -> D
 /// "num_workers=0 (...)" or "num_workers=0 (DataLoader's default)".
 pub(crate) fn workers_text(loader: &Loader) -> String {
     loader
-        .describe(Param::NumWorkers)
+        .describe(Param::NumWorkers, Lang::En)
         .unwrap_or_else(|| "num_workers=0".to_owned())
 }
 
 /// [`workers_text`] in Chinese.
 pub(crate) fn workers_text_zh(loader: &Loader) -> String {
-    zh::describe(loader, Param::NumWorkers).unwrap_or_else(|| "num_workers=0".to_owned())
+    loader
+        .describe(Param::NumWorkers, Lang::Zh)
+        .unwrap_or_else(|| "num_workers=0".to_owned())
 }
 
 /// The shape of the "option without workers" rules: for every loader that certainly has no

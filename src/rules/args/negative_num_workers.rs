@@ -2,9 +2,10 @@
 
 use crate::diagnostic::Severity;
 use crate::fix::Fix;
+use crate::lang::Lang;
 use crate::python::edit;
 use crate::python::loaders::{Param, Passing};
-use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL304,
@@ -55,8 +56,12 @@ pub fn check(checker: &mut Checker) {
             continue;
         }
         let fallback = || format!("num_workers={}", arg.value.value);
-        let described = loader.describe(Param::NumWorkers).unwrap_or_else(fallback);
-        let described_zh = zh::describe(loader, Param::NumWorkers).unwrap_or_else(fallback);
+        let described = loader
+            .describe(Param::NumWorkers, Lang::En)
+            .unwrap_or_else(fallback);
+        let described_zh = loader
+            .describe(Param::NumWorkers, Lang::Zh)
+            .unwrap_or_else(fallback);
         let mut d = RULE
             .diagnostic(
                 arg.anchor,

@@ -1,12 +1,13 @@
 //! DL302 `persistent-workers-without-workers`.
 
 use crate::diagnostic::Severity;
+use crate::lang::Lang;
 use crate::python::loaders::{ArgState, Param};
 use crate::python::values::Value;
 use crate::rules::args::{
     check_without_workers, with_workers_related, workers_text, workers_text_zh,
 };
-use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL302,
@@ -89,7 +90,7 @@ fn check_default(checker: &mut Checker) {
         {
             continue;
         }
-        let note = loader.default_note(param);
+        let note = loader.default_note(param, Lang::En);
         let workers = workers_text(loader);
         let message = format!(
             "persistent_workers=True ({note}) with {workers}: DataLoader raises \"ValueError: \
@@ -98,7 +99,7 @@ fn check_default(checker: &mut Checker) {
         let message_zh = format!(
             "persistent_workers=True（{} 的默认值）与 {} 同时使用：DataLoader 会抛出 \
              \"ValueError: persistent_workers option needs num_workers > 0\"",
-            zh::entry(loader.entry_name()),
+            loader.entry.render(Lang::Zh),
             workers_text_zh(loader)
         );
         found.push(with_workers_related(

@@ -1,6 +1,7 @@
 //! DL301 `prefetch-factor-without-workers`.
 
 use crate::diagnostic::Severity;
+use crate::python::labels::EntryName;
 use crate::python::loaders::{Loader, Param};
 use crate::rules::args::check_without_workers;
 use crate::rules::{Checker, Code, FixAvailability, Rule};
@@ -84,7 +85,7 @@ pub fn check(checker: &mut Checker) {
 
 /// transformers' `TrainingArguments` checks the pair itself, before any DataLoader is built.
 fn is_training_arguments(loader: &Loader) -> bool {
-    loader.entry_name() == "transformers.TrainingArguments"
+    matches!(&loader.entry, EntryName::Catalogue(name) if name == "transformers.TrainingArguments")
 }
 
 /// Who raises: the `TrainingArguments` constructor or DataLoader's.

@@ -3,13 +3,14 @@
 use tree_sitter::Node;
 
 use crate::diagnostic::Severity;
+use crate::lang::Lang;
 use crate::python::analysis::Analysis;
 use crate::python::cuda::{self, Cudaness};
 use crate::python::iteration::FirstIteration;
 use crate::python::start_method::Origin;
 use crate::python::syntax;
 use crate::rules::fork::{loaders, with_start_method_fixes};
-use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 use crate::text::TextRange;
 
 pub const RULE: Rule = Rule {
@@ -114,12 +115,13 @@ pub fn check(checker: &mut Checker) {
                 format!(
                     "the workers use {} ({}), which cannot use the CUDA state a forked \
                      process inherits",
-                    lib.what, lib.within
+                    lib.what.render(Lang::En),
+                    lib.within.render(Lang::En)
                 ),
                 format!(
                     "worker 用到了 {}（位于 {}），它无法使用 fork 出的子进程继承来的 CUDA 状态",
-                    zh::code_path(&lib.what),
-                    zh::code_path(&lib.within)
+                    lib.what.render(Lang::Zh),
+                    lib.within.render(Lang::Zh)
                 ),
             ),
             None => (
@@ -134,14 +136,14 @@ pub fn check(checker: &mut Checker) {
         let message = format!(
             "CUDA is initialised in the main process before this loader starts its workers \
              (by {}){when}, and {}: {consequence}",
-            first.what,
-            loader.start.describe()
+            first.what.render(Lang::En),
+            loader.start.describe(Lang::En)
         );
         let message_zh = format!(
             "{when_zh}主进程在此加载器启动 worker 之前已初始化 CUDA（由 {} 触发），且 {}：\
              {consequence_zh}",
-            zh::code_path(&first.what),
-            zh::start_method(&loader.start)
+            first.what.render(Lang::Zh),
+            loader.start.describe(Lang::Zh)
         );
         let range = match loader.start.origin {
             Origin::Argument(range) => range,
@@ -163,8 +165,8 @@ pub fn check(checker: &mut Checker) {
             diagnostic = diagnostic.with_related_in(
                 lib.file.clone(),
                 lib.range,
-                format!("{} runs in every worker", lib.what),
-                format!("{} 在每个 worker 中运行", zh::code_path(&lib.what)),
+                format!("{} runs in every worker", lib.what.render(Lang::En)),
+                format!("{} 在每个 worker 中运行", lib.what.render(Lang::Zh)),
             );
         }
         diagnostic = with_start_method_fixes(diagnostic, scope, loader);

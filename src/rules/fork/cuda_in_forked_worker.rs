@@ -1,9 +1,10 @@
 //! DL101 `cuda-in-forked-worker`.
 
 use crate::diagnostic::Severity;
+use crate::lang::Lang;
 use crate::python::cuda::Cudaness;
 use crate::rules::fork::{loaders, with_start_method_fixes};
-use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL101,
@@ -80,17 +81,17 @@ pub fn check(checker: &mut Checker) {
                  forked process cannot use CUDA (\"Cannot re-initialize CUDA in forked \
                  subprocess\"). Keep worker-side code on the CPU and move each batch to the GPU \
                  in the training loop, or start the workers with spawn",
-                first.what,
-                first.within,
-                loader.start.describe()
+                first.what.render(Lang::En),
+                first.within.render(Lang::En),
+                loader.start.describe(Lang::En)
             );
             let message_zh = format!(
                 "{when_zh}{} 在 DataLoader 的 worker 进程中运行（位于 {}），但 {}：fork 出的子进程\
                  无法使用 CUDA（\"Cannot re-initialize CUDA in forked subprocess\"）。请让 worker \
                  端代码只用 CPU，在训练循环中再把每个批次移到 GPU，或改用 spawn 启动 worker",
-                zh::code_path(&first.what),
-                zh::code_path(&first.within),
-                zh::start_method(&loader.start)
+                first.what.render(Lang::Zh),
+                first.within.render(Lang::Zh),
+                loader.start.describe(Lang::Zh)
             );
             let range = loader
                 .argument_range(role.argument())
@@ -100,11 +101,15 @@ pub fn check(checker: &mut Checker) {
                 diagnostic = diagnostic.with_related_in(
                     finding.file.clone(),
                     finding.range,
-                    format!("{} runs in every worker ({})", finding.what, finding.within),
+                    format!(
+                        "{} runs in every worker ({})",
+                        finding.what.render(Lang::En),
+                        finding.within.render(Lang::En)
+                    ),
                     format!(
                         "{} 在每个 worker 中运行（位于 {}）",
-                        zh::code_path(&finding.what),
-                        zh::code_path(&finding.within)
+                        finding.what.render(Lang::Zh),
+                        finding.within.render(Lang::Zh)
                     ),
                 );
             }

@@ -2,8 +2,9 @@
 
 use crate::diagnostic::Severity;
 use crate::fix::Fix;
+use crate::lang::Lang;
 use crate::rules::fork::loaders;
-use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL103,
@@ -56,12 +57,12 @@ pub fn check(checker: &mut Checker) {
             "No start method is chosen for this loader's workers: {}. The same script starts \
              them differently on macOS and Windows (spawn) and on Linux from Python 3.14 \
              (forkserver)",
-            loader.start.describe()
+            loader.start.describe(Lang::En)
         );
         let message_zh = format!(
             "没有为此加载器的 worker 选定启动方式：{}。同一脚本在 macOS 和 Windows 上（spawn）\
              以及 Python 3.14 起的 Linux 上（forkserver）会以不同方式启动 worker",
-            zh::start_method(&loader.start)
+            loader.start.describe(Lang::Zh)
         );
         let mut diagnostic = RULE.diagnostic(loader.callee(), message).zh(message_zh);
         for (i, method) in ["spawn", "forkserver", "fork"].iter().enumerate() {

@@ -4,6 +4,7 @@ use tree_sitter::Node;
 
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::{self, Fix};
+use crate::lang::Lang;
 use crate::notebook;
 use crate::python::analysis::Analysis;
 use crate::python::edit;
@@ -13,7 +14,7 @@ use crate::python::syntax;
 use crate::python::workers;
 use crate::rules::fork::unpicklable_worker_callable::PICKLED_ARGUMENTS;
 use crate::rules::fork::{Loader, loaders};
-use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL107,
@@ -116,8 +117,8 @@ fn diagnostic<'a>(
     let failure = format!(
         "\"AttributeError: Can't get attribute '{name}' on <module '__main__' (built-in)>\""
     );
-    let start = loader.start.describe();
-    let start_zh = zh::start_method(&loader.start);
+    let start = loader.start.describe(Lang::En);
+    let start_zh = loader.start.describe(Lang::Zh);
     let severity = if loader.start.is_explicit() {
         Severity::Error
     } else {
@@ -155,13 +156,11 @@ fn diagnostic<'a>(
          make)",
         kind.0, found.argument
     );
-    let message_zh = zh::join(&[
-        &format!(
-            "作为 `{}` 传入的{} `{name}` 定义在此 notebook 中；{when_zh}。",
-            found.argument, kind.1
-        ),
-        "请把它移到 notebook 旁边的 `.py` 模块中再导入（这是跨文件的修改，`--fix` 不会自动完成）",
-    ]);
+    let message_zh = format!(
+        "作为 `{}` 传入的{} `{name}` 定义在此 notebook 中；{when_zh}。请把它移到 notebook 旁边的 \
+         `.py` 模块中再导入（这是跨文件的修改，`--fix` 不会自动完成）",
+        found.argument, kind.1
+    );
     let Some(range) = loader.argument_range(found.argument) else {
         return RULE.diagnostic(loader.callee(), message).zh(message_zh);
     };

@@ -2,9 +2,10 @@
 
 use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
+use crate::lang::Lang;
 use crate::python::syntax;
 use crate::rules::fork::loaders;
-use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL106,
@@ -69,14 +70,15 @@ pub fn check(checker: &mut Checker) {
             "`pin_memory=True`, but {} returns a CUDA tensor ({}): only CPU tensors can be \
              pinned (\"cannot pin 'torch.cuda.FloatTensor' only dense CPU tensors can be \
              pinned\"). Return CPU tensors and move the batch in the training loop",
-            first.within, first.what
+            first.within.render(Lang::En),
+            first.what.render(Lang::En)
         );
         let message_zh = format!(
             "`pin_memory=True`，但 {} 返回的是 CUDA 张量（{}）：只有 CPU 张量才能锁页（\"cannot \
              pin 'torch.cuda.FloatTensor' only dense CPU tensors can be pinned\"）。请返回 CPU \
              张量，在训练循环中再把批次移到 GPU",
-            zh::code_path(&first.within),
-            zh::code_path(&first.what)
+            first.within.render(Lang::Zh),
+            first.what.render(Lang::Zh)
         );
         let mut diagnostic = RULE.diagnostic(range, message).zh(message_zh);
         for finding in code.returns_cuda().take(3) {
@@ -85,11 +87,11 @@ pub fn check(checker: &mut Checker) {
                 finding.range,
                 format!(
                     "a CUDA tensor is returned to the loader here ({})",
-                    finding.within
+                    finding.within.render(Lang::En)
                 ),
                 format!(
                     "此处向加载器返回了 CUDA 张量（位于 {}）",
-                    zh::code_path(&finding.within)
+                    finding.within.render(Lang::Zh)
                 ),
             );
         }

@@ -6,6 +6,7 @@ use tree_sitter::Node;
 
 use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
+use crate::lang::Lang;
 use crate::python::analysis::Analysis;
 use crate::python::closures;
 use crate::python::start_method::Origin;
@@ -177,14 +178,14 @@ pub fn check(checker: &mut Checker) {
         };
         for local in unpicklable_arguments(scope, loader) {
             let (what, what_zh) = describe(scope, &local);
-            let start_zh = zh::start_method(&loader.start);
+            let start_zh = loader.start.describe(Lang::Zh);
             let (severity, why, why_zh) = if method.pickles() {
                 (
                     Severity::Error,
                     format!(
                         "{}, which pickles it for every worker: starting the workers fails with \
                          \"Can't pickle local object\"",
-                        loader.start.describe()
+                        loader.start.describe(Lang::En)
                     ),
                     format!(
                         "{start_zh}，会为每个 worker pickle 它：启动 worker 时失败，报 \
@@ -197,7 +198,7 @@ pub fn check(checker: &mut Checker) {
                     format!(
                         "{}, which does not pickle it; but spawn (macOS, Windows) and \
                          forkserver (Linux from Python 3.14) must pickle it, and fail",
-                        loader.start.describe()
+                        loader.start.describe(Lang::En)
                     ),
                     format!(
                         "{start_zh}，不需要 pickle 它；但 spawn（macOS、Windows）和 forkserver\

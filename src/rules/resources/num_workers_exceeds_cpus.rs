@@ -2,11 +2,12 @@
 
 use crate::diagnostic::Severity;
 use crate::fix::Fix;
+use crate::lang::Lang;
 use crate::python::edit;
 use crate::python::loaders::{Param, Passing};
 use crate::python::values::Value;
 use crate::rules::resources::{assumed, assumed_zh, atom_text, imports, never_iterated};
-use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL201,
@@ -101,8 +102,12 @@ pub fn check(checker: &mut Checker) {
             continue;
         }
         let fallback = || format!("num_workers={n}");
-        let described = loader.describe(Param::NumWorkers).unwrap_or_else(fallback);
-        let described_zh = zh::describe(loader, Param::NumWorkers).unwrap_or_else(fallback);
+        let described = loader
+            .describe(Param::NumWorkers, Lang::En)
+            .unwrap_or_else(fallback);
+        let described_zh = loader
+            .describe(Param::NumWorkers, Lang::Zh)
+            .unwrap_or_else(fallback);
         let mut message = format!("{described} exceeds {limit_text}");
         let mut message_zh = format!("{described_zh} 超过了{limit_text_zh}");
         if from_cpus {

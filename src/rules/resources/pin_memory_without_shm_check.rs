@@ -4,6 +4,7 @@ use tree_sitter::Node;
 
 use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
+use crate::lang::Lang;
 use crate::python::edit;
 use crate::python::loaders::{Loader, Param, Passing};
 use crate::python::model::Module;
@@ -11,7 +12,7 @@ use crate::python::values::Value;
 use crate::rules::resources::{
     GIB, atom_text, human_size, imports, never_iterated, possible_workers, shm_text, shm_text_zh,
 };
-use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL202,
@@ -162,15 +163,17 @@ pub fn check(checker: &mut Checker) {
             ),
         };
         let pin_text = loader
-            .describe(Param::PinMemory)
+            .describe(Param::PinMemory, Lang::En)
             .unwrap_or_else(|| "pin_memory=True".to_owned());
-        let pin_text_zh =
-            zh::describe(loader, Param::PinMemory).unwrap_or_else(|| "pin_memory=True".to_owned());
+        let pin_text_zh = loader
+            .describe(Param::PinMemory, Lang::Zh)
+            .unwrap_or_else(|| "pin_memory=True".to_owned());
         let workers_text = loader
-            .describe(Param::NumWorkers)
+            .describe(Param::NumWorkers, Lang::En)
             .unwrap_or_else(|| "workers".to_owned());
-        let workers_text_zh =
-            zh::describe(loader, Param::NumWorkers).unwrap_or_else(|| "worker".to_owned());
+        let workers_text_zh = loader
+            .describe(Param::NumWorkers, Lang::Zh)
+            .unwrap_or_else(|| "worker".to_owned());
         let message = format!(
             "{pin_text} with {workers_text} and no check of /dev/shm in this file: workers pass \
              every batch through /dev/shm and die with a bus error when it fills; {machine}"

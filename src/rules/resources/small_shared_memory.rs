@@ -1,9 +1,10 @@
 //! DL203 `small-shared-memory`.
 
 use crate::diagnostic::Severity;
+use crate::lang::Lang;
 use crate::python::loaders::Param;
 use crate::rules::resources::{GIB, never_iterated, possible_workers, shm_text, shm_text_zh};
-use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
+use crate::rules::{Checker, Code, FixAvailability, Rule};
 
 pub const RULE: Rule = Rule {
     code: Code::DL203,
@@ -73,8 +74,12 @@ pub fn check(checker: &mut Checker) {
             continue;
         }
         let fallback = || "num_workers > 0".to_owned();
-        let described = loader.describe(Param::NumWorkers).unwrap_or_else(fallback);
-        let described_zh = zh::describe(loader, Param::NumWorkers).unwrap_or_else(fallback);
+        let described = loader
+            .describe(Param::NumWorkers, Lang::En)
+            .unwrap_or_else(fallback);
+        let described_zh = loader
+            .describe(Param::NumWorkers, Lang::Zh)
+            .unwrap_or_else(fallback);
         let message = format!(
             "{described} on a machine whose {facts}, under 1 GiB: workers pass every batch \
              through /dev/shm and die with a bus error when it fills. Give it more: `docker run \

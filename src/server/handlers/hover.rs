@@ -10,6 +10,7 @@ use std::sync::Arc;
 use tower_lsp_server::jsonrpc::Result;
 use tower_lsp_server::ls_types::*;
 
+use crate::codes::Code;
 use crate::host::{HostFacts, format_bytes};
 use crate::lang::Lang;
 use crate::notebook as notebook_text;
@@ -18,8 +19,6 @@ use crate::python::facts::{self, Status};
 use crate::python::loaders::{ArgState, Loader, Param};
 use crate::python::model::Module;
 use crate::python::start_method;
-use crate::python::values::Resolved;
-use crate::rules::{Code, zh};
 use crate::server::config::Config;
 use crate::server::hover_docs::{self, Labels};
 use crate::server::notebook;
@@ -190,12 +189,12 @@ fn keyword(model: &Module, loader: &Loader, param: Param, config: &Config) -> Op
             "- {}: `{}` ({})",
             labels.default,
             loader.default(param),
-            loader.entry_name()
+            loader.entry.render(locale)
         );
     }
     if let ArgState::Passed(arg) = loader.state(param) {
         let here = if arg.value.value.is_known() {
-            described(&arg.value, locale)
+            arg.value.describe(locale)
         } else {
             format!("`{}` ({})", model.text(arg.value_node), labels.unknown)
         };
@@ -235,7 +234,7 @@ fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
         };
         match (&fact.status, &fact.resolved, &fact.value) {
             (Status::Passed, Some(resolved), _) => {
-                format!("{}{conditional}", described(resolved, locale))
+                format!("{}{conditional}", resolved.describe(locale))
             }
             (Status::Default, _, Some(value)) => match locale {
                 Lang::En => format!("{value} ({})", fact.origin),
@@ -282,24 +281,12 @@ fn start_method_text(model: &Module, found: &facts::LoaderFacts, locale: Lang) -
             text
         }
         Lang::Zh => {
-            let mut text = zh::start_method(method);
+            let mut text = method.describe(Lang::Zh);
             if let Some(line) = line {
                 let _ = write!(text, "（第 {line} 行）");
             }
             text
         }
-    }
-}
-
-/// A resolved value with where it comes from ("64, the default of --num_workers (line 8)"), in
-/// the client's language.
-fn described(value: &Resolved, locale: Lang) -> String {
-    match locale {
-        Lang::En => value.describe(),
-        Lang::Zh => match zh::provenance_note(&value.provenance) {
-            Some(note) => format!("{}（{note}）", value.value),
-            None => value.value.to_string(),
-        },
     }
 }
 
