@@ -190,7 +190,7 @@ pub struct Module<'a> {
     attribute_assignments: Vec<AttributeAssignment<'a>>,
     /// Modules of `from m import *` at any level.
     star_imports: Vec<String>,
-    argparse: ArgparseDefaults,
+    pub(crate) argparse: ArgparseDefaults,
     loaders: Vec<Loader<'a>>,
     /// The named children of the root but comments: [`Module::top_level_statements`].
     top_level: Vec<Node<'a>>,

@@ -5,6 +5,7 @@
 //! unknown. Rules read unknown as "stay quiet": the model never guesses.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 use crate::text::TextRange;
 
@@ -160,6 +161,9 @@ pub enum Provenance {
         at: TextRange,
         /// No `default=` was written: argparse's own (`None`, or `False` for `store_true`).
         implicit: bool,
+        /// The file of the `add_argument` when it is not the file the value is used in (a
+        /// namespace parsed in an entry script and handed to a helper of another file).
+        file: Option<PathBuf>,
     },
     /// Computed from other values (arithmetic, `min`, `int(...)`).
     Computed,
@@ -182,15 +186,20 @@ impl Provenance {
             Provenance::ArgparseDefault {
                 flag,
                 line,
-                implicit: false,
+                implicit,
+                file,
                 ..
-            } => Some(format!("the default of {flag} (line {line})")),
-            Provenance::ArgparseDefault {
-                flag,
-                line,
-                implicit: true,
-                ..
-            } => Some(format!("argparse's default for {flag} (line {line})")),
+            } => {
+                let place = match file.as_deref().and_then(Path::file_name) {
+                    Some(name) => format!("{} line {line}", name.to_string_lossy()),
+                    None => format!("line {line}"),
+                };
+                Some(if *implicit {
+                    format!("argparse's default for {flag} ({place})")
+                } else {
+                    format!("the default of {flag} ({place})")
+                })
+            }
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
             Provenance::EntryDefault { entry } => Some(format!("the default of {entry}")),
         }
@@ -224,6 +233,15 @@ impl Resolved {
     pub fn defined_at(&self) -> Option<TextRange> {
         match &self.provenance {
             Provenance::Constant { at, .. } | Provenance::ArgparseDefault { at, .. } => Some(*at),
+            _ => None,
+        }
+    }
+
+    /// The file [`Resolved::defined_at`] is in, when it is another file than the one the value
+    /// is used in.
+    pub fn defined_in(&self) -> Option<PathBuf> {
+        match &self.provenance {
+            Provenance::ArgparseDefault { file, .. } => file.clone(),
             _ => None,
         }
     }
@@ -292,8 +310,23 @@ mod tests {
                 line: 12,
                 at: TextRange::default(),
                 implicit: false,
+                file: None,
             },
         };
         assert_eq!(r.describe(), "64, the default of --num_workers (line 12)");
+        let elsewhere = Resolved {
+            provenance: Provenance::ArgparseDefault {
+                flag: "--workers".into(),
+                line: 8,
+                at: TextRange::default(),
+                implicit: false,
+                file: Some(PathBuf::from("/p/main.py")),
+            },
+            ..r
+        };
+        assert_eq!(
+            elsewhere.describe(),
+            "64, the default of --workers (main.py line 8)"
+        );
     }
 }

@@ -43,15 +43,20 @@ pub(crate) fn provenance_note(provenance: &Provenance) -> Option<String> {
         Provenance::ArgparseDefault {
             flag,
             line,
-            implicit: false,
+            implicit,
+            file,
             ..
-        } => Some(format!("第 {line} 行 {flag} 的默认值")),
-        Provenance::ArgparseDefault {
-            flag,
-            line,
-            implicit: true,
-            ..
-        } => Some(format!("第 {line} 行 argparse 为 {flag} 给出的默认值")),
+        } => {
+            let place = match file.as_deref().and_then(std::path::Path::file_name) {
+                Some(name) => format!("{} 第 {line} 行", name.to_string_lossy()),
+                None => format!("第 {line} 行"),
+            };
+            Some(if *implicit {
+                format!("{place} argparse 为 {flag} 给出的默认值")
+            } else {
+                format!("{place} {flag} 的默认值")
+            })
+        }
         Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),
         Provenance::EntryDefault { entry: name } => Some(format!("{} 的默认值", entry(name))),
     }
