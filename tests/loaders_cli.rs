@@ -333,3 +333,62 @@ fn values_reach_helpers_in_other_files() {
     );
     assert_eq!(text.matches("num_workers unknown").count(), 2, "{text}");
 }
+
+/// Parsers built in another module of the project: a parent parser returned by
+/// `get_args_parser()`, options added by `add_dataset_args(parser)` (through an argument
+/// group), each value located at its `add_argument` in `configs/options.py`. A helper that
+/// hands the parser on to code dldoctor cannot read leaves the values unknown.
+#[test]
+fn parsers_built_in_another_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules/DL201_parser_in_another_file");
+    let (_, findings) = check_json(&root);
+    let mut found: Vec<(String, u64, String)> = findings
+        .iter()
+        .filter(|f| f["code"] == "DL201")
+        .map(|f| {
+            assert!(
+                f["related"][0]["filename"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("configs/options.py"),
+                "{f:#?}"
+            );
+            let file = f["filename"].as_str().unwrap();
+            (
+                file.rsplit('/').next().unwrap().to_owned(),
+                f["location"]["row"].as_u64().unwrap(),
+                message_place(f["message"].as_str().unwrap()),
+            )
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            (
+                "finetune.py".to_owned(),
+                14,
+                "options.py line 21".to_owned()
+            ),
+            ("train.py".to_owned(), 11, "options.py line 9".to_owned()),
+            ("train.py".to_owned(), 13, "options.py line 21".to_owned()),
+        ],
+        "{findings:#?}"
+    );
+    let out = dldoctor(&root, &["loaders", "train.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("prefetch_factor = 4: the default of --prefetch (options.py line 22)"),
+        "{text}"
+    );
+}
+
+/// "options.py line 9" of a message "... (the default of --workers (options.py line 9)) ...".
+fn message_place(message: &str) -> String {
+    let start = message.find("options.py line").unwrap_or(0);
+    let end = message[start..]
+        .find(')')
+        .map_or(message.len(), |e| start + e);
+    message[start..end].to_owned()
+}

@@ -25,7 +25,8 @@
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tree_sitter::Node;
 
@@ -104,8 +105,10 @@ pub struct ParamWrite {
     pub attribute: String,
 }
 
-#[derive(Debug, Default)]
-struct ParserOptions {
+/// The options one parser gets: also what a function of another file adds to a parser it is
+/// given, or the parser it returns ([`returned_parser`], [`filled_parameters`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParserOptions {
     /// dest -> every `add_argument` that writes it.
     options: HashMap<String, Vec<OptionDefault>>,
     /// dest -> every `set_defaults(dest=...)` that gives it.
@@ -116,24 +119,61 @@ struct ParserOptions {
     /// `set_defaults` with `**kwargs` or a computed flag, `argument_default=`, parents it
     /// cannot resolve, sub-parsers, or the parser handed to code it cannot see.
     opaque: bool,
+    /// A parameter of a module-level function (and its position) that only other files
+    /// call: what it holds is the callers' parser, whose other options this file cannot see.
+    pseudo: Option<(FunctionId, usize)>,
+}
+
+impl ParserOptions {
+    /// Adds what a function of another file adds to this parser.
+    fn absorb(&mut self, added: &ParserOptions) {
+        for (dest, options) in &added.options {
+            self.options
+                .entry(dest.clone())
+                .or_default()
+                .extend(options.iter().cloned());
+        }
+        for (dest, sets) in &added.overridden {
+            self.overridden
+                .entry(dest.clone())
+                .or_default()
+                .extend(sets.iter().cloned());
+        }
+        self.opaque |= added.opaque;
+    }
+
+    /// The options located in `file` (for another file that uses them).
+    fn located(mut self, file: &Path) -> ParserOptions {
+        for option in self.options.values_mut().flatten() {
+            option.file.get_or_insert_with(|| file.to_path_buf());
+        }
+        for set in self.overridden.values_mut().flatten() {
+            set.file.get_or_insert_with(|| file.to_path_buf());
+        }
+        self
+    }
 }
 
 /// One `set_defaults(dest=value)`.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct SetDefault {
     value: Value,
     line: u32,
     /// The `set_defaults(...)` call.
     at: TextRange,
+    /// The file it is in, when another than the one using it.
+    file: Option<PathBuf>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct OptionDefault {
     flag: String,
     line: u32,
     at: TextRange,
     value: Value,
     implicit: bool,
+    /// The file it is in, when another than the one using it.
+    file: Option<PathBuf>,
 }
 
 impl ArgparseDefaults {
@@ -149,7 +189,15 @@ impl ArgparseDefaults {
             read_constructor(&flow, call.node, call.scope, &mut options);
             out.parsers.insert(call.node.start_byte(), options);
         }
-        if out.parsers.is_empty() {
+        // A file without a parser of its own may take one from another file
+        // (`get_args_parser()`) or be given one (`def add_model_args(parser)`).
+        let uses_parsers = m.calls().iter().any(|c| {
+            matches!(
+                c.method,
+                Some("add_argument" | "set_defaults" | "parse_args" | "parse_known_args")
+            )
+        });
+        if out.parsers.is_empty() && !uses_parsers {
             return out;
         }
         // Names that hold a parser somewhere: only arguments spelled so can hand one away.
@@ -167,6 +215,7 @@ impl ArgparseDefaults {
                         parser_names.insert(m.text(object));
                     }
                     for parser in parsers {
+                        flow.register(&mut out.parsers, parser);
                         let Some(options) = out.parsers.get_mut(&parser) else {
                             continue;
                         };
@@ -180,15 +229,21 @@ impl ArgparseDefaults {
                 "parse_args"
                 | "parse_known_args"
                 | "add_argument_group"
-                | "add_mutually_exclusive_group"
-                    if object.kind() == "identifier" =>
-                {
-                    parser_names.insert(m.text(object));
+                | "add_mutually_exclusive_group" => {
+                    if object.kind() == "identifier" {
+                        parser_names.insert(m.text(object));
+                    }
+                    if matches!(method, "parse_args" | "parse_known_args") {
+                        for parser in parsers().unwrap_or_default() {
+                            flow.register(&mut out.parsers, parser);
+                        }
+                    }
                 }
                 _ => {}
             }
         }
-        // A parser handed to a call the model cannot read may get any option or default.
+        // A parser handed to a call the model cannot read may get any option or default;
+        // a function of another file adds what its summary says.
         for call in m.calls() {
             if flow.local_function(call.callee, call.scope).is_some()
                 || call
@@ -202,25 +257,46 @@ impl ArgparseDefaults {
                 continue;
             };
             let mut cursor = args.walk();
+            let mut position = 0;
             for arg in args.named_children(&mut cursor) {
-                let value = match arg.kind() {
-                    "keyword_argument" => arg.child_by_field_name("value"),
-                    _ => Some(arg),
+                let (value, at) = match arg.kind() {
+                    "keyword_argument" => (arg.child_by_field_name("value"), None),
+                    "comment" => continue,
+                    _ => {
+                        position += 1;
+                        (Some(arg), Some(position - 1))
+                    }
                 };
                 let Some(value) =
                     value.filter(|v| v.kind() == "identifier" && parser_names.contains(m.text(*v)))
                 else {
                     continue;
                 };
+                let added = match (call.qualified.as_deref(), at) {
+                    (Some(q), Some(at)) if !has_splat(call.node) => {
+                        m.index.filled_parser(m.path, q, at)
+                    }
+                    _ => None,
+                };
                 for parser in flow
                     .top(value, call.scope, Want::Parser)
                     .unwrap_or_default()
                 {
-                    if let Some(options) = out.parsers.get_mut(&parser) {
-                        options.opaque = true;
+                    flow.register(&mut out.parsers, parser);
+                    let Some(options) = out.parsers.get_mut(&parser) else {
+                        continue;
+                    };
+                    match &added {
+                        Some(added) => options.absorb(added),
+                        None => options.opaque = true,
                     }
                 }
             }
+        }
+        // Parents taken from another file's functions.
+        let foreign: Vec<ParserId> = flow.foreign.borrow().iter().map(|(p, _)| *p).collect();
+        for parser in foreign {
+            flow.register(&mut out.parsers, parser);
         }
         out
     }
@@ -322,7 +398,7 @@ impl ArgparseDefaults {
                 continue;
             }
             let options = self.parsers.get(&p)?;
-            if options.opaque {
+            if options.opaque || options.pseudo.is_some() {
                 return None;
             }
             out.push(options);
@@ -353,7 +429,7 @@ impl ArgparseDefaults {
                         line: set.line,
                         at: set.at,
                         implicit: false,
-                        file: None,
+                        file: set.file.clone(),
                     },
                 });
             }
@@ -367,7 +443,7 @@ impl ArgparseDefaults {
                     line: only.line,
                     at: only.at,
                     implicit: only.implicit,
-                    file: None,
+                    file: only.file.clone(),
                 },
             }),
             _ => None,
@@ -656,6 +732,54 @@ pub(crate) fn parameter_writes(m: &Module, function: FunctionId) -> Vec<ParamWri
     out
 }
 
+/// The parser a module-level function returns, its parents folded in, for other files that
+/// call it (`parser = get_args_parser()`, `ArgumentParser(parents=[get_args_parser()])`).
+/// `None` when it returns anything else, or a parser the model cannot fully see.
+pub(crate) fn returned_parser(m: &Module, function: FunctionId) -> Option<ParserOptions> {
+    let def = m.function(function)?;
+    let flow = Flow::new(m);
+    let mut found: Option<ParserId> = None;
+    for ret in return_statements(def.body?) {
+        let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
+        let [parser] = flow.top(value, def.scope, Want::Parser)?[..] else {
+            return None;
+        };
+        if found.is_some_and(|f| f != parser) {
+            return None;
+        }
+        found = Some(parser);
+    }
+    let mut out = ParserOptions::default();
+    for options in m.argparse.lineage(found?)? {
+        out.absorb(options);
+    }
+    Some(out.located(m.path))
+}
+
+/// What a module-level function adds to the parsers it is given, by the parameter's position
+/// (`def add_dataset_args(parser): parser.add_argument(...)`). A parameter handed on to code
+/// the model cannot read gets an opaque entry: any option may be added.
+pub(crate) fn filled_parameters(m: &Module, function: FunctionId) -> Vec<(usize, ParserOptions)> {
+    let mut out: Vec<(usize, ParserOptions)> = m
+        .argparse
+        .parsers
+        .values()
+        .filter_map(|options| match options.pseudo {
+            Some((f, position)) if f == function => Some((
+                position,
+                ParserOptions {
+                    pseudo: None,
+                    ..options.clone()
+                }
+                .located(m.path),
+            )),
+            _ => None,
+        })
+        .collect();
+    out.sort_by_key(|(position, _)| *position);
+    out
+}
+
 /// The namespaces the calls of `file` pass to `external` of `helper` (another file of the
 /// project): one table per call that reaches it, `None` for a call whose namespace is
 /// unknown. Calls are recognised through the file's imports (`from utils.data import
@@ -718,6 +842,11 @@ struct Flow<'m, 'a> {
     names: RefCell<Vec<String>>,
     /// Parameters reached that only other files pass (followed for a namespace).
     externals: RefCell<Vec<External>>,
+    /// Parsers made by functions of other files (`get_args_parser()`), by the call.
+    foreign: RefCell<Vec<(ParserId, Arc<ParserOptions>)>>,
+    /// Parameters reached that only other files pass (followed for a parser): the start of
+    /// the parameter, its function and position.
+    param_parsers: RefCell<Vec<(ParserId, FunctionId, usize)>>,
 }
 
 impl<'m, 'a> Flow<'m, 'a> {
@@ -727,6 +856,30 @@ impl<'m, 'a> Flow<'m, 'a> {
             visiting: RefCell::new(Vec::new()),
             names: RefCell::new(Vec::new()),
             externals: RefCell::new(Vec::new()),
+            foreign: RefCell::new(Vec::new()),
+            param_parsers: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Makes the entry of a parser this flow found outside the file's `ArgumentParser`
+    /// calls: one another file's function returns, or a parameter only other files pass.
+    fn register(&self, parsers: &mut HashMap<ParserId, ParserOptions>, id: ParserId) {
+        if parsers.contains_key(&id) {
+            return;
+        }
+        if let Some((_, options)) = self.foreign.borrow().iter().find(|(p, _)| *p == id) {
+            parsers.insert(id, (**options).clone());
+        } else if let Some((_, f, position)) = self
+            .param_parsers
+            .borrow()
+            .iter()
+            .find(|(p, _, _)| *p == id)
+        {
+            let options = ParserOptions {
+                pseudo: Some((*f, *position)),
+                ..ParserOptions::default()
+            };
+            parsers.insert(id, options);
         }
     }
 
@@ -800,7 +953,12 @@ impl<'m, 'a> Flow<'m, 'a> {
                             let object = callee.child_by_field_name("object")?;
                             return self.resolve(object, scope, frame, depth + 1, Want::Parser);
                         }
-                        None
+                        // `get_args_parser()` of another file of the project.
+                        let qualified = m.qualified_in(callee, scope, 0)?;
+                        let options = m.index.returned_parser(m.path, &qualified)?;
+                        let id = expr.start_byte();
+                        self.foreign.borrow_mut().push((id, options));
+                        Some(vec![id])
                     }
                     Want::Namespace => self.parse_call(expr, scope, frame, depth, "parse_args"),
                 }
@@ -1047,6 +1205,13 @@ impl<'m, 'a> Flow<'m, 'a> {
             Some(class) => class.parent_scope == MODULE_SCOPE,
             None => function.parent_scope == MODULE_SCOPE,
         };
+        if !any && want == Want::Parser && module_level && !is_init && !keyword_only {
+            let id = param.node.start_byte();
+            self.param_parsers
+                .borrow_mut()
+                .push((id, function_id, position));
+            return Some(vec![id]);
+        }
         if !any && want == Want::Namespace && module_level {
             let position = match (keyword_only, is_init) {
                 (true, _) => None,
@@ -1443,6 +1608,7 @@ fn read_set_defaults(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
                         value: m.value_in(value, scope, 1).value,
                         line: m.line(call.start_byte()),
                         at: Module::range(call),
+                        file: None,
                     });
             }
             "comment" => {}
@@ -1548,5 +1714,6 @@ fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
             at: Module::range(call),
             value,
             implicit,
+            file: None,
         });
 }

@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
 
 use tree_sitter::{Node, Tree};
 
-use crate::python::argparse::{self, External, NamespaceTable, ParamWrite};
+use crate::python::argparse::{self, External, NamespaceTable, ParamWrite, ParserOptions};
 use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
 use crate::python::syntax::{self, Scope};
@@ -83,7 +83,7 @@ type Slot = OnceLock<Option<Arc<Entry>>>;
 
 /// What the index keeps of one file: the worker-side facts of its module-level classes and
 /// functions.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct FileSummary {
     classes: HashMap<String, Facts>,
     functions: HashMap<String, Facts>,
@@ -92,6 +92,10 @@ pub struct FileSummary {
     shapes: HashMap<String, ClassShape>,
     /// The attributes each module-level function assigns on its parameters.
     param_writes: HashMap<String, Vec<ParamWrite>>,
+    /// The argparse parser each module-level function returns, if it does.
+    parsers_returned: HashMap<String, Arc<ParserOptions>>,
+    /// What each module-level function adds to the parsers it is given, by position.
+    parsers_filled: HashMap<String, Vec<(usize, Arc<ParserOptions>)>>,
 }
 
 impl FileSummary {
@@ -120,6 +124,16 @@ impl FileSummary {
                 let writes = argparse::parameter_writes(&module, *id);
                 if !writes.is_empty() {
                     summary.param_writes.insert(name.to_owned(), writes);
+                }
+                if let Some(parser) = argparse::returned_parser(&module, *id) {
+                    summary
+                        .parsers_returned
+                        .insert(name.to_owned(), Arc::new(parser));
+                }
+                let filled = argparse::filled_parameters(&module, *id);
+                if !filled.is_empty() {
+                    let filled = filled.into_iter().map(|(p, o)| (p, Arc::new(o))).collect();
+                    summary.parsers_filled.insert(name.to_owned(), filled);
                 }
             }
         }
@@ -156,7 +170,7 @@ impl FileSummary {
 }
 
 /// A file's summary and where the names it imports come from, for following re-exports.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 struct Entry {
     summary: FileSummary,
     imports: Imports,
@@ -305,6 +319,33 @@ impl ProjectIndex {
                 .cloned()
                 .unwrap_or_default(),
         )
+    }
+
+    /// The argparse parser the module-level function `qualified` returns (its options, each
+    /// located in its file).
+    pub(crate) fn returned_parser(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+    ) -> Option<Arc<ParserOptions>> {
+        let def = self.definition(from_file, qualified)?;
+        def.summary().parsers_returned.get(&def.name).cloned()
+    }
+
+    /// What the module-level function `qualified` adds to the parser passed at `position`;
+    /// `None` when it is not known to add only that.
+    pub(crate) fn filled_parser(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        position: usize,
+    ) -> Option<Arc<ParserOptions>> {
+        let def = self.definition(from_file, qualified)?;
+        let filled = def.summary().parsers_filled.get(&def.name)?;
+        filled
+            .iter()
+            .find(|(p, _)| *p == position)
+            .map(|(_, options)| Arc::clone(options))
     }
 
     /// What the callers in other files pass to a helper's parameter, where they all agree;
