@@ -1,9 +1,10 @@
 use std::path::Path;
 
+use super::build::for_each_named_child;
 use super::*;
 use crate::python::loaders::{ArgState, DatasetClass, Param, Passing};
 use crate::python::parse;
-use crate::python::values::CpuCountFn;
+use crate::python::values::{CpuCountFn, Value};
 
 fn with_module(source: &str, check: impl FnOnce(&Module)) {
     let tree = parse(source, None).expect("tree");

@@ -1,0 +1,390 @@
+//! The value evaluator: what an expression statically evaluates to, over the model's
+//! bindings (and the argparse defaults), or unknown.
+
+use tree_sitter::Node;
+
+use super::{Binding, BindingKind, MAX_DEPTH, Module, ScopeId, literal_items, positional_args};
+use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
+
+impl Module<'_> {
+    /// Resolves an expression to a value with its provenance; unknown when it cannot.
+    pub fn value_of(&self, expr: Node) -> Resolved {
+        self.value_in(expr, self.scope_at(expr), 0)
+    }
+
+    pub(crate) fn value_in(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
+        if depth > MAX_DEPTH {
+            return Resolved::unknown();
+        }
+        let literal = Resolved::literal;
+        match expr.kind() {
+            "integer" => parse_int(self.text(expr))
+                .map(|i| literal(Value::Int(i)))
+                .unwrap_or_else(Resolved::unknown),
+            "float" => parse_float(self.text(expr))
+                .map(|f| literal(Value::Float(f)))
+                .unwrap_or_else(Resolved::unknown),
+            "true" => literal(Value::Bool(true)),
+            "false" => literal(Value::Bool(false)),
+            "none" => literal(Value::None),
+            "string" | "concatenated_string" => self
+                .string_value(expr)
+                .map(|s| literal(Value::Str(s)))
+                .unwrap_or_else(Resolved::unknown),
+            "parenthesized_expression" => match expr.named_child(0) {
+                Some(inner) if inner.kind() != "comment" => self.value_in(inner, scope, depth + 1),
+                _ => Resolved::unknown(),
+            },
+            "unary_operator" => self.unary_value(expr, scope, depth),
+            "binary_operator" => self.binary_value(expr, scope, depth),
+            "identifier" => self.name_value(expr, scope, depth),
+            "attribute" => {
+                let (Some(object), Some(attribute)) = (
+                    expr.child_by_field_name("object"),
+                    expr.child_by_field_name("attribute"),
+                ) else {
+                    return Resolved::unknown();
+                };
+                self.argparse
+                    .value(self, object, self.text(attribute), scope, depth)
+                    .unwrap_or_else(Resolved::unknown)
+            }
+            "call" => self.call_value(expr, scope, depth),
+            _ => Resolved::unknown(),
+        }
+    }
+
+    /// Whether an expression is certainly not `None`: a known non-None value, a class
+    /// construction (`DistributedSampler(ds)`), a lambda, a container literal, or a name
+    /// bound once to one of those.
+    pub fn is_not_none(&self, expr: Node) -> bool {
+        self.not_none_in(expr, self.scope_at(expr), 0)
+    }
+
+    fn not_none_in(&self, expr: Node, scope: ScopeId, depth: u32) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        if self.value_in(expr, scope, depth).value.is_none() == Some(false) {
+            return true;
+        }
+        match expr.kind() {
+            "lambda"
+            | "list"
+            | "tuple"
+            | "dictionary"
+            | "set"
+            | "list_comprehension"
+            | "dictionary_comprehension"
+            | "set_comprehension"
+            | "generator_expression" => true,
+            "call" => {
+                let Some(callee) = expr.child_by_field_name("function") else {
+                    return false;
+                };
+                let last = match callee.kind() {
+                    "attribute" => callee.child_by_field_name("attribute"),
+                    "identifier" => Some(callee),
+                    _ => None,
+                };
+                // Calling a class makes an instance; by convention classes are CapWords.
+                last.is_some_and(|n| self.text(n).starts_with(|c: char| c.is_ascii_uppercase()))
+            }
+            "identifier" => match self.single_binding(self.text(expr), scope) {
+                Some(Binding {
+                    kind: BindingKind::Assign,
+                    value: Some(value),
+                    scope: bound_in,
+                    ..
+                }) => self.not_none_in(*value, *bound_in, depth + 1),
+                Some(Binding {
+                    kind: BindingKind::Function(_) | BindingKind::Class(_),
+                    ..
+                }) => true,
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The text of a plain string literal (no f-string interpolation, no bytes).
+    pub fn string_value(&self, node: Node) -> Option<String> {
+        match node.kind() {
+            "concatenated_string" => {
+                let mut out = String::new();
+                let mut cursor = node.walk();
+                for part in node.named_children(&mut cursor) {
+                    if part.kind() == "string" {
+                        out.push_str(&self.string_value(part)?);
+                    }
+                }
+                Some(out)
+            }
+            "string" => {
+                let mut cursor = node.walk();
+                let mut out = String::new();
+                for part in node.children(&mut cursor) {
+                    match part.kind() {
+                        "string_start" => {
+                            let prefix = self.text(part).to_ascii_lowercase();
+                            if prefix.contains('b') || prefix.contains('f') && prefix.contains('{')
+                            {
+                                return None;
+                            }
+                        }
+                        "string_content" => out.push_str(self.text(part)),
+                        "escape_sequence" => out.push_str(&unescape(self.text(part))?),
+                        "interpolation" => return None,
+                        _ => {}
+                    }
+                }
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
+    fn unary_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
+        let (Some(op), Some(arg)) = (
+            expr.child_by_field_name("operator"),
+            expr.child_by_field_name("argument"),
+        ) else {
+            return Resolved::unknown();
+        };
+        let inner = self.value_in(arg, scope, depth + 1);
+        let value = match (self.text(op), &inner.value) {
+            ("-", Value::Int(i)) => i.checked_neg().map(Value::Int),
+            ("-", Value::Float(f)) => Some(Value::Float(-f)),
+            ("+", Value::Int(_) | Value::Float(_)) => Some(inner.value.clone()),
+            _ => None,
+        };
+        match value {
+            Some(value) => Resolved {
+                value,
+                provenance: if inner.provenance == Provenance::Literal {
+                    Provenance::Literal
+                } else {
+                    Provenance::Computed
+                },
+            },
+            None => Resolved::unknown(),
+        }
+    }
+
+    fn binary_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
+        let (Some(left), Some(op), Some(right)) = (
+            expr.child_by_field_name("left"),
+            expr.child_by_field_name("operator"),
+            expr.child_by_field_name("right"),
+        ) else {
+            return Resolved::unknown();
+        };
+        let l = self.value_in(left, scope, depth + 1).value;
+        let r = self.value_in(right, scope, depth + 1).value;
+        let op = self.text(op);
+        let value = match (&l, &r) {
+            (Value::Int(a), Value::Int(b)) => match op {
+                "+" => a.checked_add(*b),
+                "-" => a.checked_sub(*b),
+                "*" => a.checked_mul(*b),
+                "//" if *b != 0 => Some(a.div_euclid(*b)),
+                _ => None,
+            }
+            .map(Value::Int),
+            (Value::CpuCount { func, .. }, Value::Int(_))
+            | (Value::Int(_), Value::CpuCount { func, .. })
+                if matches!(op, "+" | "-" | "*" | "//" | "/") =>
+            {
+                Some(Value::CpuCount {
+                    func: *func,
+                    exact: false,
+                })
+            }
+            // `os.cpu_count() // world_size`: a share of the count, whatever the divisor.
+            (Value::CpuCount { func, .. }, _) if matches!(op, "//" | "/" | "-") => {
+                Some(Value::CpuCount {
+                    func: *func,
+                    exact: false,
+                })
+            }
+            _ => None,
+        };
+        value
+            .map(|value| Resolved {
+                value,
+                provenance: Provenance::Computed,
+            })
+            .unwrap_or_else(Resolved::unknown)
+    }
+
+    fn name_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
+        let name = self.text(expr);
+        let Some(binding) = self.single_binding(name, scope) else {
+            return Resolved::unknown();
+        };
+        let (BindingKind::Assign | BindingKind::Walrus, Some(value)) =
+            (&binding.kind, binding.value)
+        else {
+            return Resolved::unknown();
+        };
+        let inner = self.value_in(value, binding.scope, depth + 1);
+        if !inner.value.is_known() {
+            return inner;
+        }
+        match inner.provenance {
+            Provenance::Literal | Provenance::Computed => Resolved {
+                value: inner.value,
+                provenance: Provenance::Constant {
+                    name: name.to_owned(),
+                    line: self.line(binding.name_range.start),
+                    at: binding.name_range,
+                },
+            },
+            _ => inner,
+        }
+    }
+
+    fn call_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
+        let Some(callee) = expr.child_by_field_name("function") else {
+            return Resolved::unknown();
+        };
+        let Some(qualified) = self.qualified_in(callee, scope, depth + 1) else {
+            return Resolved::unknown();
+        };
+        let args = positional_args(expr);
+        let computed = |value| Resolved {
+            value,
+            provenance: Provenance::Computed,
+        };
+        match qualified.as_str() {
+            "os.cpu_count" => computed(Value::CpuCount {
+                func: CpuCountFn::OsCpuCount,
+                exact: true,
+            }),
+            "multiprocessing.cpu_count" | "torch.multiprocessing.cpu_count" => {
+                computed(Value::CpuCount {
+                    func: CpuCountFn::MultiprocessingCpuCount,
+                    exact: true,
+                })
+            }
+            "psutil.cpu_count" => computed(Value::CpuCount {
+                func: CpuCountFn::PsutilCpuCount,
+                exact: true,
+            }),
+            "builtins.len" => match args.as_slice() {
+                [inner] if inner.kind() == "call" => {
+                    let affinity = inner
+                        .child_by_field_name("function")
+                        .and_then(|f| self.qualified_in(f, scope, depth + 1));
+                    if affinity.as_deref() == Some("os.sched_getaffinity") {
+                        computed(Value::CpuCount {
+                            func: CpuCountFn::SchedGetaffinity,
+                            exact: true,
+                        })
+                    } else {
+                        Resolved::unknown()
+                    }
+                }
+                _ => Resolved::unknown(),
+            },
+            "multiprocessing.get_context" | "torch.multiprocessing.get_context" => {
+                let method = self
+                    .keyword_arg(expr, "method")
+                    .or_else(|| args.first().copied());
+                let method = match method {
+                    None => None,
+                    Some(m) => match self.value_in(m, scope, depth + 1).value {
+                        Value::Str(s) => Some(s),
+                        Value::None => None,
+                        _ => return computed(Value::Context { method: None }),
+                    },
+                };
+                computed(Value::Context { method })
+            }
+            "builtins.int" => match args.as_slice() {
+                [inner] => {
+                    let r = self.value_in(*inner, scope, depth + 1);
+                    let value = match r.value {
+                        Value::Int(i) => Some(Value::Int(i)),
+                        Value::Bool(b) => Some(Value::Int(i64::from(b))),
+                        Value::Float(f) if f.is_finite() && f.abs() < 9.0e18 => {
+                            Some(Value::Int(f.trunc() as i64))
+                        }
+                        Value::Str(ref s) => s.trim().parse().ok().map(Value::Int),
+                        Value::CpuCount { .. } => Some(r.value.clone()),
+                        _ => None,
+                    };
+                    match value {
+                        Some(value) => Resolved {
+                            value,
+                            provenance: r.provenance,
+                        },
+                        None => Resolved::unknown(),
+                    }
+                }
+                _ => Resolved::unknown(),
+            },
+            "builtins.min" | "builtins.max" if !args.is_empty() => {
+                // `min(a, b)` or `min([a, b])`.
+                let items = match args.as_slice() {
+                    [list] if matches!(list.kind(), "list" | "tuple") => {
+                        match literal_items(*list) {
+                            Some(items) => items,
+                            None => return Resolved::unknown(),
+                        }
+                    }
+                    [_] => return Resolved::unknown(),
+                    _ => args,
+                };
+                if items.is_empty() || self.keyword_arg(expr, "key").is_some() {
+                    return Resolved::unknown();
+                }
+                let values: Vec<Value> = items
+                    .iter()
+                    .map(|a| self.value_in(*a, scope, depth + 1).value)
+                    .collect();
+                let cpu = values.iter().find_map(|v| match v {
+                    Value::CpuCount { func, .. } => Some(*func),
+                    _ => None,
+                });
+                let ints: Option<Vec<i64>> = values
+                    .iter()
+                    .filter(|v| !matches!(v, Value::CpuCount { .. }))
+                    .map(Value::as_int)
+                    .collect();
+                match (cpu, ints) {
+                    (Some(func), Some(_)) => computed(Value::CpuCount { func, exact: false }),
+                    // The minimum is at most the CPU count, whatever the other values are.
+                    (Some(func), None) if qualified == "builtins.min" => {
+                        computed(Value::CpuCount { func, exact: false })
+                    }
+                    (None, Some(ints)) => {
+                        let pick = if qualified == "builtins.min" {
+                            ints.iter().min()
+                        } else {
+                            ints.iter().max()
+                        };
+                        pick.map(|i| computed(Value::Int(*i)))
+                            .unwrap_or_else(Resolved::unknown)
+                    }
+                    _ => Resolved::unknown(),
+                }
+            }
+            _ => Resolved::unknown(),
+        }
+    }
+}
+
+fn unescape(seq: &str) -> Option<String> {
+    let s = match seq {
+        "\\n" => "\n",
+        "\\t" => "\t",
+        "\\\\" => "\\",
+        "\\'" => "'",
+        "\\\"" => "\"",
+        "\\r" => "\r",
+        "\\0" => "\0",
+        _ => return None,
+    };
+    Some(s.to_owned())
+}
