@@ -253,6 +253,146 @@ fn loaders_explains_each_value_in_text_and_json() {
     );
 }
 
+/// The fixture project of an `args` namespace parsed in entry scripts and handed to helpers of
+/// other files (`get_loader(args)`, `Trainer(args)`), as training code is commonly laid out.
+fn args_project() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules/DL201_args_in_another_file/pretrain")
+}
+
+/// `--workers` defaults to 16 in the entry scripts that call `get_loader(args)` and
+/// `Trainer(args)`: the finding sits on the helper's DataLoader, its value located at the
+/// `add_argument` of the entry script. Two entry scripts that agree give one finding; entry
+/// scripts that disagree (`get_val_loader`) and a namespace a helper of another file rewrites
+/// (`init_distributed(args)` sets `args.workers`) stay quiet, in the entry script too.
+#[test]
+fn values_reach_helpers_in_other_files() {
+    let root = args_project();
+    let (_, findings) = check_json(&root);
+    let mut found: Vec<(String, u64, String)> = findings
+        .iter()
+        .filter(|f| f["code"] == "DL201")
+        .map(|f| {
+            let file = f["filename"].as_str().unwrap();
+            let related = f["related"][0]["filename"].as_str().unwrap_or_default();
+            (
+                file.rsplit('/').next().unwrap().to_owned(),
+                f["location"]["row"].as_u64().unwrap(),
+                related.rsplit('/').next().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("data_utils.py".to_owned(), 17, "main.py".to_owned()),
+            ("trainer.py".to_owned(), 12, "main.py".to_owned()),
+        ],
+        "{findings:#?}"
+    );
+    let message = findings
+        .iter()
+        .find(|f| f["code"] == "DL201")
+        .and_then(|f| f["message"].as_str())
+        .unwrap();
+    assert!(
+        message.contains("the default of --workers (main.py line 13)"),
+        "{message}"
+    );
+
+    // The helper checked on its own finds the same callers.
+    let out = dldoctor(
+        &root,
+        &[
+            "check",
+            "--format",
+            "json",
+            "--assume-cpus",
+            "8",
+            "--select",
+            "DL201",
+            "utils/data_utils.py",
+        ],
+    );
+    let alone: Value = serde_json::from_slice(&out.stdout).expect("json output");
+    let rows: Vec<u64> = alone
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["location"]["row"].as_u64().unwrap())
+        .collect();
+    assert_eq!(rows, [17], "{alone:#?}");
+
+    // `dldoctor loaders` says where each value comes from, or that it is unknown.
+    let out = dldoctor(&root, &["loaders", "utils/data_utils.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("num_workers = 16: the default of --workers (main.py line 13)"),
+        "{text}"
+    );
+    assert_eq!(text.matches("num_workers unknown").count(), 2, "{text}");
+}
+
+/// Parsers built in another module of the project: a parent parser returned by
+/// `get_args_parser()`, options added by `add_dataset_args(parser)` (through an argument
+/// group), each value located at its `add_argument` in `configs/options.py`. A helper that
+/// hands the parser on to code dldoctor cannot read leaves the values unknown.
+#[test]
+fn parsers_built_in_another_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules/DL201_parser_in_another_file");
+    let (_, findings) = check_json(&root);
+    let mut found: Vec<(String, u64, String)> = findings
+        .iter()
+        .filter(|f| f["code"] == "DL201")
+        .map(|f| {
+            assert!(
+                f["related"][0]["filename"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("configs/options.py"),
+                "{f:#?}"
+            );
+            let file = f["filename"].as_str().unwrap();
+            (
+                file.rsplit('/').next().unwrap().to_owned(),
+                f["location"]["row"].as_u64().unwrap(),
+                message_place(f["message"].as_str().unwrap()),
+            )
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            (
+                "finetune.py".to_owned(),
+                14,
+                "options.py line 21".to_owned()
+            ),
+            ("train.py".to_owned(), 11, "options.py line 9".to_owned()),
+            ("train.py".to_owned(), 13, "options.py line 21".to_owned()),
+        ],
+        "{findings:#?}"
+    );
+    let out = dldoctor(&root, &["loaders", "train.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("prefetch_factor = 4: the default of --prefetch (options.py line 22)"),
+        "{text}"
+    );
+}
+
+/// "options.py line 9" of a message "... (the default of --workers (options.py line 9)) ...".
+fn message_place(message: &str) -> String {
+    let start = message.find("options.py line").unwrap_or(0);
+    let end = message[start..]
+        .find(')')
+        .map_or(message.len(), |e| start + e);
+    message[start..end].to_owned()
+}
+
 const DEFAULTS: &str = "\
 import fire
 import lightning as L

@@ -1006,3 +1006,30 @@ fn fix_all_writes_what_check_fix_writes_on_every_rule_fixture() {
     }
     assert!(changed > 10, "only {changed} fixtures had safe fixes");
 }
+
+/// An open helper file whose DataLoader reads `args.workers` from a parameter: the server
+/// finds the entry scripts that call it, as `check` does, and relates the value to their
+/// `add_argument`.
+#[test]
+fn values_passed_from_other_files_reach_an_open_helper() {
+    let dir = copy_project("tests/fixtures/rules/DL201_args_in_another_file");
+    let helper = dir.path().join("pretrain/utils/data_utils.py");
+    let text = std::fs::read_to_string(&helper).unwrap();
+    let uri = file_uri(&helper);
+    let mut lsp = Lsp::start();
+    lsp.initialize(capabilities(&[], false), options(), Some(dir.path()));
+    lsp.open(&uri, &text);
+    let diagnostics = lsp.diagnostics_for_version(&uri, 1);
+    let dl201: Vec<&Value> = diagnostics
+        .iter()
+        .filter(|d| d["code"] == "DL201")
+        .collect();
+    assert_eq!(dl201.len(), 1, "{diagnostics:#?}");
+    assert_eq!(dl201[0]["range"]["start"]["line"], 16);
+    let related = &dl201[0]["relatedInformation"][0]["location"];
+    assert_eq!(
+        related["uri"],
+        file_uri(&dir.path().join("pretrain/main.py")).as_str()
+    );
+    assert_eq!(related["range"]["start"]["line"], 12);
+}

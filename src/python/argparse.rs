@@ -14,16 +14,26 @@
 //! code the model cannot read, or an `args.x = ...` / `setattr(args, ...)` it cannot place before
 //! the read makes the value unknown. An unconditional `args.x = value` earlier in the function
 //! that reads it gives that value.
+//!
+//! Across files: a namespace that arrives as a parameter of a module-level function (or of a
+//! class's `__init__`, kept as `self.args`) that nothing in its file calls is what the callers
+//! in other files pass ([`External`]); the project index finds them and each gives a
+//! [`NamespaceTable`], the defaults of its parser as that caller leaves them. Every caller
+//! must agree on a value, or it is unknown. A call that hands the namespace to a function of
+//! another file that assigns `args.x` (its summary says so, [`parameter_writes`]) makes `x`
+//! unknown.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use tree_sitter::Node;
 
 use crate::python::defaults;
 use crate::python::model::{
-    AttributeValues, Binding, BindingKind, FunctionId, Module, ScopeId, literal_items,
-    positional_args,
+    AttributeValues, Binding, BindingKind, CallSite, FunctionId, MODULE_SCOPE, Module, ScopeId,
+    literal_items, positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value};
 use crate::text::TextRange;
@@ -48,13 +58,58 @@ pub(crate) struct ArgparseDefaults {
 #[derive(Clone, Debug)]
 struct Namespace {
     parsers: Parsers,
+    /// Parameters of functions of this file that only other files call, which the namespace
+    /// may come from.
+    externals: Vec<External>,
     /// The text of every expression the namespace went through (`args`, `self.args`), to
     /// find writes through names the model cannot follow.
     names: Vec<String>,
 }
 
-#[derive(Debug, Default)]
-struct ParserOptions {
+/// A parameter a namespace arrives through from another file: of the module-level function
+/// or class (its `__init__`) `callee`, which no code of its own file calls.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct External {
+    pub callee: String,
+    /// Its position among the call's arguments (`self` not counted); `None` when it can
+    /// only be passed by keyword.
+    pub position: Option<usize>,
+    pub keyword: String,
+}
+
+/// What a caller hands over: the value each attribute of the namespace has when the call is
+/// made, for the attributes that are known (an attribute absent is unknown).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct NamespaceTable {
+    values: HashMap<String, Resolved>,
+}
+
+impl NamespaceTable {
+    pub(crate) fn get(&self, attribute: &str) -> Option<Resolved> {
+        self.values.get(attribute).cloned()
+    }
+
+    /// What two callers agree on: a value both give (the first one's provenance).
+    pub(crate) fn agree(mut self, other: &NamespaceTable) -> NamespaceTable {
+        self.values
+            .retain(|k, v| other.values.get(k).is_some_and(|o| o.value == v.value));
+        self
+    }
+}
+
+/// An assignment to `param.attribute` in a function's body; `attribute` is `*` for
+/// `setattr(param, ...)` and the like, which may write any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamWrite {
+    pub position: usize,
+    pub param: String,
+    pub attribute: String,
+}
+
+/// The options one parser gets: also what a function of another file adds to a parser it is
+/// given, or the parser it returns ([`returned_parser`], [`filled_parameters`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParserOptions {
     /// dest -> every `add_argument` that writes it.
     options: HashMap<String, Vec<OptionDefault>>,
     /// dest -> every `set_defaults(dest=...)` that gives it.
@@ -65,24 +120,61 @@ struct ParserOptions {
     /// `set_defaults` with `**kwargs` or a computed flag, `argument_default=`, parents it
     /// cannot resolve, sub-parsers, or the parser handed to code it cannot see.
     opaque: bool,
+    /// A parameter of a module-level function (and its position) that only other files
+    /// call: what it holds is the callers' parser, whose other options this file cannot see.
+    pseudo: Option<(FunctionId, usize)>,
+}
+
+impl ParserOptions {
+    /// Adds what a function of another file adds to this parser.
+    fn absorb(&mut self, added: &ParserOptions) {
+        for (dest, options) in &added.options {
+            self.options
+                .entry(dest.clone())
+                .or_default()
+                .extend(options.iter().cloned());
+        }
+        for (dest, sets) in &added.overridden {
+            self.overridden
+                .entry(dest.clone())
+                .or_default()
+                .extend(sets.iter().cloned());
+        }
+        self.opaque |= added.opaque;
+    }
+
+    /// The options located in `file` (for another file that uses them).
+    fn located(mut self, file: &Path) -> ParserOptions {
+        for option in self.options.values_mut().flatten() {
+            option.file.get_or_insert_with(|| file.to_path_buf());
+        }
+        for set in self.overridden.values_mut().flatten() {
+            set.file.get_or_insert_with(|| file.to_path_buf());
+        }
+        self
+    }
 }
 
 /// One `set_defaults(dest=value)`.
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct SetDefault {
     value: Value,
     line: u32,
     /// The `set_defaults(...)` call.
     at: TextRange,
+    /// The file it is in, when another than the one using it.
+    file: Option<PathBuf>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug, PartialEq)]
 struct OptionDefault {
     flag: String,
     line: u32,
     at: TextRange,
     value: Value,
     implicit: bool,
+    /// The file it is in, when another than the one using it.
+    file: Option<PathBuf>,
 }
 
 impl AttributeValues for ArgparseDefaults {
@@ -96,9 +188,18 @@ impl AttributeValues for ArgparseDefaults {
     ) -> Option<Resolved> {
         self.value(m, object, attribute, scope, depth)
     }
+
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        Some(self)
+    }
 }
 
 impl ArgparseDefaults {
+    /// The defaults the model of `m` was built with.
+    pub(crate) fn of<'m>(m: &'m Module) -> Option<&'m ArgparseDefaults> {
+        m.attribute_values().as_any()?.downcast_ref()
+    }
+
     pub(crate) fn collect(m: &Module) -> Self {
         let mut out = Self::default();
         let flow = Flow::new(m);
@@ -111,7 +212,15 @@ impl ArgparseDefaults {
             read_constructor(&flow, call.node, call.scope, &mut options);
             out.parsers.insert(call.node.start_byte(), options);
         }
-        if out.parsers.is_empty() {
+        // A file without a parser of its own may take one from another file
+        // (`get_args_parser()`) or be given one (`def add_model_args(parser)`).
+        let uses_parsers = m.calls().iter().any(|c| {
+            matches!(
+                c.method,
+                Some("add_argument" | "set_defaults" | "parse_args" | "parse_known_args")
+            )
+        });
+        if out.parsers.is_empty() && !uses_parsers {
             return out;
         }
         // Names that hold a parser somewhere: only arguments spelled so can hand one away.
@@ -129,6 +238,7 @@ impl ArgparseDefaults {
                         parser_names.insert(m.text(object));
                     }
                     for parser in parsers {
+                        flow.register(&mut out.parsers, parser);
                         let Some(options) = out.parsers.get_mut(&parser) else {
                             continue;
                         };
@@ -142,15 +252,21 @@ impl ArgparseDefaults {
                 "parse_args"
                 | "parse_known_args"
                 | "add_argument_group"
-                | "add_mutually_exclusive_group"
-                    if object.kind() == "identifier" =>
-                {
-                    parser_names.insert(m.text(object));
+                | "add_mutually_exclusive_group" => {
+                    if object.kind() == "identifier" {
+                        parser_names.insert(m.text(object));
+                    }
+                    if matches!(method, "parse_args" | "parse_known_args") {
+                        for parser in parsers().unwrap_or_default() {
+                            flow.register(&mut out.parsers, parser);
+                        }
+                    }
                 }
                 _ => {}
             }
         }
-        // A parser handed to a call the model cannot read may get any option or default.
+        // A parser handed to a call the model cannot read may get any option or default;
+        // a function of another file adds what its summary says.
         for call in m.calls() {
             if flow.local_function(call.callee, call.scope).is_some()
                 || call
@@ -164,25 +280,46 @@ impl ArgparseDefaults {
                 continue;
             };
             let mut cursor = args.walk();
+            let mut position = 0;
             for arg in args.named_children(&mut cursor) {
-                let value = match arg.kind() {
-                    "keyword_argument" => arg.child_by_field_name("value"),
-                    _ => Some(arg),
+                let (value, at) = match arg.kind() {
+                    "keyword_argument" => (arg.child_by_field_name("value"), None),
+                    "comment" => continue,
+                    _ => {
+                        position += 1;
+                        (Some(arg), Some(position - 1))
+                    }
                 };
                 let Some(value) =
                     value.filter(|v| v.kind() == "identifier" && parser_names.contains(m.text(*v)))
                 else {
                     continue;
                 };
+                let added = match (call.qualified.as_deref(), at) {
+                    (Some(q), Some(at)) if !has_splat(call.node) => {
+                        m.index.filled_parser(m.path, q, at)
+                    }
+                    _ => None,
+                };
                 for parser in flow
                     .top(value, call.scope, Want::Parser)
                     .unwrap_or_default()
                 {
-                    if let Some(options) = out.parsers.get_mut(&parser) {
-                        options.opaque = true;
+                    flow.register(&mut out.parsers, parser);
+                    let Some(options) = out.parsers.get_mut(&parser) else {
+                        continue;
+                    };
+                    match &added {
+                        Some(added) => options.absorb(added),
+                        None => options.opaque = true,
                     }
                 }
             }
+        }
+        // Parents taken from another file's functions.
+        let foreign: Vec<ParserId> = flow.foreign.borrow().iter().map(|(p, _)| *p).collect();
+        for parser in foreign {
+            flow.register(&mut out.parsers, parser);
         }
         out
     }
@@ -197,7 +334,7 @@ impl ArgparseDefaults {
         scope: ScopeId,
         depth: u32,
     ) -> Option<Resolved> {
-        if !matches!(object.kind(), "identifier" | "attribute") || self.parsers.is_empty() {
+        if !matches!(object.kind(), "identifier" | "attribute") {
             return None;
         }
         let key = (object.start_byte(), object.end_byte());
@@ -205,21 +342,13 @@ impl ArgparseDefaults {
         let namespace = match cached {
             Some(namespace) => namespace,
             None => {
-                let flow = Flow::new(m);
-                let namespace = flow
-                    .top(object, scope, Want::Namespace)
-                    .map(|parsers| Namespace {
-                        parsers,
-                        names: flow.names.into_inner(),
-                    });
+                let namespace = Namespace::follow(m, object, scope);
                 self.namespaces.borrow_mut().insert(key, namespace.clone());
                 namespace
             }
         };
         let namespace = namespace?;
-        let [parser] = namespace.parsers.as_slice() else {
-            return None;
-        };
+        let origin = namespace.origin()?;
         match self.last_write(m, &namespace, attribute, object)? {
             Some((target, value, value_scope)) => {
                 let inner = m.value_in(value, value_scope, depth + 1);
@@ -238,8 +367,67 @@ impl ArgparseDefaults {
                     _ => inner,
                 })
             }
-            None => self.default_of(*parser, attribute),
+            None => match origin {
+                Origin::Parser(parser) => self.default_of(parser, attribute),
+                Origin::Passed(external) => {
+                    m.index.namespace_passed(m.path, external)?.get(attribute)
+                }
+            },
         }
+    }
+
+    /// What the namespace `arg` holds where it is written, for a callee in another file:
+    /// the defaults of its parser, less every attribute this file may assign.
+    fn table(&self, m: &Module, arg: Node, scope: ScopeId) -> Option<NamespaceTable> {
+        let namespace = Namespace::follow(m, arg, scope)?;
+        let mut table = match namespace.origin()? {
+            Origin::Parser(parser) => self.all_defaults(parser, m.path),
+            Origin::Passed(external) => (*m.index.namespace_passed(m.path, external)?).clone(),
+        };
+        let written = written_attributes(m, &namespace)?;
+        table.values.retain(|k, _| !written.contains(k));
+        Some(table)
+    }
+
+    /// The default of every option of `parser` and its parents that has one, located in
+    /// `file`.
+    fn all_defaults(&self, parser: ParserId, file: &Path) -> NamespaceTable {
+        let mut dests: HashSet<&str> = HashSet::new();
+        for options in self.lineage(parser).unwrap_or_default() {
+            dests.extend(options.options.keys().map(String::as_str));
+            dests.extend(options.overridden.keys().map(String::as_str));
+        }
+        let values = dests
+            .into_iter()
+            .filter_map(|dest| {
+                let mut resolved = self.default_of(parser, dest)?;
+                if let Provenance::ArgparseDefault { file: f @ None, .. } = &mut resolved.provenance
+                {
+                    *f = Some(file.to_path_buf());
+                }
+                Some((dest.to_owned(), resolved))
+            })
+            .collect();
+        NamespaceTable { values }
+    }
+
+    /// A parser and its parents, each once; `None` when one is opaque or unknown.
+    fn lineage(&self, parser: ParserId) -> Option<Vec<&ParserOptions>> {
+        let mut out = Vec::new();
+        let mut stack = vec![parser];
+        let mut seen = HashSet::new();
+        while let Some(p) = stack.pop() {
+            if !seen.insert(p) {
+                continue;
+            }
+            let options = self.parsers.get(&p)?;
+            if options.opaque || options.pseudo.is_some() {
+                return None;
+            }
+            out.push(options);
+            stack.extend(&options.parents);
+        }
+        Some(out)
     }
 
     /// The default `dest` gets from `parser` (or its parents): the one option that writes it,
@@ -249,19 +437,9 @@ impl ArgparseDefaults {
     fn default_of(&self, parser: ParserId, dest: &str) -> Option<Resolved> {
         let mut found: Vec<&OptionDefault> = Vec::new();
         let mut sets: Vec<&SetDefault> = Vec::new();
-        let mut stack = vec![parser];
-        let mut seen = HashSet::new();
-        while let Some(p) = stack.pop() {
-            if !seen.insert(p) {
-                continue;
-            }
-            let options = self.parsers.get(&p)?;
-            if options.opaque {
-                return None;
-            }
+        for options in self.lineage(parser)? {
             found.extend(options.options.get(dest).into_iter().flatten());
             sets.extend(options.overridden.get(dest).into_iter().flatten());
-            stack.extend(&options.parents);
         }
         match sets.as_slice() {
             [] => {}
@@ -274,6 +452,7 @@ impl ArgparseDefaults {
                         line: set.line,
                         at: set.at,
                         implicit: false,
+                        file: set.file.clone(),
                     },
                 });
             }
@@ -287,6 +466,7 @@ impl ArgparseDefaults {
                     line: only.line,
                     at: only.at,
                     implicit: only.implicit,
+                    file: only.file.clone(),
                 },
             }),
             _ => None,
@@ -306,43 +486,11 @@ impl ArgparseDefaults {
         read: Node,
     ) -> Option<Option<(Node<'a>, Node<'a>, ScopeId)>> {
         let flow = Flow::new(m);
-        let aliases = |object: Node, scope: ScopeId| match flow.top(object, scope, Want::Namespace)
+        let aliases = |object: Node, scope: ScopeId| namespace.aliased_by(&flow, object, scope);
+        if opaque_write(m, &flow, namespace, Some(attribute))
+            || foreign_writes(m, &flow, namespace)?.contains(attribute)
         {
-            Some(parsers) => parsers.iter().any(|p| namespace.parsers.contains(p)),
-            None => namespace.names.iter().any(|n| n == m.text(object)),
-        };
-        // `setattr(args, name, v)`, `vars(args).update(...)`, `args.__dict__.update(...)`.
-        for call in m.calls() {
-            let object = match (call.qualified.as_deref(), call.method) {
-                (Some("builtins.setattr"), _) => {
-                    let args = positional_args(call.node);
-                    let named = args.get(1).and_then(|n| m.string_value(*n));
-                    if named.is_some_and(|n| n != attribute) {
-                        continue;
-                    }
-                    args.first().copied()
-                }
-                (_, Some("update")) => {
-                    call.callee
-                        .child_by_field_name("object")
-                        .and_then(|o| match o.kind() {
-                            "call" if m.text(o).starts_with("vars(") => {
-                                positional_args(o).first().copied()
-                            }
-                            "attribute"
-                                if o.child_by_field_name("attribute")
-                                    .is_some_and(|a| m.text(a) == "__dict__") =>
-                            {
-                                o.child_by_field_name("object")
-                            }
-                            _ => None,
-                        })
-                }
-                _ => None,
-            };
-            if object.is_some_and(|o| aliases(o, call.scope)) {
-                return None;
-            }
+            return None;
         }
         let read_function = m.function_at(read);
         let mut last: Option<(Node<'a>, Node<'a>, ScopeId)> = None;
@@ -378,6 +526,319 @@ impl ArgparseDefaults {
     }
 }
 
+/// Where a namespace comes from.
+enum Origin<'n> {
+    /// `parse_args()` of this parser of the file.
+    Parser(ParserId),
+    /// What callers in other files pass.
+    Passed(&'n External),
+}
+
+impl Namespace {
+    /// The namespace `object` holds; `None` when it holds none the model can follow.
+    fn follow(m: &Module, object: Node, scope: ScopeId) -> Option<Namespace> {
+        let flow = Flow::new(m);
+        let parsers = flow.resolve(object, scope, None, 0, Want::Namespace)?;
+        let mut externals = flow.externals.into_inner();
+        externals.sort();
+        externals.dedup();
+        (!parsers.is_empty() || !externals.is_empty()).then(|| Namespace {
+            parsers,
+            externals,
+            names: flow.names.into_inner(),
+        })
+    }
+
+    /// The one place the namespace comes from; `None` when it may come from several.
+    fn origin(&self) -> Option<Origin<'_>> {
+        match (self.parsers.as_slice(), self.externals.as_slice()) {
+            ([parser], []) => Some(Origin::Parser(*parser)),
+            ([], [external]) => Some(Origin::Passed(external)),
+            _ => None,
+        }
+    }
+
+    /// Whether `object` may hold this namespace: it leads to one of its parsers, or, when it
+    /// leads to none that can be followed, it is spelled as a name the namespace went through.
+    fn aliased_by<'a>(&self, flow: &Flow<'_, 'a>, object: Node<'a>, scope: ScopeId) -> bool {
+        match flow.top(object, scope, Want::Namespace) {
+            Some(parsers) => parsers.iter().any(|p| self.parsers.contains(p)),
+            None => self.names.iter().any(|n| n == flow.m.text(object)),
+        }
+    }
+}
+
+/// Whether `setattr(args, name, v)` (for `attribute`, or any when `None`),
+/// `vars(args).update(...)` or `args.__dict__.update(...)` may write the namespace.
+fn opaque_write<'a>(
+    m: &Module<'a>,
+    flow: &Flow<'_, 'a>,
+    namespace: &Namespace,
+    attribute: Option<&str>,
+) -> bool {
+    m.calls().iter().any(|call| {
+        let object = writes_any_attribute_of(m, call, attribute);
+        object.is_some_and(|o| namespace.aliased_by(flow, o, call.scope))
+    })
+}
+
+/// The object whose attributes `call` sets without naming them in the code:
+/// `setattr(obj, name, v)` (unless `name` is a string other than `attribute`),
+/// `vars(obj).update(...)`, `obj.__dict__.update(...)`.
+fn writes_any_attribute_of<'a>(
+    m: &Module<'a>,
+    call: &CallSite<'a>,
+    attribute: Option<&str>,
+) -> Option<Node<'a>> {
+    match (call.qualified.as_deref(), call.method) {
+        (Some("builtins.setattr"), _) => {
+            let args = positional_args(call.node);
+            let named = args.get(1).and_then(|n| m.string_value(*n));
+            if named.is_some_and(|n| attribute.is_some_and(|a| n != a)) {
+                return None;
+            }
+            args.first().copied()
+        }
+        (_, Some("update")) => {
+            let object = call.callee.child_by_field_name("object")?;
+            match object.kind() {
+                "call" if m.text(object).starts_with("vars(") => {
+                    positional_args(object).first().copied()
+                }
+                "attribute"
+                    if object
+                        .child_by_field_name("attribute")
+                        .is_some_and(|a| m.text(a) == "__dict__") =>
+                {
+                    object.child_by_field_name("object")
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The attributes functions of other files of the project assign when this file hands them
+/// the namespace (`setup_workers(args)` that sets `args.workers`), as their summaries record;
+/// `None` when one may assign any. A function outside the project is taken not to.
+fn foreign_writes<'a>(
+    m: &Module<'a>,
+    flow: &Flow<'_, 'a>,
+    namespace: &Namespace,
+) -> Option<HashSet<String>> {
+    let mut out = HashSet::new();
+    for call in m.calls() {
+        let Some(qualified) = call.qualified.as_deref() else {
+            continue;
+        };
+        if qualified.starts_with("builtins.") || qualified.starts_with("torch.") {
+            continue;
+        }
+        let Some(args) = call.node.child_by_field_name("arguments") else {
+            continue;
+        };
+        let mut passed: Vec<(Option<usize>, Option<&str>)> = Vec::new();
+        let mut cursor = args.walk();
+        let mut position = 0;
+        for arg in args.named_children(&mut cursor) {
+            let (slot, value) = match arg.kind() {
+                "keyword_argument" => (
+                    (None, arg.child_by_field_name("name").map(|n| m.text(n))),
+                    arg.child_by_field_name("value"),
+                ),
+                "comment" | "list_splat" | "dictionary_splat" => continue,
+                _ => {
+                    position += 1;
+                    ((Some(position - 1), None), Some(arg))
+                }
+            };
+            let Some(value) = value else { continue };
+            if namespace.names.iter().any(|n| n == m.text(value))
+                && namespace.aliased_by(flow, value, call.scope)
+            {
+                passed.push(slot);
+            }
+        }
+        if passed.is_empty() {
+            continue;
+        }
+        let Some(writes) = m.index.parameter_writes(m.path, qualified) else {
+            continue;
+        };
+        for write in writes {
+            let hit = passed.iter().any(|(position, keyword)| {
+                *position == Some(write.position) || *keyword == Some(write.param.as_str())
+            });
+            if !hit {
+                continue;
+            }
+            if write.attribute == "*" {
+                return None;
+            }
+            out.insert(write.attribute.clone());
+        }
+    }
+    Some(out)
+}
+
+/// Every attribute of the namespace this file may assign; `None` when it may assign any.
+fn written_attributes(m: &Module, namespace: &Namespace) -> Option<HashSet<String>> {
+    let flow = Flow::new(m);
+    if opaque_write(m, &flow, namespace, None) {
+        return None;
+    }
+    let mut out = foreign_writes(m, &flow, namespace)?;
+    for write in m.attribute_assignments() {
+        if out.contains(write.attribute) {
+            continue;
+        }
+        let Some(object) = write.target.child_by_field_name("object") else {
+            continue;
+        };
+        if namespace.aliased_by(&flow, object, write.scope) {
+            out.insert(write.attribute.to_owned());
+        }
+    }
+    Some(out)
+}
+
+/// The assignments each parameter of `function` gets in its body (`args.workers = 2`,
+/// `setattr(args, ...)`), for other files that call it.
+pub(crate) fn parameter_writes(m: &Module, function: FunctionId) -> Vec<ParamWrite> {
+    let Some(def) = m.function(function) else {
+        return Vec::new();
+    };
+    let param_of = |object: Node| -> Option<(usize, String)> {
+        if object.kind() != "identifier" {
+            return None;
+        }
+        let name = m.text(object);
+        let binding = m.single_binding(name, def.scope)?;
+        if binding.kind != BindingKind::Parameter {
+            return None;
+        }
+        let (position, _) = parameter_position(m, def.node, name)?;
+        Some((position, name.to_owned()))
+    };
+    let mut out = Vec::new();
+    for write in m.attribute_assignments() {
+        if write.function != Some(function) {
+            continue;
+        }
+        let Some((position, param)) = write
+            .target
+            .child_by_field_name("object")
+            .and_then(param_of)
+        else {
+            continue;
+        };
+        out.push(ParamWrite {
+            position,
+            param,
+            attribute: write.attribute.to_owned(),
+        });
+    }
+    for call in m.calls() {
+        if call.function != Some(function) {
+            continue;
+        }
+        let object = writes_any_attribute_of(m, call, None);
+        if let Some((position, param)) = object.and_then(param_of) {
+            out.push(ParamWrite {
+                position,
+                param,
+                attribute: "*".to_owned(),
+            });
+        }
+    }
+    out
+}
+
+/// The parser a module-level function returns, its parents folded in, for other files that
+/// call it (`parser = get_args_parser()`, `ArgumentParser(parents=[get_args_parser()])`).
+/// `None` when it returns anything else, or a parser the model cannot fully see.
+pub(crate) fn returned_parser(m: &Module, function: FunctionId) -> Option<ParserOptions> {
+    let def = m.function(function)?;
+    let flow = Flow::new(m);
+    let mut found: Option<ParserId> = None;
+    for ret in return_statements(def.body?) {
+        let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
+        let [parser] = flow.top(value, def.scope, Want::Parser)?[..] else {
+            return None;
+        };
+        if found.is_some_and(|f| f != parser) {
+            return None;
+        }
+        found = Some(parser);
+    }
+    let mut out = ParserOptions::default();
+    for options in ArgparseDefaults::of(m)?.lineage(found?)? {
+        out.absorb(options);
+    }
+    Some(out.located(m.path))
+}
+
+/// What a module-level function adds to the parsers it is given, by the parameter's position
+/// (`def add_dataset_args(parser): parser.add_argument(...)`). A parameter handed on to code
+/// the model cannot read gets an opaque entry: any option may be added.
+pub(crate) fn filled_parameters(m: &Module, function: FunctionId) -> Vec<(usize, ParserOptions)> {
+    let Some(defaults) = ArgparseDefaults::of(m) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(usize, ParserOptions)> = defaults
+        .parsers
+        .values()
+        .filter_map(|options| match options.pseudo {
+            Some((f, position)) if f == function => Some((
+                position,
+                ParserOptions {
+                    pseudo: None,
+                    ..options.clone()
+                }
+                .located(m.path),
+            )),
+            _ => None,
+        })
+        .collect();
+    out.sort_by_key(|(position, _)| *position);
+    out
+}
+
+/// The namespaces the calls of `file` pass to `external` of `helper` (another file of the
+/// project): one table per call that reaches it, `None` for a call whose namespace is
+/// unknown. Calls are recognised through the file's imports (`from utils.data import
+/// get_loader`, `import utils.data as d; d.get_loader(args)`, `Trainer(args)`).
+pub(crate) fn passed_in(
+    m: &Module,
+    helper: &Path,
+    external: &External,
+) -> Vec<Option<NamespaceTable>> {
+    let mut out = Vec::new();
+    for call in m.calls() {
+        let Some(qualified) = call.qualified.as_deref() else {
+            continue;
+        };
+        if qualified.rsplit('.').next() != Some(external.callee.as_str()) {
+            continue;
+        }
+        let Some(def) = m.index.definition(m.path, qualified) else {
+            continue;
+        };
+        if def.file != helper || def.name != external.callee {
+            continue;
+        }
+        let arg = m.keyword_arg(call.node, &external.keyword).or_else(|| {
+            if has_splat(call.node) {
+                return None;
+            }
+            positional_args(call.node).get(external.position?).copied()
+        });
+        out.push(arg.and_then(|arg| ArgparseDefaults::of(m)?.table(m, arg, call.scope)));
+    }
+    out
+}
+
 /// What an expression is followed for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Want {
@@ -404,6 +865,13 @@ struct Flow<'m, 'a> {
     /// `parser = helper(parser)` contributes nothing new).
     visiting: RefCell<Vec<(usize, Option<usize>)>>,
     names: RefCell<Vec<String>>,
+    /// Parameters reached that only other files pass (followed for a namespace).
+    externals: RefCell<Vec<External>>,
+    /// Parsers made by functions of other files (`get_args_parser()`), by the call.
+    foreign: RefCell<Vec<(ParserId, Arc<ParserOptions>)>>,
+    /// Parameters reached that only other files pass (followed for a parser): the start of
+    /// the parameter, its function and position.
+    param_parsers: RefCell<Vec<(ParserId, FunctionId, usize)>>,
 }
 
 impl<'m, 'a> Flow<'m, 'a> {
@@ -412,6 +880,31 @@ impl<'m, 'a> Flow<'m, 'a> {
             m,
             visiting: RefCell::new(Vec::new()),
             names: RefCell::new(Vec::new()),
+            externals: RefCell::new(Vec::new()),
+            foreign: RefCell::new(Vec::new()),
+            param_parsers: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Makes the entry of a parser this flow found outside the file's `ArgumentParser`
+    /// calls: one another file's function returns, or a parameter only other files pass.
+    fn register(&self, parsers: &mut HashMap<ParserId, ParserOptions>, id: ParserId) {
+        if parsers.contains_key(&id) {
+            return;
+        }
+        if let Some((_, options)) = self.foreign.borrow().iter().find(|(p, _)| *p == id) {
+            parsers.insert(id, (**options).clone());
+        } else if let Some((_, f, position)) = self
+            .param_parsers
+            .borrow()
+            .iter()
+            .find(|(p, _, _)| *p == id)
+        {
+            let options = ParserOptions {
+                pseudo: Some((*f, *position)),
+                ..ParserOptions::default()
+            };
+            parsers.insert(id, options);
         }
     }
 
@@ -485,7 +978,12 @@ impl<'m, 'a> Flow<'m, 'a> {
                             let object = callee.child_by_field_name("object")?;
                             return self.resolve(object, scope, frame, depth + 1, Want::Parser);
                         }
-                        None
+                        // `get_args_parser()` of another file of the project.
+                        let qualified = m.qualified_in(callee, scope, 0)?;
+                        let options = m.index.returned_parser(m.path, &qualified)?;
+                        let id = expr.start_byte();
+                        self.foreign.borrow_mut().push((id, options));
+                        Some(vec![id])
                     }
                     Want::Namespace => self.parse_call(expr, scope, frame, depth, "parse_args"),
                 }
@@ -726,6 +1224,31 @@ impl<'m, 'a> Flow<'m, 'a> {
             };
             out.extend(follow(&frame)?);
             any = true;
+        }
+        // No caller here: a module-level function or class may be called from other files.
+        let module_level = match function.class.and_then(|c| m.class(c)) {
+            Some(class) => class.parent_scope == MODULE_SCOPE,
+            None => function.parent_scope == MODULE_SCOPE,
+        };
+        if !any && want == Want::Parser && module_level && !is_init && !keyword_only {
+            let id = param.node.start_byte();
+            self.param_parsers
+                .borrow_mut()
+                .push((id, function_id, position));
+            return Some(vec![id]);
+        }
+        if !any && want == Want::Namespace && module_level {
+            let position = match (keyword_only, is_init) {
+                (true, _) => None,
+                (false, true) => Some(position - 1),
+                (false, false) => Some(position),
+            };
+            self.externals.borrow_mut().push(External {
+                callee: callee_name.to_owned(),
+                position,
+                keyword: param.name.to_owned(),
+            });
+            return Some(Vec::new());
         }
         out.sort_unstable();
         out.dedup();
@@ -1099,6 +1622,7 @@ fn read_set_defaults(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
                         value: m.value_in(value, scope, 1).value,
                         line: m.line(call.start_byte()),
                         at: Module::range(call),
+                        file: None,
                     });
             }
             "comment" => {}
@@ -1204,5 +1728,6 @@ fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
             at: Module::range(call),
             value,
             implicit,
+            file: None,
         });
 }

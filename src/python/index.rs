@@ -10,9 +10,19 @@
 //! to the file that defines it.
 //!
 //! The summaries keep, for each module-level class, the worker-side facts of its dataset
-//! methods, and for each module-level function the facts of its body.
+//! methods, and for each module-level function the facts of its body and the attributes it
+//! assigns on its parameters (`args.workers = ...`).
+//!
+//! The other way round, the callers of a function: a namespace that reaches a helper as its
+//! parameter (`get_loader(args)` in `utils/data.py`) has the values the callers give it. They
+//! are found without parsing the project: the files under the folder the helper's package
+//! sits in ([`ProjectIndex::namespace_passed`]), listed once, are searched for the bytes of the
+//! function's name and of its module's; only those that have both are parsed, and only calls
+//! that resolve through their imports to the helper count. The answer is memoised until one of
+//! those files changes.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
@@ -20,6 +30,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
 use tree_sitter::{Node, Tree};
 
 use crate::python::analysis::Analysis;
+use crate::python::argparse::{self, External, NamespaceTable, ParamWrite, ParserOptions};
 use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
 use crate::python::syntax;
@@ -29,6 +40,17 @@ use crate::python::workers::{self, Facts};
 const MAX_FILE_BYTES: u64 = 4 << 20;
 /// How many re-exports (`from .data import X` in a package's `__init__.py`) are followed.
 const MAX_REEXPORTS: u8 = 8;
+/// How many helpers deep the callers of callers are followed (`main.py` → `train.py` →
+/// `data.py`).
+const MAX_CALLER_HOPS: usize = 3;
+/// Files that mention a helper's name beyond this many are not parsed for its callers: the
+/// name is too common to say anything (the values stay unknown).
+const MAX_CALLER_FILES: usize = 64;
+
+thread_local! {
+    /// The callers being looked for on this thread, so a cycle of helpers ends.
+    static SEEKING: RefCell<Vec<(PathBuf, External)>> = const { RefCell::new(Vec::new()) };
+}
 
 /// Reads a project file's text: from disk, or an editor's copy of an open file. `None` when
 /// the file cannot be read as text.
@@ -46,20 +68,35 @@ pub struct ProjectIndex {
     /// One slot per file asked for, filled once by the first thread that needs it (the others
     /// wait for it rather than parse the same file again).
     files: Mutex<HashMap<PathBuf, Arc<Slot>>>,
+    /// What the callers of a helper pass it, by helper file and parameter.
+    passed: Mutex<HashMap<(PathBuf, External), Passed>>,
+    /// The files [`ProjectIndex::passed`] was made from: a change to one forgets it.
+    caller_files: Mutex<HashSet<PathBuf>>,
+    /// The Python files under a folder callers are searched in, listed once.
+    listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
 }
+
+/// What the callers of a helper pass it, once looked for; `None` when unknown.
+type Passed = Option<Arc<NamespaceTable>>;
 
 /// A file's summary once made; `None` inside when the file could not be read or parsed.
 type Slot = OnceLock<Option<Arc<Entry>>>;
 
 /// What the index keeps of one file: the worker-side facts of its module-level classes and
 /// functions.
-#[derive(Debug, Default, Clone, PartialEq, Eq)]
+#[derive(Debug, Default, Clone, PartialEq)]
 pub struct FileSummary {
     classes: HashMap<String, Facts>,
     functions: HashMap<String, Facts>,
     /// The bases and `__init__` of each module-level class with a base (a project loader
     /// class is found through them).
     shapes: HashMap<String, ClassShape>,
+    /// The attributes each module-level function assigns on its parameters.
+    param_writes: HashMap<String, Vec<ParamWrite>>,
+    /// The argparse parser each module-level function returns, if it does.
+    parsers_returned: HashMap<String, Arc<ParserOptions>>,
+    /// What each module-level function adds to the parsers it is given, by position.
+    parsers_filled: HashMap<String, Vec<(usize, Arc<ParserOptions>)>>,
 }
 
 impl FileSummary {
@@ -83,6 +120,22 @@ impl FileSummary {
                 summary
                     .shapes
                     .insert(name.to_owned(), subclass::class_shape(&module, *id));
+            }
+            if let BindingKind::Function(id) = binding {
+                let writes = argparse::parameter_writes(&module, *id);
+                if !writes.is_empty() {
+                    summary.param_writes.insert(name.to_owned(), writes);
+                }
+                if let Some(parser) = argparse::returned_parser(&module, *id) {
+                    summary
+                        .parsers_returned
+                        .insert(name.to_owned(), Arc::new(parser));
+                }
+                let filled = argparse::filled_parameters(&module, *id);
+                if !filled.is_empty() {
+                    let filled = filled.into_iter().map(|(p, o)| (p, Arc::new(o))).collect();
+                    summary.parsers_filled.insert(name.to_owned(), filled);
+                }
             }
         }
         let root = tree.root_node();
@@ -118,7 +171,7 @@ impl FileSummary {
 }
 
 /// A file's summary and where the names it imports come from, for following re-exports.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq)]
 struct Entry {
     summary: FileSummary,
     imports: Imports,
@@ -177,7 +230,7 @@ impl ProjectIndex {
         Self {
             roots: RwLock::new(roots),
             reader: Some(reader),
-            files: Mutex::default(),
+            ..Self::default()
         }
     }
 
@@ -202,8 +255,9 @@ impl ProjectIndex {
     /// asked for (otherwise nothing depends on it, and it is summarised when it is). Returns
     /// whether what the file defines changed: an edit usually leaves it as it was.
     pub fn refresh(&self, path: &Path, source: &str, tree: &Tree) -> bool {
+        let callers = self.forget_callers_of(path, Some(source));
         let Some(old) = self.summarised(path) else {
-            return false;
+            return callers;
         };
         let new = Entry::of(path, source, tree);
         if old.as_deref() == Some(&new) {
@@ -216,9 +270,214 @@ impl ProjectIndex {
     /// Forgets a file's summary (it changed on disk, or went away); it is made again when
     /// next needed. Returns whether it had been made, i.e. whether an analysis may have used it.
     pub fn invalidate(&self, path: &Path) -> bool {
-        self.lock()
+        let callers = self.forget_callers_of(path, None);
+        let used = self
+            .lock()
             .remove(path)
-            .is_some_and(|slot| slot.get().is_some())
+            .is_some_and(|slot| slot.get().is_some());
+        used || callers
+    }
+
+    /// Forgets what callers pass to helpers, when `path` was one of the callers or, with its
+    /// new text, may now be one (it names a helper). Returns whether anything was forgotten.
+    fn forget_callers_of(&self, path: &Path, text: Option<&str>) -> bool {
+        let was_caller = lock(&self.caller_files).contains(path);
+        let mut passed = lock(&self.passed);
+        let names_one = || {
+            passed.keys().any(|(_, external)| {
+                text.is_none_or(|t| {
+                    memchr::memmem::find(t.as_bytes(), external.callee.as_bytes()).is_some()
+                })
+            })
+        };
+        if passed.is_empty() || !(was_caller || names_one()) {
+            return false;
+        }
+        passed.clear();
+        lock(&self.caller_files).clear();
+        true
+    }
+
+    /// Files appeared or went away: a helper may have new callers, and a folder new files.
+    pub fn forget_callers(&self) {
+        lock(&self.passed).clear();
+        lock(&self.caller_files).clear();
+        lock(&self.listings).clear();
+    }
+
+    /// The attributes the module-level function `qualified` (as imported into `from_file`)
+    /// assigns on its parameters; `None` when it is not a function of the project.
+    pub fn parameter_writes(&self, from_file: &Path, qualified: &str) -> Option<Vec<ParamWrite>> {
+        let def = self.definition(from_file, qualified)?;
+        let summary = def.summary();
+        if !summary.functions.contains_key(&def.name) {
+            return None;
+        }
+        Some(
+            summary
+                .param_writes
+                .get(&def.name)
+                .cloned()
+                .unwrap_or_default(),
+        )
+    }
+
+    /// The argparse parser the module-level function `qualified` returns (its options, each
+    /// located in its file).
+    pub(crate) fn returned_parser(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+    ) -> Option<Arc<ParserOptions>> {
+        let def = self.definition(from_file, qualified)?;
+        def.summary().parsers_returned.get(&def.name).cloned()
+    }
+
+    /// What the module-level function `qualified` adds to the parser passed at `position`;
+    /// `None` when it is not known to add only that.
+    pub(crate) fn filled_parser(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        position: usize,
+    ) -> Option<Arc<ParserOptions>> {
+        let def = self.definition(from_file, qualified)?;
+        let filled = def.summary().parsers_filled.get(&def.name)?;
+        filled
+            .iter()
+            .find(|(p, _)| *p == position)
+            .map(|(_, options)| Arc::clone(options))
+    }
+
+    /// What the callers in other files pass to a helper's parameter, where they all agree;
+    /// `None` when no caller is found, one passes something unknown, or the search would
+    /// follow a cycle of helpers. Memoised.
+    pub(crate) fn namespace_passed(
+        &self,
+        helper: &Path,
+        external: &External,
+    ) -> Option<Arc<NamespaceTable>> {
+        let key = (helper.to_path_buf(), external.clone());
+        if let Some(found) = lock(&self.passed).get(&key) {
+            return found.clone();
+        }
+        let entered = SEEKING.with(|seeking| {
+            let mut seeking = seeking.borrow_mut();
+            if seeking.len() >= MAX_CALLER_HOPS || seeking.contains(&key) {
+                return false;
+            }
+            seeking.push(key.clone());
+            true
+        });
+        if !entered {
+            return None;
+        }
+        let found = self.find_passed(helper, external).map(Arc::new);
+        SEEKING.with(|seeking| seeking.borrow_mut().pop());
+        lock(&self.passed).insert(key, found.clone());
+        found
+    }
+
+    fn find_passed(&self, helper: &Path, external: &External) -> Option<NamespaceTable> {
+        let reader = self.reader.as_ref()?;
+        let module = match helper.file_stem()?.to_str()? {
+            "__init__" => helper.parent()?.file_name()?.to_str()?,
+            stem => stem,
+        };
+        let files = self.listing(&self.search_base(helper)?);
+        let mut candidates = Vec::new();
+        for file in files.iter().filter(|f| f.as_path() != helper) {
+            let Some(source) = reader(file) else { continue };
+            let has =
+                |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
+            if has(&external.callee) && has(module) {
+                if candidates.len() == MAX_CALLER_FILES {
+                    return None;
+                }
+                candidates.push((file, source));
+            }
+        }
+        let mut table: Option<NamespaceTable> = None;
+        for (file, source) in candidates {
+            let Some(tree) = crate::python::parse(&source, None) else {
+                continue;
+            };
+            lock(&self.caller_files).insert(file.clone());
+            let m = Module::build(&source, &tree, file, self);
+            for passed in argparse::passed_in(&m, helper, external) {
+                let passed = passed?;
+                table = Some(match table {
+                    Some(table) => table.agree(&passed),
+                    None => passed,
+                });
+            }
+        }
+        table
+    }
+
+    /// The folder a helper's callers are looked for in: the one that holds its top-level
+    /// package (`pkg/` of `pkg/sub/helper.py`, with `__init__.py` files), or, for a module
+    /// outside a package, the folder above its own (`main.py` importing `utils.data`),
+    /// unless its own holds a project file (`setup.py`, `pyproject.toml`, `.git`); never
+    /// beyond the project's root. Callers further away, importing it through a longer path,
+    /// are not seen.
+    fn search_base(&self, helper: &Path) -> Option<PathBuf> {
+        let folder = helper.parent()?;
+        let is_package = |dir: &Path| dir.join("__init__.py").is_file();
+        let is_project = |dir: &Path| {
+            ["setup.py", "pyproject.toml", "setup.cfg", ".git"]
+                .iter()
+                .any(|f| dir.join(f).exists())
+        };
+        let mut top = folder;
+        if is_package(top) {
+            while let Some(parent) = top.parent().filter(|p| is_package(p)) {
+                top = parent;
+            }
+        }
+        let mut base = if is_project(top) {
+            top
+        } else {
+            top.parent().unwrap_or(top)
+        };
+        if base.file_name().is_some_and(|n| n == "src") && !is_project(base) {
+            base = base.parent().unwrap_or(base);
+        }
+        let roots = read(&self.roots);
+        let root = roots
+            .iter()
+            .filter(|r| helper.starts_with(r))
+            .max_by_key(|r| r.components().count());
+        Some(match root {
+            Some(root) if !base.starts_with(root) => root.clone(),
+            _ => base.to_path_buf(),
+        })
+    }
+
+    /// The Python files under `base`, honouring ignore files, listed once.
+    fn listing(&self, base: &Path) -> Arc<Vec<PathBuf>> {
+        if let Some(files) = lock(&self.listings).get(base) {
+            return Arc::clone(files);
+        }
+        // A relative path's folder may be the empty path: the current folder, whose files
+        // are named as the importing files are (`main.py`, not `./main.py`).
+        let here = base.as_os_str().is_empty();
+        let files: Vec<PathBuf> =
+            ignore::WalkBuilder::new(if here { Path::new(".") } else { base })
+                .require_git(false)
+                .build()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+                .map(ignore::DirEntry::into_path)
+                .filter(|p| p.extension().is_some_and(|e| e == "py"))
+                .map(|p| match p.strip_prefix(".") {
+                    Ok(rest) if here => rest.to_path_buf(),
+                    _ => p,
+                })
+                .collect();
+        let files = Arc::new(files);
+        lock(&self.listings).insert(base.to_path_buf(), Arc::clone(&files));
+        files
     }
 
     /// How many files have been summarised.
@@ -365,6 +624,10 @@ impl ProjectIndex {
     fn lock(&self) -> MutexGuard<'_, HashMap<PathBuf, Arc<Slot>>> {
         self.files.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {

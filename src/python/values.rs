@@ -5,6 +5,7 @@
 //! unknown. Rules read unknown as "stay quiet": the model never guesses.
 
 use std::fmt;
+use std::path::{Path, PathBuf};
 
 use crate::lang::Lang;
 use crate::python::labels::EntryName;
@@ -162,6 +163,9 @@ pub enum Provenance {
         at: TextRange,
         /// No `default=` was written: argparse's own (`None`, or `False` for `store_true`).
         implicit: bool,
+        /// The file of the `add_argument` when it is not the file the value is used in (a
+        /// namespace parsed in an entry script and handed to a helper of another file).
+        file: Option<PathBuf>,
     },
     /// The default of a function's parameter, where every call found leaves it out (a script's
     /// `main()`, a class constructed from a config): `function` is `main` or
@@ -208,15 +212,20 @@ impl Provenance {
             Provenance::ArgparseDefault {
                 flag,
                 line,
-                implicit: false,
+                implicit,
+                file,
                 ..
-            } => Some(format!("the default of {flag} (line {line})")),
-            Provenance::ArgparseDefault {
-                flag,
-                line,
-                implicit: true,
-                ..
-            } => Some(format!("argparse's default for {flag} (line {line})")),
+            } => {
+                let place = match file.as_deref().and_then(Path::file_name) {
+                    Some(name) => format!("{} line {line}", name.to_string_lossy()),
+                    None => format!("line {line}"),
+                };
+                Some(if *implicit {
+                    format!("argparse's default for {flag} ({place})")
+                } else {
+                    format!("the default of {flag} ({place})")
+                })
+            }
             Provenance::ParameterDefault {
                 function,
                 param,
@@ -245,15 +254,20 @@ impl Provenance {
             Provenance::ArgparseDefault {
                 flag,
                 line,
-                implicit: false,
+                implicit,
+                file,
                 ..
-            } => Some(format!("第 {line} 行 {flag} 的默认值")),
-            Provenance::ArgparseDefault {
-                flag,
-                line,
-                implicit: true,
-                ..
-            } => Some(format!("第 {line} 行 argparse 为 {flag} 给出的默认值")),
+            } => {
+                let place = match file.as_deref().and_then(Path::file_name) {
+                    Some(name) => format!("{} 第 {line} 行", name.to_string_lossy()),
+                    None => format!("第 {line} 行"),
+                };
+                Some(if *implicit {
+                    format!("{place} argparse 为 {flag} 给出的默认值")
+                } else {
+                    format!("{place} {flag} 的默认值")
+                })
+            }
             Provenance::ParameterDefault {
                 function,
                 param,
@@ -304,6 +318,15 @@ impl Resolved {
             | Provenance::ArgparseDefault { at, .. }
             | Provenance::ParameterDefault { at, .. }
             | Provenance::ParameterPassed { at, .. } => Some(*at),
+            _ => None,
+        }
+    }
+
+    /// The file [`Resolved::defined_at`] is in, when it is another file than the one the value
+    /// is used in.
+    pub fn defined_in(&self) -> Option<PathBuf> {
+        match &self.provenance {
+            Provenance::ArgparseDefault { file, .. } => file.clone(),
             _ => None,
         }
     }
@@ -373,11 +396,26 @@ mod tests {
                 line: 12,
                 at: TextRange::default(),
                 implicit: false,
+                file: None,
             },
         };
         assert_eq!(
             r.describe(Lang::En),
             "64, the default of --num_workers (line 12)"
+        );
+        let elsewhere = Resolved {
+            provenance: Provenance::ArgparseDefault {
+                flag: "--workers".into(),
+                line: 8,
+                at: TextRange::default(),
+                implicit: false,
+                file: Some(PathBuf::from("/p/main.py")),
+            },
+            ..r
+        };
+        assert_eq!(
+            elsewhere.describe(Lang::En),
+            "64, the default of --workers (main.py line 8)"
         );
     }
 }

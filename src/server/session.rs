@@ -185,8 +185,10 @@ impl Session {
         used
     }
 
-    /// Files appeared or went away: an import that found nothing may find a file now.
+    /// Files appeared or went away: an import that found nothing may find a file now, a
+    /// helper may have a new caller.
     pub fn files_came_or_went(&self) {
+        self.index.forget_callers();
         self.epoch.fetch_add(1, Ordering::SeqCst);
     }
 

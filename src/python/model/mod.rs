@@ -190,6 +190,11 @@ pub trait AttributeValues {
         scope: ScopeId,
         depth: u32,
     ) -> Option<Resolved>;
+
+    /// The value source itself, for the layer that attached it to read back its own type.
+    fn as_any(&self) -> Option<&dyn std::any::Any> {
+        None
+    }
 }
 
 /// Knows no attribute values: what the evaluator sees until a layer above is attached.
@@ -233,6 +238,11 @@ pub struct Module<'a> {
 }
 
 impl<'a> Module<'a> {
+    /// The source of attribute values the layer above attached (see [`AttributeValues`]).
+    pub(crate) fn attribute_values(&self) -> &dyn AttributeValues {
+        self.attributes.as_ref()
+    }
+
     // ---- text and positions -------------------------------------------------------------
 
     /// The source text of `node` (empty if the node's range is not valid UTF-8 boundaries).

@@ -120,7 +120,12 @@ pub fn check(checker: &mut Checker) {
         let suggestion = nearest(name);
         let mut d = RULE.diagnostic(context.anchor, message).zh(message_zh);
         if let Some(at) = context.value.defined_at() {
-            d = d.with_related(at, "the start method is named here", "启动方式在此处指定");
+            d = d.with_related_in(
+                context.value.defined_in(),
+                at,
+                "the start method is named here",
+                "启动方式在此处指定",
+            );
         }
         let literal = find_literal(m, context.value_node, name);
         if let Some(literal) = literal {

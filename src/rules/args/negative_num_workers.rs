@@ -75,7 +75,12 @@ pub fn check(checker: &mut Checker) {
              non-negative; use num_workers=0 to disable multiprocessing.\""
             ));
         if let Some(at) = arg.value.defined_at() {
-            d = d.with_related(at, "the negative value is set here", "负值在此处设定");
+            d = d.with_related_in(
+                arg.value.defined_in(),
+                at,
+                "the negative value is set here",
+                "负值在此处设定",
+            );
         }
         if matches!(arg.passing, Passing::Keyword | Passing::Positional(_)) {
             d = d.with_fix(

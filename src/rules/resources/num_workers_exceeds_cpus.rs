@@ -131,7 +131,8 @@ pub fn check(checker: &mut Checker) {
         };
         let mut d = RULE.diagnostic(arg.anchor, message).zh(message_zh);
         if let Some(at) = arg.value.defined_at() {
-            d = d.with_related(
+            d = d.with_related_in(
+                arg.value.defined_in(),
                 at,
                 format!("num_workers={n} comes from here"),
                 format!("num_workers={n} 来自此处"),
