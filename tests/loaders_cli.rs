@@ -390,3 +390,14 @@ fn init_defaults_see_constructions_in_other_files() {
         );
     }
 }
+
+/// A copy of the script elsewhere in the project defines and builds its own class of the same
+/// name: its constructions are not this class's.
+#[test]
+fn a_copy_of_the_class_in_another_script_is_not_a_construction() {
+    let own = format!("{MODULES}\ndm = Digits(ds)\n");
+    let copy = format!("{MODULES}\ndm = Digits(ds, num_workers=args.workers)\n");
+    let dir = project(&[("train_a.py", &own), ("train_b.py", &copy)]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes(&items), ["train_a.py:10:DL301"], "{items:?}");
+}

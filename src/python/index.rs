@@ -484,6 +484,21 @@ fn constructions_in(
     found: &mut Vec<Construction>,
 ) -> Option<()> {
     let text = |n: Node| source.get(n.byte_range()).unwrap_or("");
+    // A file that defines a class of that name itself (a copy of the script) builds its own.
+    let mut cursor = root.walk();
+    let defines = root.named_children(&mut cursor).any(|statement| {
+        let definition = match statement.kind() {
+            "decorated_definition" => statement.child_by_field_name("definition"),
+            _ => Some(statement),
+        };
+        definition
+            .filter(|d| matches!(d.kind(), "class_definition" | "function_definition"))
+            .and_then(|d| d.child_by_field_name("name"))
+            .is_some_and(|n| text(n) == class)
+    });
+    if defines {
+        return Some(());
+    }
     let mut stack = vec![root];
     while let Some(node) = stack.pop() {
         if node.kind() != "identifier" || text(node) != class {
