@@ -7,8 +7,10 @@
 //!   checkouts of public training repositories.
 //!
 //! Each command runs once to warm the page cache, then `DLDOCTOR_BENCH_RUNS` times (default
-//! 5), interleaved; the medians of wall time and of peak resident memory are reported with the
-//! ratio. A measurement, not a test: nothing fails on a slow figure.
+//! 5), interleaved; the medians of wall time, of CPU time (user + system: on a shared machine
+//! wall time mostly measures the wait for a core) and of peak resident memory are reported with
+//! the ratios. Both tools get the same files: the `.py` and `.ipynb` files of the tree, honouring
+//! `.gitignore`; ruff without its cache (`--no-cache`) or configuration (`--isolated`). A measurement, not a test: nothing fails on a slow figure.
 //!
 //! `cargo bench --bench corpus`
 
@@ -18,6 +20,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 use support::{Run, mib};
 
@@ -41,7 +44,7 @@ fn main() {
         }
     }
     for (name, tree) in corpora {
-        let (files, lines) = size_of(&tree);
+        let (files, lines, notebooks) = size_of(&tree);
         let mut dldoctor = Command::new(env!("CARGO_BIN_EXE_dldoctor"));
         dldoctor
             .args(["check", "--exit-zero", "--assume-cpus", "8"])
@@ -56,14 +59,18 @@ fn main() {
             ("ruff check --select E9", peer),
         ];
         let results = support::compare(&mut commands, runs);
-        println!("{name}: {files} files, {lines} lines; median of {runs} runs");
+        println!(
+            "{name}: {files} .py files ({lines} lines), {notebooks} notebooks; median of {runs} runs"
+        );
         for ((label, _), run) in commands.iter().zip(&results) {
             println!("  {label:<24} {}", show(run));
         }
         let (ours, theirs) = (results[0], results[1]);
+        let ratio = |a: Duration, b: Duration| a.as_secs_f64() / b.as_secs_f64();
         println!(
-            "  ratio                    {:.2}x the time, {:.2}x the memory",
-            ours.wall.as_secs_f64() / theirs.wall.as_secs_f64(),
+            "  ratio                    {:.2}x the wall time, {:.2}x the CPU time, {:.2}x the memory",
+            ratio(ours.wall, theirs.wall),
+            ratio(ours.cpu, theirs.cpu),
             ours.peak_bytes as f64 / theirs.peak_bytes as f64
         );
     }
@@ -71,8 +78,9 @@ fn main() {
 
 fn show(run: &Run) -> String {
     format!(
-        "{:>7.3} s {:>7.1} MiB",
+        "{:>7.3} s wall {:>7.3} s CPU {:>7.1} MiB",
         run.wall.as_secs_f64(),
+        run.cpu.as_secs_f64(),
         mib(run.peak_bytes)
     )
 }
@@ -115,17 +123,21 @@ fn copy_python_files(from: &Path, to: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
-/// How many `.py` files and lines a tree holds.
-fn size_of(tree: &Path) -> (usize, usize) {
-    let (mut files, mut lines) = (0, 0);
+/// How many `.py` files and lines, and how many notebooks, a tree holds (the files both tools
+/// check: `.gitignore` is honoured).
+fn size_of(tree: &Path) -> (usize, usize, usize) {
+    let (mut files, mut lines, mut notebooks) = (0, 0, 0);
     for entry in ignore::WalkBuilder::new(tree).require_git(false).build() {
         let Ok(entry) = entry else { continue };
-        if entry.path().extension().is_some_and(|e| e == "py")
-            && let Ok(bytes) = std::fs::read(entry.path())
+        let path = entry.path();
+        if path.extension().is_some_and(|e| e == "ipynb") {
+            notebooks += 1;
+        } else if path.extension().is_some_and(|e| e == "py")
+            && let Ok(bytes) = std::fs::read(path)
         {
             files += 1;
             lines += bytes.iter().filter(|b| **b == b'\n').count();
         }
     }
-    (files, lines)
+    (files, lines, notebooks)
 }

@@ -11,6 +11,8 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+#[path = "support/big_module.rs"]
+mod big_module;
 #[path = "../tests/lsp_client/mod.rs"]
 mod lsp_client;
 mod support;
@@ -32,61 +34,6 @@ use dldoctor::server::document::{Change, Document};
 use dldoctor::text::{Encoding, LineCol};
 use lsp_client::{Lsp, capabilities, file_uri};
 use serde_json::{Value, json};
-
-/// Ordinary code: a dataset class and a helper, with non-ASCII in a docstring.
-const BLOCK: &str = r#"
-
-class ImageFolder{n}(torch.utils.data.Dataset):
-    """Images of shard {n} — 数据集 {n} 😀."""
-
-    def __init__(self, root):
-        self.files = sorted(os.listdir(root))
-
-    def __len__(self):
-        return len(self.files)
-
-    def __getitem__(self, i):
-        return torch.load(os.path.join(self.root, self.files[i]))
-
-
-def normalise_{n}(batch, mean=0.5, std=0.25):
-    return (batch - mean) / std
-"#;
-
-/// A function building loaders, one in every [`LOADER_EVERY`] blocks.
-const LOADERS: &str = r#"
-
-def make_loaders_{n}(root):
-    ds = ImageFolder{n}(root)
-    loader = DataLoader(ds, batch_size=32, shuffle=True, prefetch_factor=4)
-    return DataLoader(ds, batch_size=32, num_workers=args.num_workers, pin_memory=True)
-"#;
-
-const LOADER_EVERY: usize = 25;
-
-/// A training module of exactly 10,000 lines: 579 dataset classes and helpers, 48 DataLoader
-/// calls (a large real training file has a handful).
-fn big_file() -> String {
-    let mut text = String::from(
-        "import argparse\nimport os\n\nimport torch\nfrom torch.utils.data import DataLoader\n\nparser = argparse.ArgumentParser()\nparser.add_argument(\"--num_workers\", type=int, default=64)\nargs = parser.parse_args()\n",
-    );
-    let mut n = 0;
-    loop {
-        let mut block = BLOCK.replace("{n}", &n.to_string());
-        if n % LOADER_EVERY == 0 {
-            block.push_str(&LOADERS.replace("{n}", &n.to_string()));
-        }
-        if text.lines().count() + block.lines().count() > 10_000 {
-            break;
-        }
-        text.push_str(&block);
-        n += 1;
-    }
-    while text.lines().count() < 10_000 {
-        text.push_str("# padding\n");
-    }
-    text
-}
 
 /// A place in the middle of the file (a default argument's digit) for one-character edits.
 fn middle_edit_point(text: &str) -> LineCol {
@@ -127,7 +74,7 @@ fn keystroke(at: LineCol, version: i32) -> Change<'static> {
 
 /// One keystroke in the middle of the file: text, `Tree::edit` and the incremental re-parse.
 fn reparse(c: &mut Criterion) {
-    let text = big_file();
+    let text = big_module::big_file();
     let at = middle_edit_point(&text);
     let mut doc = Document::new(text, 1, Path::new("train.py").to_path_buf());
     let mut version = 1;
@@ -144,7 +91,7 @@ fn reparse(c: &mut Criterion) {
 }
 
 fn in_process(c: &mut Criterion) {
-    let text = big_file();
+    let text = big_module::big_file();
     assert_eq!(text.lines().count(), 10_000);
     let at = middle_edit_point(&text);
     let path = Path::new("train.py");
@@ -186,7 +133,7 @@ fn in_process(c: &mut Criterion) {
 /// language server, linting the same file with its default rules; `RUFF`, else `ruff` on
 /// `PATH`, else installed from PyPI under the target folder).
 fn stdio_round_trip(c: &mut Criterion) {
-    let text = big_file();
+    let text = big_module::big_file();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("train.py");
     std::fs::write(&path, &text).unwrap();

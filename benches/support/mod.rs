@@ -53,10 +53,13 @@ pub fn ruff() -> Option<PathBuf> {
     Some(ruff)
 }
 
-/// One run of a command: its wall time and the peak resident memory of the process.
+/// One run of a command: its wall time, its CPU time (user + system, all threads) and the
+/// peak resident memory of the process.
 #[derive(Clone, Copy, Debug)]
 pub struct Run {
     pub wall: Duration,
+    /// On a loaded machine wall time mostly measures waiting for a core; CPU time does not.
+    pub cpu: Duration,
     pub peak_bytes: u64,
 }
 
@@ -81,14 +84,16 @@ pub fn measure(command: &mut Command) -> Run {
         libc::WIFEXITED(status) && libc::WEXITSTATUS(status) <= 1,
         "{command:?} failed: status {status}"
     );
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1000);
     // Linux reports ru_maxrss in KiB.
     Run {
         wall,
+        cpu: time(usage.ru_utime) + time(usage.ru_stime),
         peak_bytes: usage.ru_maxrss as u64 * 1024,
     }
 }
 
-/// The median of each measure over `runs` runs, the commands interleaved run by run so that a
+/// The median of each measure (wall, CPU, memory, each on its own) over `runs` runs, the commands interleaved run by run so that a
 /// change of load on the machine affects both alike.
 pub fn compare(commands: &mut [(&str, Command)], runs: usize) -> Vec<Run> {
     for (_, command) in commands.iter_mut() {
@@ -103,12 +108,16 @@ pub fn compare(commands: &mut [(&str, Command)], runs: usize) -> Vec<Run> {
     results
         .into_iter()
         .map(|mut runs| {
+            let mid = runs.len() / 2;
             runs.sort_by_key(|r| r.wall);
-            let wall = runs[runs.len() / 2].wall;
+            let wall = runs[mid].wall;
+            runs.sort_by_key(|r| r.cpu);
+            let cpu = runs[mid].cpu;
             runs.sort_by_key(|r| r.peak_bytes);
             Run {
                 wall,
-                peak_bytes: runs[runs.len() / 2].peak_bytes,
+                cpu,
+                peak_bytes: runs[mid].peak_bytes,
             }
         })
         .collect()

@@ -68,6 +68,11 @@ impl Prefilter {
             })
             .cloned()
             .collect();
+        // [`Prefilter::may_match_across`] separates its two joins with a NUL byte.
+        if needed.iter().any(|l| l.contains(&0)) {
+            tracing::debug!("no literal prefilter: a pattern needs a NUL byte");
+            return None;
+        }
         let max_len = needed.iter().map(Vec::len).max().unwrap_or(0);
         let automaton = AhoCorasick::builder()
             .kind(Some(AhoCorasickKind::DFA))
@@ -88,13 +93,12 @@ impl Prefilter {
         let reach = self.max_len.saturating_sub(1);
         let tail = &prev[prev.len().saturating_sub(reach)..];
         let head = &next[..next.len().min(reach)];
+        // Both joins in one search: no literal holds a NUL byte, so none spans the separator.
         scratch.clear();
         scratch.extend_from_slice(tail);
         scratch.extend_from_slice(head);
-        if self.may_match(scratch) {
-            return true;
-        }
-        scratch.truncate(tail.len());
+        scratch.push(0);
+        scratch.extend_from_slice(tail);
         scratch.push(b' ');
         scratch.extend_from_slice(head);
         self.may_match(scratch)

@@ -22,7 +22,8 @@ use tree_sitter::Node;
 
 use crate::python::defaults;
 use crate::python::model::{
-    Binding, BindingKind, FunctionId, Module, ScopeId, literal_items, positional_args,
+    AttributeValues, Binding, BindingKind, FunctionId, Module, ScopeId, literal_items,
+    positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value};
 use crate::text::TextRange;
@@ -82,6 +83,19 @@ struct OptionDefault {
     at: TextRange,
     value: Value,
     implicit: bool,
+}
+
+impl AttributeValues for ArgparseDefaults {
+    fn attribute_value(
+        &self,
+        m: &Module,
+        object: Node,
+        attribute: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Resolved> {
+        self.value(m, object, attribute, scope, depth)
+    }
 }
 
 impl ArgparseDefaults {

@@ -9,7 +9,8 @@
 //! `dl.positional`, `dl.keywords`, `dl.rename.<keyword>`, `dl.default.<param>`,
 //! `dl.capped`, `dl.opaque`, `dl.partial`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 use std::time::SystemTime;
@@ -207,6 +208,8 @@ struct QueryFile {
     query: Query,
     loader: u32,
     entries: Vec<Entry>,
+    /// The source, for the catalogue's [`Combined`] query.
+    text: String,
 }
 
 impl QueryFile {
@@ -307,6 +310,7 @@ impl QueryFile {
             query,
             loader,
             entries,
+            text: text.to_owned(),
         })
     }
 }
@@ -395,6 +399,51 @@ pub struct Catalogue {
     files: Vec<QueryFile>,
     /// [`Catalogue::needles`], made once: the byte test asks for every file.
     needles: OnceLock<Option<Vec<String>>>,
+    /// All files' patterns in one query, made once: one walk of a tree instead of one per file.
+    combined: OnceLock<Option<Combined>>,
+}
+
+/// The patterns of every query file of a catalogue compiled as one query, in file order, so
+/// that pattern `i` of file `f` is pattern `starts[f] + i`.
+struct Combined {
+    query: Query,
+    loader: u32,
+    starts: Vec<usize>,
+    /// Per file, its capture indices in the combined query.
+    captures: Vec<Vec<u32>>,
+}
+
+impl Combined {
+    /// `None` if the files, each valid alone, do not compile together (then each file's query
+    /// walks the tree in turn).
+    fn of(files: &[QueryFile]) -> Option<Combined> {
+        let text: String = files.iter().map(|f| format!("{}\n", f.text)).collect();
+        let query = Query::new(&crate::python::language(), &text).ok()?;
+        let mut starts = Vec::with_capacity(files.len());
+        let mut count = 0;
+        let mut captures = Vec::with_capacity(files.len());
+        for file in files {
+            starts.push(count);
+            count += file.query.pattern_count();
+            let map = file
+                .query
+                .capture_names()
+                .iter()
+                .map(|name| query.capture_index_for_name(name))
+                .collect::<Option<Vec<u32>>>()?;
+            captures.push(map);
+        }
+        if count != query.pattern_count() {
+            return None;
+        }
+        let loader = query.capture_index_for_name("loader")?;
+        Some(Combined {
+            query,
+            loader,
+            starts,
+            captures,
+        })
+    }
 }
 
 impl std::fmt::Debug for Catalogue {
@@ -500,49 +549,159 @@ impl Catalogue {
             .as_deref()
     }
 
-    /// The calls of the file that an entry matches, each with the first entry that does.
+    /// The calls of the file that an entry matches, each with the first entry that does (user
+    /// files first, then in the order of the patterns).
     pub fn matches<'t>(&self, m: &Module<'t>) -> HashMap<usize, &Entry> {
-        let mut found: HashMap<usize, &Entry> = HashMap::new();
+        self.matches_within(m, true)
+    }
+
+    /// [`Catalogue::matches`], the queries run over only the calls they can match when
+    /// `narrow`, over the whole tree otherwise (which the tests compare).
+    fn matches_within<'t>(&self, m: &Module<'t>, narrow: bool) -> HashMap<usize, &Entry> {
+        let combined = self.combined.get_or_init(|| Combined::of(&self.files));
+        let mut found: HashMap<usize, (usize, &Entry)> = HashMap::new();
+        // Every pattern of every file matches the same calls: resolve each callee once.
+        let mut names: HashMap<usize, Option<String>> = HashMap::new();
+        let mut resolves = |node: Option<Node>, accepted: &[String]| {
+            node.is_some_and(|n| {
+                names
+                    .entry(n.id())
+                    .or_insert_with(|| resolved_name(m, n))
+                    .as_ref()
+                    .is_some_and(|q| accepted.contains(q))
+            })
+        };
         let root = m.tree.root_node();
-        for file in &self.files {
+        let source = m.source.as_bytes();
+        let whole = || vec![root.byte_range()];
+        // (query, capture index of @loader, the file's first pattern and capture map, the byte
+        // ranges to run over).
+        type Walk<'q> = (
+            &'q Query,
+            u32,
+            Option<&'q Combined>,
+            usize,
+            Vec<Range<usize>>,
+        );
+        let walks: Vec<Walk> = match combined {
+            Some(c) => {
+                let ranges = candidate_ranges(self.files.iter().flat_map(|f| f.entries.iter()), m)
+                    .filter(|_| narrow);
+                vec![(&c.query, c.loader, Some(c), 0, ranges.unwrap_or_else(whole))]
+            }
+            None => {
+                let mut start = 0;
+                self.files
+                    .iter()
+                    .map(|f| {
+                        let ranges = candidate_ranges(f.entries.iter(), m).filter(|_| narrow);
+                        let walk = (
+                            &f.query,
+                            f.loader,
+                            None,
+                            start,
+                            ranges.unwrap_or_else(whole),
+                        );
+                        start += f.query.pattern_count();
+                        walk
+                    })
+                    .collect()
+            }
+        };
+        for (file_index, (query, loader, combined, start, ranges)) in walks.into_iter().enumerate()
+        {
             let mut cursor = QueryCursor::new();
-            let mut matches = cursor.matches(&file.query, root, m.source.as_bytes());
-            while let Some(found_match) = matches.next() {
-                let Some(entry) = file.entries.get(found_match.pattern_index) else {
-                    continue;
-                };
-                let capture = |index: u32| {
-                    found_match
+            for range in ranges {
+                cursor.set_byte_range(range);
+                let mut matches = cursor.matches(query, root, source);
+                while let Some(found_match) = matches.next() {
+                    let pattern = start + found_match.pattern_index;
+                    let (file, local, capture_map) = match combined {
+                        Some(c) => {
+                            let f = c
+                                .starts
+                                .partition_point(|s| *s <= pattern)
+                                .saturating_sub(1);
+                            let first = c.starts.get(f).copied().unwrap_or(0);
+                            (f, pattern - first, c.captures.get(f).map(Vec::as_slice))
+                        }
+                        None => (file_index, found_match.pattern_index, None),
+                    };
+                    let Some(entry) = self.files.get(file).and_then(|f| f.entries.get(local))
+                    else {
+                        continue;
+                    };
+                    let capture = |index: u32| {
+                        let index = match capture_map {
+                            Some(map) => *map.get(index as usize)?,
+                            None => index,
+                        };
+                        found_match
+                            .captures()
+                            .iter()
+                            .find(|c| c.index == index)
+                            .map(|c| c.node)
+                    };
+                    let Some(call) = found_match
                         .captures()
                         .iter()
-                        .find(|c| c.index == index)
+                        .find(|c| c.index == loader)
                         .map(|c| c.node)
-                };
-                let Some(call) = capture(file.loader) else {
-                    continue;
-                };
-                if found.contains_key(&call.id()) {
-                    continue;
-                }
-                let resolves = |node: Option<Node>, names: &[String]| {
-                    node.and_then(|n| resolved_name(m, n))
-                        .is_some_and(|q| names.contains(&q))
-                };
-                let callee = call.child_by_field_name("function");
-                if !entry.callees.is_empty() && !resolves(callee, &entry.callees) {
-                    continue;
-                }
-                if entry
-                    .conditions
-                    .iter()
-                    .all(|(index, names)| resolves(capture(*index), names))
-                {
-                    found.insert(call.id(), entry);
+                    else {
+                        continue;
+                    };
+                    if found.get(&call.id()).is_some_and(|(p, _)| *p < pattern) {
+                        continue;
+                    }
+                    let callee = call.child_by_field_name("function");
+                    if !entry.callees.is_empty() && !resolves(callee, &entry.callees) {
+                        continue;
+                    }
+                    if entry
+                        .conditions
+                        .iter()
+                        .all(|(index, accepted)| resolves(capture(*index), accepted))
+                    {
+                        found.insert(call.id(), (pattern, entry));
+                    }
                 }
             }
         }
-        found
+        found.into_iter().map(|(id, (_, e))| (id, e)).collect()
     }
+}
+
+/// The byte ranges of the calls these entries can match, in source order with nested calls
+/// merged into the outer one; `None` when an entry names no callee (it may match any call).
+/// A match is taken only for a call whose callee resolves to one of its entry's callees, and
+/// the model records every call with its resolution, so no match outside these ranges can be
+/// taken; a match overlapping a range is returned whole.
+fn candidate_ranges<'e>(
+    entries: impl Iterator<Item = &'e Entry> + Clone,
+    m: &Module,
+) -> Option<Vec<Range<usize>>> {
+    if entries.clone().any(|e| e.callees.is_empty()) {
+        return None;
+    }
+    let callees: HashSet<&str> = entries
+        .flat_map(|e| e.callees.iter().map(String::as_str))
+        .collect();
+    let mut ranges: Vec<Range<usize>> = Vec::new();
+    for call in m.calls() {
+        if !call
+            .qualified
+            .as_deref()
+            .is_some_and(|q| callees.contains(q))
+        {
+            continue;
+        }
+        let range = call.node.byte_range();
+        match ranges.last_mut() {
+            Some(last) if range.start < last.end => last.end = last.end.max(range.end),
+            _ => ranges.push(range),
+        }
+    }
+    Some(ranges)
 }
 
 /// The qualified name of an expression: the model's resolution of a callee, else a fresh one.
@@ -558,6 +717,65 @@ fn resolved_name(m: &Module, node: Node) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::python::index::ProjectIndex;
+
+    /// Each call's entry, by where the call is.
+    fn entries_by_call(m: &Module, narrow: bool) -> Vec<(usize, String)> {
+        let by_id: HashMap<usize, usize> = m
+            .calls()
+            .iter()
+            .map(|c| (c.node.id(), c.node.start_byte()))
+            .collect();
+        let mut found: Vec<(usize, String)> = Catalogue::builtin_ref()
+            .matches_within(m, narrow)
+            .into_iter()
+            .map(|(id, entry)| {
+                (
+                    by_id.get(&id).copied().unwrap_or(usize::MAX),
+                    entry.name.clone(),
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    }
+
+    #[test]
+    fn queries_over_candidate_calls_match_what_the_whole_tree_matches() {
+        let mut sources: Vec<String> = Vec::new();
+        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("tests/fixtures"), root.join("examples")];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()) {
+                if entry.is_dir() {
+                    dirs.push(entry);
+                } else if entry.extension().is_some_and(|e| e == "py") {
+                    sources.push(std::fs::read_to_string(&entry).unwrap());
+                }
+            }
+        }
+        assert!(sources.len() > 100);
+        // Nested loaders, a partial, calls in f-strings, decorators, lambdas and defaults.
+        sources.push(
+            "import functools\nimport torch.utils.data as tud\nfrom monai.data import DataLoader as M\n\
+             f = functools.partial(tud.DataLoader, num_workers=2)\n\
+             x = tud.DataLoader(M(ds, num_workers=1), batch_size=None)\n\
+             s = f\"{tud.DataLoader(ds)} {M(ds)}\"\n\
+             @register(tud.DataLoader(ds))\ndef g(l=M(ds), h=lambda: tud.DataLoader(ds)):\n    return f(ds)\n"
+                .to_owned(),
+        );
+        let path = Path::new("t.py");
+        let index = ProjectIndex::default();
+        let mut loaders = 0;
+        for source in &sources {
+            let tree = crate::python::parse(source, None).unwrap();
+            let m = Module::build(source, &tree, path, &index);
+            let everywhere = entries_by_call(&m, false);
+            assert_eq!(entries_by_call(&m, true), everywhere, "on:\n{source}");
+            loaders += everywhere.len();
+        }
+        assert!(loaders > 100, "only {loaders} loaders matched");
+    }
 
     #[test]
     fn every_builtin_file_compiles() {

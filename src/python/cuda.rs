@@ -16,8 +16,9 @@
 
 use tree_sitter::Node;
 
+use crate::python::analysis::Analysis;
 use crate::python::kinds::{FIELDS, Kind, kind};
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::python::values::Value;
 use crate::text::TextRange;
 
@@ -73,16 +74,16 @@ enum Want {
 
 /// Every call in `node`'s subtree that initialises CUDA, in source order. Nested function and
 /// class bodies are skipped: defining a function runs none of its body.
-pub fn cuda_inits(scope: &Scope, node: Node) -> Vec<CudaUse> {
+pub fn cuda_inits(scope: &Analysis, node: Node) -> Vec<CudaUse> {
     scan(scope, node, Want::CudaInit)
 }
 
 /// Calls in `node`'s subtree into a CUDA-capable library other than PyTorch.
-pub fn cuda_library_uses(scope: &Scope, node: Node) -> Vec<CudaUse> {
+pub fn cuda_library_uses(scope: &Analysis, node: Node) -> Vec<CudaUse> {
     scan(scope, node, Want::CudaLibrary)
 }
 
-fn scan(scope: &Scope, node: Node, want: Want) -> Vec<CudaUse> {
+fn scan(scope: &Analysis, node: Node, want: Want) -> Vec<CudaUse> {
     let mut found = Vec::new();
     syntax::walk_executed(node, &mut |n| {
         if kind(n) == Kind::Call {
@@ -97,7 +98,7 @@ fn scan(scope: &Scope, node: Node, want: Want) -> Vec<CudaUse> {
 }
 
 /// Whether `call` creates a CUDA context, and how to name it.
-pub fn call_initialises_cuda(scope: &Scope, call: Node) -> Option<CudaUse> {
+pub fn call_initialises_cuda(scope: &Analysis, call: Node) -> Option<CudaUse> {
     let function = call.child_by_field_name("function")?;
     let range = syntax::range(call);
     let qualified = scope.qualified_name(function);
@@ -117,7 +118,7 @@ pub fn call_initialises_cuda(scope: &Scope, call: Node) -> Option<CudaUse> {
         }
         if q == "torch.distributed.init_process_group" {
             let backend = scope
-                .keyword(call, "backend")
+                .keyword_arg(call, "backend")
                 .or_else(|| syntax::positional_argument(call, 0))?;
             return (scope.string_value(backend).as_deref() == Some("nccl")).then(|| CudaUse {
                 range,
@@ -128,7 +129,7 @@ pub fn call_initialises_cuda(scope: &Scope, call: Node) -> Option<CudaUse> {
         if q == "torch.nn.parallel.DistributedDataParallel"
             || q == "torch.nn.parallel.distributed.DistributedDataParallel"
         {
-            return scope.keyword(call, "device_ids").map(|_| CudaUse {
+            return scope.keyword_arg(call, "device_ids").map(|_| CudaUse {
                 range,
                 what: "`DistributedDataParallel(..., device_ids=...)`".to_owned(),
                 cudaness: Cudaness::Cuda,
@@ -137,7 +138,7 @@ pub fn call_initialises_cuda(scope: &Scope, call: Node) -> Option<CudaUse> {
         // Factories and modules created on a device: `torch.zeros(..., device="cuda")`,
         // `nn.Linear(..., device=DEVICE)`, `torchvision.io.decode_jpeg(..., device="cuda")`.
         if q.starts_with("torch.") || q.starts_with("torchvision.") {
-            let device = scope.keyword(call, "device")?;
+            let device = scope.keyword_arg(call, "device")?;
             let cudaness = device_cudaness(scope, device)?;
             let short = q.rsplit('.').next().unwrap_or(q);
             return Some(CudaUse {
@@ -154,7 +155,7 @@ pub fn call_initialises_cuda(scope: &Scope, call: Node) -> Option<CudaUse> {
     let object = function.child_by_field_name("object")?;
     let method = scope.text(function.child_by_field_name("attribute")?);
     // `torch.cuda` is a module, and calls on a module are not tensor methods.
-    if scope.is_module_reference(object) {
+    if scope.qualified_name(object).is_some() {
         return None;
     }
     match method {
@@ -165,7 +166,7 @@ pub fn call_initialises_cuda(scope: &Scope, call: Node) -> Option<CudaUse> {
         }),
         "to" => {
             let device = scope
-                .keyword(call, "device")
+                .keyword_arg(call, "device")
                 .or_else(|| syntax::positional_argument(call, 0))?;
             let cudaness = device_cudaness(scope, device)?;
             Some(CudaUse {
@@ -178,7 +179,7 @@ pub fn call_initialises_cuda(scope: &Scope, call: Node) -> Option<CudaUse> {
     }
 }
 
-fn call_uses_cuda_library(scope: &Scope, call: Node) -> Option<CudaUse> {
+fn call_uses_cuda_library(scope: &Analysis, call: Node) -> Option<CudaUse> {
     let function = call.child_by_field_name("function")?;
     let q = scope.qualified_name(function)?;
     let library = CUDA_CAPABLE_LIBRARIES
@@ -199,7 +200,7 @@ const MAX_DEPTH: u8 = 3;
 /// block and the enclosing blocks up to its function, then (through the first call of that
 /// function in the file) before that call, and so on to module level. Calls to same-file
 /// functions in those statements count when their bodies initialise CUDA.
-pub fn cuda_before(scope: &Scope, statement: Node) -> Vec<CudaUse> {
+pub fn cuda_before(scope: &Analysis, statement: Node) -> Vec<CudaUse> {
     let mut found = Vec::new();
     let mut visited = Vec::new();
     let mut at = Some(statement);
@@ -223,7 +224,7 @@ pub fn cuda_before(scope: &Scope, statement: Node) -> Vec<CudaUse> {
 }
 
 /// The first call of the module-level function `function` outside its own body.
-fn first_call_of<'a>(scope: &Scope<'a>, function: Node<'a>) -> Option<Node<'a>> {
+fn first_call_of<'a>(scope: &Analysis<'a>, function: Node<'a>) -> Option<Node<'a>> {
     if syntax::enclosing_class(function).is_some() {
         return None;
     }
@@ -233,7 +234,7 @@ fn first_call_of<'a>(scope: &Scope<'a>, function: Node<'a>) -> Option<Node<'a>> 
 /// CUDA initialisation in `node`, and in the bodies of the same-file functions it calls; a use
 /// found in a callee is reported at the call, naming both.
 fn cuda_inits_through_calls(
-    scope: &Scope,
+    scope: &Analysis,
     node: Node,
     visited: &mut Vec<usize>,
     depth: u8,
@@ -276,11 +277,11 @@ fn cuda_inits_through_calls(
 }
 
 /// Whether a device expression is a CUDA device; `None` when it is not or cannot be known.
-pub fn device_cudaness(scope: &Scope, expr: Node) -> Option<Cudaness> {
+pub fn device_cudaness(scope: &Analysis, expr: Node) -> Option<Cudaness> {
     device_cudaness_at(scope, expr, 0)
 }
 
-fn device_cudaness_at(scope: &Scope, expr: Node, depth: u8) -> Option<Cudaness> {
+fn device_cudaness_at(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudaness> {
     if depth > 6 {
         return None;
     }
@@ -297,7 +298,7 @@ fn device_cudaness_at(scope: &Scope, expr: Node, depth: u8) -> Option<Cudaness> 
                 return None;
             }
             let first = scope
-                .keyword(expr, "type")
+                .keyword_arg(expr, "type")
                 .or_else(|| syntax::positional_argument(expr, 0))?;
             device_cudaness_at(scope, first, depth + 1)
         }
@@ -361,7 +362,7 @@ mod tests {
     use super::*;
 
     fn inits(source: &str) -> Vec<String> {
-        syntax::with_scope(source, |scope| {
+        crate::python::analysis::with_analysis(source, |scope| {
             cuda_inits(scope, scope.root())
                 .into_iter()
                 .map(|u| u.what)
@@ -412,19 +413,20 @@ mod tests {
     #[test]
     fn conditional_device_is_cuda_when_available() {
         let source = "import torch\ndevice = torch.device('cuda' if torch.cuda.is_available() else 'cpu')\nmodel = torch.nn.Linear(1, 1).to(device)\n";
-        let uses = syntax::with_scope(source, |scope| cuda_inits(scope, scope.root()));
+        let uses =
+            crate::python::analysis::with_analysis(source, |scope| cuda_inits(scope, scope.root()));
         assert_eq!(uses.len(), 1);
         assert_eq!(uses[0].cudaness, Cudaness::WhenAvailable);
     }
 
     fn before(source: &str, marker: &str) -> Vec<String> {
-        syntax::with_scope(source, |scope| {
+        crate::python::analysis::with_analysis(source, |scope| {
             let at = source.find(marker).expect("marker");
             let node = scope
                 .root()
                 .descendant_for_byte_range(at, at)
                 .expect("node");
-            let statement = syntax::statement_of(node).expect("statement");
+            let statement = crate::python::model::statement_of(node).expect("statement");
             cuda_before(scope, statement)
                 .into_iter()
                 .map(|u| u.what)

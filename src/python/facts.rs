@@ -4,10 +4,10 @@
 
 use serde::Serialize;
 
+use crate::python::analysis::Analysis;
 use crate::python::loaders::{ArgState, DatasetClass, Loader, Param, Passing};
 use crate::python::model::Module;
 use crate::python::start_method::{self, StartMethod};
-use crate::python::syntax::Scope;
 use crate::python::values::Resolved;
 
 /// The parameters every report shows, passed or not: those the rules decide on.
@@ -84,7 +84,7 @@ pub struct StartFact {
 /// The facts of every loader of a file. `platform` is the start method nothing chose
 /// ([`start_method::platform_default`]).
 pub fn loader_facts(m: &Module, platform: StartMethod) -> Vec<LoaderFacts> {
-    let scope = Scope::new(m);
+    let scope = Analysis::new(m);
     m.loaders()
         .iter()
         .map(|loader| facts_of(m, &scope, loader, platform))
@@ -92,7 +92,12 @@ pub fn loader_facts(m: &Module, platform: StartMethod) -> Vec<LoaderFacts> {
 }
 
 /// The facts of one loader.
-pub fn facts_of(m: &Module, scope: &Scope, loader: &Loader, platform: StartMethod) -> LoaderFacts {
+pub fn facts_of(
+    m: &Module,
+    scope: &Analysis,
+    loader: &Loader,
+    platform: StartMethod,
+) -> LoaderFacts {
     let (line, column) = m.lines.row_column(m.source, loader.range.start);
     let query = m
         .catalogue
@@ -262,10 +267,9 @@ pub fn render_text(path: &str, facts: &[LoaderFacts]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::python::syntax;
 
     fn facts(source: &str) -> Vec<LoaderFacts> {
-        syntax::with_scope(source, |scope| {
+        crate::python::analysis::with_analysis(source, |scope| {
             let platform = start_method::platform_default("linux", Some((3, 12)));
             loader_facts(scope.m, platform)
         })

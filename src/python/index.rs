@@ -25,9 +25,10 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
 
 use tree_sitter::{Node, Tree};
 
+use crate::python::analysis::Analysis;
 use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::python::workers::{self, Facts};
 
 /// Files larger than this are generated or data, not code a Dataset is defined in.
@@ -91,7 +92,7 @@ impl FileSummary {
         // Another file's own imports do not reach further files: its summary is local to it.
         let no_index = ProjectIndex::default();
         let module = Module::build(source, tree, path, &no_index);
-        let scope = Scope::new(&module);
+        let scope = Analysis::new(&module);
         let mut summary = FileSummary::default();
         for (name, binding) in module
             .bindings()

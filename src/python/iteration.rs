@@ -324,12 +324,12 @@ fn sees_assignment(m: &Module, ids: &[usize], assignment: Node, reference: Node)
     if !bound_before(ours, reference) {
         return m.function_at(reference) != m.function_at(assignment);
     }
-    let our_statement = crate::python::syntax::statement_of(assignment);
+    let our_statement = crate::python::model::statement_of(assignment);
     !bindings.iter().any(|b| {
         b.node.id() != assignment.id()
             && b.name_range.start > ours.name_range.start
             && bound_before(b, reference)
-            && crate::python::syntax::statement_of(b.node)
+            && crate::python::model::statement_of(b.node)
                 .and_then(|s| s.parent())
                 .zip(our_statement)
                 .is_some_and(|(block, ours)| block.byte_range().contains(&ours.start_byte()))

@@ -2,8 +2,10 @@
 //! `queries/`, embedded at build time, and the user's own), and the semantic
 //! model every rule reads. Everything that reads Python goes through here.
 
+pub mod analysis;
 pub mod argparse;
 pub mod catalogue;
+pub mod closures;
 pub mod conditions;
 pub mod cuda;
 pub mod defaults;

@@ -6,8 +6,9 @@
 
 use std::fmt;
 
+use crate::python::analysis::Analysis;
 use crate::python::loaders::{ArgState, Loader, Param};
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::python::values::Value;
 use crate::text::TextRange;
 
@@ -142,7 +143,7 @@ pub fn platform_default(os: &str, target_version: Option<(u8, u8)>) -> StartMeth
 
 /// The start method of a DataLoader. `platform` is what applies when nothing in the file
 /// chooses one (see [`platform_default`]).
-pub fn start_method(scope: &Scope, loader: &Loader, platform: StartMethod) -> StartMethod {
+pub fn start_method(scope: &Analysis, loader: &Loader, platform: StartMethod) -> StartMethod {
     // Worker threads in a substituted context (MONAI's `use_thread_workers=True`).
     if loader.opaque_start {
         return StartMethod {
@@ -174,7 +175,7 @@ pub fn start_method(scope: &Scope, loader: &Loader, platform: StartMethod) -> St
     }
 }
 
-fn process_wide_or(scope: &Scope, platform: StartMethod) -> StartMethod {
+fn process_wide_or(scope: &Analysis, platform: StartMethod) -> StartMethod {
     match process_wide(scope) {
         Some((range, method)) => StartMethod {
             method,
@@ -186,13 +187,13 @@ fn process_wide_or(scope: &Scope, platform: StartMethod) -> StartMethod {
 
 /// The first `set_start_method(...)` of `multiprocessing` or `torch.multiprocessing` in the
 /// file, wherever it is (module level, under the main guard, in a function).
-pub fn process_wide(scope: &Scope) -> Option<(TextRange, Option<Method>)> {
+pub fn process_wide(scope: &Analysis) -> Option<(TextRange, Option<Method>)> {
     *scope
         .process_wide
         .get_or_init(|| first_set_start_method(scope))
 }
 
-fn first_set_start_method(scope: &Scope) -> Option<(TextRange, Option<Method>)> {
+fn first_set_start_method(scope: &Analysis) -> Option<(TextRange, Option<Method>)> {
     // The model's calls, in source order, instead of a walk of the tree per loader; the
     // model's own resolution only preselects, the name is resolved where the call reads it.
     scope.m.calls().iter().find_map(|call| {
@@ -210,7 +211,7 @@ fn first_set_start_method(scope: &Scope) -> Option<(TextRange, Option<Method>)> 
             .any(|m| qualified.strip_prefix(m) == Some(".set_start_method"))
             .then(|| {
                 let method = scope
-                    .keyword(call.node, "method")
+                    .keyword_arg(call.node, "method")
                     .or_else(|| syntax::positional_argument(call.node, 0))
                     .and_then(|m| scope.string_value(m))
                     .and_then(|m| Method::parse(&m));
@@ -225,7 +226,7 @@ mod tests {
 
     fn method_of(source: &str, os: &str, version: Option<(u8, u8)>) -> StartMethod {
         let source = format!("from torch.utils.data import DataLoader\n{source}");
-        syntax::with_scope(&source, |scope| {
+        crate::python::analysis::with_analysis(&source, |scope| {
             let loader = scope.m.loaders().first().expect("a DataLoader call");
             start_method(scope, loader, platform_default(os, version))
         })

@@ -11,10 +11,11 @@ use std::path::{Path, PathBuf};
 
 use tree_sitter::Node;
 
+use crate::python::analysis::Analysis;
 use crate::python::cuda::{self, Cudaness};
 use crate::python::index::ProjectIndex;
 use crate::python::kinds::{Kind, kind};
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::text::TextRange;
 
 const DATASET_METHODS: &[&str] = &["__getitem__", "__getitems__", "__iter__"];
@@ -111,7 +112,7 @@ impl WorkerCode {
 
 /// Collects the worker-side code of the DataLoader `call` in the file at `path`.
 pub fn worker_code(
-    scope: &Scope,
+    scope: &Analysis,
     dataset: Option<Node>,
     collate_fn: Option<Node>,
     worker_init_fn: Option<Node>,
@@ -135,7 +136,7 @@ pub fn worker_code(
 
 /// The class of a dataset expression: a constructor call, a name bound to one, `self.x` set in
 /// the class, in this file; or the facts of a class imported from another file.
-fn dataset_facts(scope: &Scope, expr: Node, path: &Path, index: &ProjectIndex) -> Option<Facts> {
+fn dataset_facts(scope: &Analysis, expr: Node, path: &Path, index: &ProjectIndex) -> Option<Facts> {
     let constructor = constructor_of(scope, expr, 0)?;
     let function = constructor.child_by_field_name("function")?;
     let mut facts = if function.kind() == "identifier"
@@ -150,7 +151,7 @@ fn dataset_facts(scope: &Scope, expr: Node, path: &Path, index: &ProjectIndex) -
     };
     // Transforms handed to the dataset run in `__getitem__`, inside the worker.
     for keyword in TRANSFORM_KEYWORDS {
-        if let Some(value) = scope.keyword(constructor, keyword)
+        if let Some(value) = scope.keyword_arg(constructor, keyword)
             && let Some(transform) = transform_facts(scope, value, path, index, 0)
         {
             facts.get_or_insert_with(Facts::default).extend(transform);
@@ -165,7 +166,7 @@ const TRANSFORM_KEYWORDS: &[&str] = &["transform", "target_transform", "transfor
 /// The facts of a transform: a `Compose([...])` of transforms, an instance of a class of this
 /// file (its `__call__` or `forward`), or a function or lambda.
 fn transform_facts(
-    scope: &Scope,
+    scope: &Analysis,
     expr: Node,
     path: &Path,
     index: &ProjectIndex,
@@ -193,7 +194,7 @@ fn transform_facts(
                 .is_some_and(|q| q.ends_with(".Compose"))
             {
                 let transforms = syntax::positional_argument(expr, 0)
-                    .or_else(|| scope.keyword(expr, "transforms"))?;
+                    .or_else(|| scope.keyword_arg(expr, "transforms"))?;
                 return transform_facts(scope, transforms, path, index, depth + 1);
             }
             if function.kind() == "identifier"
@@ -220,7 +221,11 @@ fn transform_facts(
 }
 
 /// The call that built the value of `expr`, followed through names and `self.x`.
-pub(crate) fn constructor_of<'t>(scope: &Scope<'t>, expr: Node<'t>, depth: u8) -> Option<Node<'t>> {
+pub(crate) fn constructor_of<'t>(
+    scope: &Analysis<'t>,
+    expr: Node<'t>,
+    depth: u8,
+) -> Option<Node<'t>> {
     if depth > 4 {
         return None;
     }
@@ -240,7 +245,12 @@ pub(crate) fn constructor_of<'t>(scope: &Scope<'t>, expr: Node<'t>, depth: u8) -
 
 /// The facts of a `collate_fn`/`worker_init_fn` value: a lambda, a function of this file, a
 /// `functools.partial` of one, or a function imported from another file.
-fn callable_facts(scope: &Scope, expr: Node, path: &Path, index: &ProjectIndex) -> Option<Facts> {
+fn callable_facts(
+    scope: &Analysis,
+    expr: Node,
+    path: &Path,
+    index: &ProjectIndex,
+) -> Option<Facts> {
     match expr.kind() {
         "lambda" => {
             let body = expr.child_by_field_name("body")?;
@@ -277,7 +287,7 @@ fn callable_facts(scope: &Scope, expr: Node, path: &Path, index: &ProjectIndex) 
 
 /// The worker-side facts of a dataset class of this file: its `__getitem__`, `__getitems__`
 /// and `__iter__`, found on the class or its same-file base classes.
-pub fn class_facts(scope: &Scope, class: Node) -> Facts {
+pub fn class_facts(scope: &Analysis, class: Node) -> Facts {
     let mut tracer = Tracer::new(scope);
     let mut facts = Facts::default();
     let class_name = class
@@ -300,7 +310,7 @@ pub fn class_facts(scope: &Scope, class: Node) -> Facts {
 }
 
 /// The facts of a module-level function of this file, as the index keeps them.
-pub fn function_facts(scope: &Scope, function: Node) -> Facts {
+pub fn function_facts(scope: &Analysis, function: Node) -> Facts {
     let name = function
         .child_by_field_name("name")
         .map_or("", |n| scope.text(n));
@@ -308,12 +318,12 @@ pub fn function_facts(scope: &Scope, function: Node) -> Facts {
 }
 
 fn find_method<'t>(
-    scope: &Scope<'t>,
+    scope: &Analysis<'t>,
     class: Node<'t>,
     name: &str,
     depth: u8,
 ) -> Option<(Node<'t>, Node<'t>)> {
-    if let Some(method) = scope.method(class, name) {
+    if let Some(method) = scope.method_in(class, name) {
         return Some((class, method));
     }
     if depth > 3 {
@@ -335,12 +345,12 @@ fn find_method<'t>(
 
 /// Follows worker-side code through the calls it makes into the same file.
 struct Tracer<'s, 'a> {
-    scope: &'s Scope<'a>,
+    scope: &'s Analysis<'a>,
     visited: HashSet<usize>,
 }
 
 impl<'s, 'a> Tracer<'s, 'a> {
-    fn new(scope: &'s Scope<'a>) -> Self {
+    fn new(scope: &'s Analysis<'a>) -> Self {
         Self {
             scope,
             visited: HashSet::new(),
@@ -527,7 +537,7 @@ mod tests {
 
     fn facts_of(source: &str) -> WorkerCode {
         let source = format!("from torch.utils.data import DataLoader\n{source}");
-        syntax::with_scope(&source, |scope| {
+        crate::python::analysis::with_analysis(&source, |scope| {
             let loader = scope.m.loaders().first().expect("a DataLoader call");
             let argument = |param| loader.argument(param).map(|a| a.value_node);
             worker_code(

@@ -17,8 +17,8 @@ use std::str::FromStr;
 
 use crate::analyze::Context;
 use crate::diagnostic::{Diagnostic, Severity};
+use crate::python::analysis::Analysis;
 use crate::python::model::Module;
-use crate::python::syntax::Scope;
 use crate::text::TextRange;
 
 /// Declares the rule table: the [`Code`] enum, its strings and the registry of rules and check
@@ -169,7 +169,7 @@ pub struct Checker<'a> {
     pub ctx: &'a Context<'a>,
     /// Name lookups over the model, shared by every rule so its tables are built once per
     /// analysis rather than once per rule.
-    pub scope: Scope<'a>,
+    pub scope: Analysis<'a>,
     /// The DL1xx rules' view of the file's loaders, built by the first that asks.
     pub(crate) fork_loaders: OnceCell<Vec<fork::Loader<'a>>>,
     diagnostics: Vec<Diagnostic>,
@@ -187,7 +187,7 @@ pub fn run(model: &Module, ctx: &Context) -> Vec<Diagnostic> {
     let mut checker = Checker {
         model,
         ctx,
-        scope: Scope::new(model),
+        scope: Analysis::new(model),
         fork_loaders: OnceCell::new(),
         diagnostics: Vec::new(),
     };

@@ -9,7 +9,7 @@ use tree_sitter::{Node, Tree, TreeCursor};
 
 use super::{
     AttributeAssignment, Binding, BindingKind, CallSite, ClassDef, FunctionDef, FunctionId,
-    MODULE_SCOPE, Module, Scope, ScopeId, ScopeKind,
+    MODULE_SCOPE, Module, NoAttributeValues, Scope, ScopeId, ScopeKind,
 };
 use crate::python::argparse::ArgparseDefaults;
 use crate::python::catalogue::Catalogue;
@@ -47,7 +47,7 @@ impl<'a> Module<'a> {
             calls: walked.calls,
             attribute_assignments: walked.attribute_assignments,
             star_imports: walked.star_imports,
-            argparse: ArgparseDefaults::default(),
+            attributes: Box::new(NoAttributeValues),
             loaders: Vec::new(),
             top_level: walked.top_level,
         };
@@ -59,7 +59,7 @@ impl<'a> Module<'a> {
         for (call, q) in module.calls.iter_mut().zip(qualified) {
             call.qualified = q;
         }
-        module.argparse = ArgparseDefaults::collect(&module);
+        module.attributes = Box::new(ArgparseDefaults::collect(&module));
         module.loaders = loaders::collect(&module);
         module
     }

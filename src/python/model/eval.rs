@@ -1,5 +1,5 @@
 //! The value evaluator: what an expression statically evaluates to, over the model's
-//! bindings (and the argparse defaults), or unknown.
+//! bindings (and, for attributes, [`super::AttributeValues`]), or unknown.
 
 use tree_sitter::Node;
 
@@ -47,8 +47,8 @@ impl Module<'_> {
                     return Resolved::unknown();
                 };
                 let attribute = self.text(attribute);
-                self.argparse
-                    .value(self, object, attribute, scope, depth)
+                self.attributes
+                    .attribute_value(self, object, attribute, scope, depth)
                     .or_else(|| {
                         defaults::self_attribute_value(self, object, attribute, scope, depth)
                     })

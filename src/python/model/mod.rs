@@ -30,11 +30,11 @@ use std::path::Path;
 
 use tree_sitter::{Node, Tree};
 
-use crate::python::argparse::ArgparseDefaults;
 use crate::python::catalogue::Catalogue;
 use crate::python::index::ProjectIndex;
 use crate::python::kinds::{FIELDS, Kind, kind};
 use crate::python::loaders::Loader;
+use crate::python::values::Resolved;
 use crate::text::{LineIndex, TextRange};
 
 mod build;
@@ -179,6 +179,35 @@ pub struct AttributeAssignment<'a> {
     pub function: Option<FunctionId>,
 }
 
+/// Where the evaluator turns for `object.attribute` when the file's bindings cannot say: a
+/// layer above the model (the argparse defaults, [`crate::python::argparse`]) answers.
+pub trait AttributeValues {
+    fn attribute_value(
+        &self,
+        m: &Module,
+        object: Node,
+        attribute: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Resolved>;
+}
+
+/// Knows no attribute values: what the evaluator sees until a layer above is attached.
+pub(crate) struct NoAttributeValues;
+
+impl AttributeValues for NoAttributeValues {
+    fn attribute_value(
+        &self,
+        _: &Module,
+        _: Node,
+        _: &str,
+        _: ScopeId,
+        _: u32,
+    ) -> Option<Resolved> {
+        None
+    }
+}
+
 /// Everything rules need to know about one file, resolved once per analysis.
 pub struct Module<'a> {
     pub source: &'a str,
@@ -196,7 +225,8 @@ pub struct Module<'a> {
     attribute_assignments: Vec<AttributeAssignment<'a>>,
     /// Modules of `from m import *` at any level.
     star_imports: Vec<String>,
-    argparse: ArgparseDefaults,
+    /// What `obj.attr` holds when the file's bindings cannot say (argparse defaults).
+    attributes: Box<dyn AttributeValues + 'a>,
     loaders: Vec<Loader<'a>>,
     /// The named children of the root but comments: [`Module::top_level_statements`].
     top_level: Vec<Node<'a>>,
@@ -208,6 +238,11 @@ impl<'a> Module<'a> {
     /// The source text of `node` (empty if the node's range is not valid UTF-8 boundaries).
     pub fn text(&self, node: Node) -> &'a str {
         self.source.get(node.byte_range()).unwrap_or("")
+    }
+
+    /// The root of the file's tree.
+    pub fn root(&self) -> Node<'a> {
+        self.tree.root_node()
     }
 
     pub fn range(node: Node) -> TextRange {
@@ -504,16 +539,9 @@ impl<'a> Module<'a> {
     // ---- statements and guards ----------------------------------------------------------
 
     /// The statement `node` belongs to: the ancestor (or itself) that is a direct child of a
-    /// block or of the module.
-    pub fn statement_of<'n>(&self, node: Node<'n>) -> Node<'n> {
-        let mut current = node;
-        while let Some(parent) = current.parent() {
-            if matches!(parent.kind(), "block" | "module") {
-                return current;
-            }
-            current = parent;
-        }
-        current
+    /// block or of the module; the root when there is none (an `ERROR` root).
+    pub fn statement_of(&self, node: Node<'a>) -> Node<'a> {
+        statement_of(node).unwrap_or_else(|| self.root())
     }
 
     /// Whether `node` runs only under `if __name__ == "__main__":`.
@@ -599,6 +627,18 @@ impl<'a> Module<'a> {
     /// first).
     pub fn top_level_statements(&self) -> &[Node<'a>] {
         &self.top_level
+    }
+}
+
+/// The statement directly inside a block (or the module) that contains `node` (or is it).
+pub fn statement_of(node: Node) -> Option<Node> {
+    let mut current = node;
+    loop {
+        let parent = current.parent()?;
+        if matches!(parent.kind(), "block" | "module") {
+            return Some(current);
+        }
+        current = parent;
     }
 }
 

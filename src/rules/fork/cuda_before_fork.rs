@@ -3,10 +3,11 @@
 use tree_sitter::Node;
 
 use crate::diagnostic::Severity;
+use crate::python::analysis::Analysis;
 use crate::python::cuda::{self, Cudaness};
 use crate::python::iteration::FirstIteration;
 use crate::python::start_method::Origin;
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::rules::fork::{loaders, with_start_method_fixes};
 use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
 use crate::text::TextRange;
@@ -88,8 +89,8 @@ pub fn check(checker: &mut Checker) {
         }
         let iteration = loader.first_iteration(checker.model);
         let start = match iteration {
-            FirstIteration::At(node) => syntax::statement_of(node),
-            _ => syntax::statement_of(loader.call()),
+            FirstIteration::At(node) => crate::python::model::statement_of(node),
+            _ => crate::python::model::statement_of(loader.call()),
         };
         let Some(start) = start else {
             continue;
@@ -176,7 +177,7 @@ pub fn check(checker: &mut Checker) {
 
 /// Whether the CUDA use at `range` runs only under a condition, a loop or an exception handler
 /// that does not also hold `start`.
-fn is_conditional(scope: &Scope, range: TextRange, start: Node) -> bool {
+fn is_conditional(scope: &Analysis, range: TextRange, start: Node) -> bool {
     scope
         .root()
         .descendant_for_byte_range(range.start, range.end)

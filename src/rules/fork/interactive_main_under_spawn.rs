@@ -5,10 +5,11 @@ use tree_sitter::Node;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::fix::{self, Fix};
 use crate::notebook;
+use crate::python::analysis::Analysis;
 use crate::python::edit;
 use crate::python::loaders::{ArgState, Param, Passing};
 use crate::python::start_method::Method;
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::python::workers;
 use crate::rules::fork::unpicklable_worker_callable::PICKLED_ARGUMENTS;
 use crate::rules::fork::{Loader, loaders};
@@ -238,7 +239,7 @@ fn no_workers_fix(source: &str, loader: &Loader) -> Option<Fix> {
 /// The loader's pickled arguments whose class or function is defined at the notebook's top
 /// level. Lambdas and definitions inside functions are DL105's; imported ones import fine.
 pub(crate) fn notebook_definitions<'a>(
-    scope: &Scope<'a>,
+    scope: &Analysis<'a>,
     loader: &Loader<'a>,
 ) -> Vec<NotebookDefinition<'a>> {
     let mut found = Vec::new();

@@ -18,12 +18,13 @@ use tree_sitter::Node;
 use crate::diagnostic::Diagnostic;
 use crate::fix::{Edit, Fix};
 use crate::notebook;
+use crate::python::analysis::Analysis;
 use crate::python::edit;
 use crate::python::iteration::{self, FirstIteration};
 use crate::python::loaders::{self, ArgState, Param, Passing};
 use crate::python::model::Module;
 use crate::python::start_method::{self, Method, StartMethod};
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::python::values::Value;
 use crate::python::workers::{self, WorkerCode};
 use crate::rules::{Checker, zh};
@@ -130,7 +131,7 @@ impl<'a> Loader<'a> {
     /// `for`, `iter()`, `zip()`, a `fit()`), or, for a module-level name, wherever a function
     /// uses it. A loader that is returned or stored on an object starts somewhere this file
     /// does not show: no start points.
-    pub fn start_points(&self, scope: &Scope<'a>) -> &[Node<'a>] {
+    pub fn start_points(&self, scope: &Analysis<'a>) -> &[Node<'a>] {
         self.start_points
             .get_or_init(|| self.find_start_points(scope))
     }
@@ -138,7 +139,7 @@ impl<'a> Loader<'a> {
     /// See [`spawn_without_main_guard::unguarded_start`]. None in a notebook: spawned workers
     /// never run the notebook's code, so it needs no guard (what they cannot find there is
     /// DL107's).
-    pub fn unguarded_start(&self, scope: &Scope<'a>) -> Option<Node<'a>> {
+    pub fn unguarded_start(&self, scope: &Analysis<'a>) -> Option<Node<'a>> {
         if notebook::is_notebook(scope.m.path) {
             return None;
         }
@@ -147,8 +148,8 @@ impl<'a> Loader<'a> {
             .get_or_init(|| spawn_without_main_guard::unguarded_start(scope, self))
     }
 
-    fn find_start_points(&self, scope: &Scope<'a>) -> Vec<Node<'a>> {
-        let Some(statement) = syntax::statement_of(self.call()) else {
+    fn find_start_points(&self, scope: &Analysis<'a>) -> Vec<Node<'a>> {
+        let Some(statement) = crate::python::model::statement_of(self.call()) else {
             return Vec::new();
         };
         let Some(name) = assigned_name(scope, self.call()) else {
@@ -184,7 +185,7 @@ impl<'a> Loader<'a> {
     /// Edits that set `multiprocessing_context="<method>"`: the written keyword's value is
     /// replaced, or the keyword is added. Nothing when the context arrives through a `**` dict
     /// or an unreadable `**kwargs` (a second keyword would be a `TypeError`).
-    pub fn set_context_edits(&self, scope: &Scope<'a>, method: &str) -> Vec<Edit> {
+    pub fn set_context_edits(&self, scope: &Analysis<'a>, method: &str) -> Vec<Edit> {
         let value = format!("\"{method}\"");
         match self.inner.state(Param::MultiprocessingContext) {
             ArgState::Passed(a)
@@ -245,14 +246,14 @@ fn is_stored(call: Node, statement: Node) -> bool {
 }
 
 /// `loader` in `loader = DataLoader(...)`.
-fn assigned_name<'a>(scope: &Scope<'a>, call: Node<'a>) -> Option<&'a str> {
+fn assigned_name<'a>(scope: &Analysis<'a>, call: Node<'a>) -> Option<&'a str> {
     let assignment = call.parent().filter(|p| p.kind() == "assignment")?;
     let left = assignment.child_by_field_name("left")?;
     (left.kind() == "identifier").then(|| scope.text(left))
 }
 
 /// Whether running `statement` reads `name` (defining a function that uses it does not).
-fn mentions(scope: &Scope, statement: Node, name: &str) -> bool {
+fn mentions(scope: &Analysis, statement: Node, name: &str) -> bool {
     if matches!(
         statement.kind(),
         "function_definition" | "class_definition" | "decorated_definition"
@@ -272,7 +273,7 @@ fn mentions(scope: &Scope, statement: Node, name: &str) -> bool {
 /// points at it, so a fix never silently trades one crash for another.
 pub(crate) fn with_start_method_fixes<'a>(
     mut diagnostic: Diagnostic,
-    scope: &Scope<'a>,
+    scope: &Analysis<'a>,
     loader: &Loader<'a>,
 ) -> Diagnostic {
     if let Some(range) = loader.start.range() {
@@ -332,7 +333,7 @@ pub(crate) struct Consequence {
 /// What switching this loader to spawn would also require: a main guard around module-level
 /// code that starts the workers, and module-level versions of lambdas and local callables.
 pub(crate) fn spawn_consequences<'l, 'a>(
-    scope: &Scope<'a>,
+    scope: &Analysis<'a>,
     loader: &'l Loader<'a>,
 ) -> &'l [Consequence] {
     loader
@@ -340,7 +341,7 @@ pub(crate) fn spawn_consequences<'l, 'a>(
         .get_or_init(|| find_spawn_consequences(scope, loader))
 }
 
-fn find_spawn_consequences<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Vec<Consequence> {
+fn find_spawn_consequences<'a>(scope: &Analysis<'a>, loader: &Loader<'a>) -> Vec<Consequence> {
     let mut notes = Vec::new();
     if let Some(site) = loader.unguarded_start(scope) {
         notes.push(Consequence {

@@ -4,8 +4,9 @@ use tree_sitter::Node;
 
 use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
+use crate::python::analysis::Analysis;
 use crate::python::start_method::Origin;
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::rules::fork::{Loader, loaders};
 use crate::rules::{Checker, Code, FixAvailability, Rule};
 
@@ -113,19 +114,19 @@ pub fn check(checker: &mut Checker) {
 /// (followed up to [`MAX_CALLER_DEPTH`] callers). `None` when every path is guarded or the
 /// code is never called from module level (a library function).
 /// Computed once per loader through [`Loader::unguarded_start`].
-pub(crate) fn unguarded_start<'a>(scope: &Scope<'a>, loader: &Loader<'a>) -> Option<Node<'a>> {
+pub(crate) fn unguarded_start<'a>(scope: &Analysis<'a>, loader: &Loader<'a>) -> Option<Node<'a>> {
     loader
         .start_points(scope)
         .iter()
         .find_map(|&start| unguarded_from(scope, start, 0))
 }
 
-fn unguarded_from<'a>(scope: &Scope<'a>, node: Node<'a>, depth: u8) -> Option<Node<'a>> {
+fn unguarded_from<'a>(scope: &Analysis<'a>, node: Node<'a>, depth: u8) -> Option<Node<'a>> {
     let Some(function) = syntax::enclosing_function(node) else {
         if syntax::enclosing_class(node).is_some() || scope.is_under_main_guard(node) {
             return None;
         }
-        return syntax::statement_of(node);
+        return crate::python::model::statement_of(node);
     };
     if depth >= MAX_CALLER_DEPTH || syntax::enclosing_class(function).is_some() {
         return None;
@@ -146,7 +147,7 @@ enum Kind {
     Run,
 }
 
-fn statement_kind(scope: &Scope, statement: Node) -> Kind {
+fn statement_kind(scope: &Analysis, statement: Node) -> Kind {
     match statement.kind() {
         "comment" => Kind::Comment,
         "import_statement"
@@ -236,7 +237,7 @@ fn is_constant(node: Node, depth: u8) -> bool {
 /// `if __name__ == "__main__":`. Imports, definitions and constants between runs stay at
 /// module level so spawned workers still find them; comments and blank lines inside a run move
 /// with it, and lines inside multi-line strings keep their text.
-fn main_guard_fix(scope: &Scope) -> Option<Fix> {
+fn main_guard_fix(scope: &Analysis) -> Option<Fix> {
     let root = scope.root();
     let mut cursor = root.walk();
     let statements: Vec<Node> = root.named_children(&mut cursor).collect();
@@ -278,7 +279,7 @@ fn main_guard_fix(scope: &Scope) -> Option<Fix> {
 }
 
 /// The text of `start..end` indented under a main guard.
-fn guarded(scope: &Scope, start: usize, end: usize) -> String {
+fn guarded(scope: &Analysis, start: usize, end: usize) -> String {
     let mut strings = Vec::new();
     syntax::walk_all(scope.root(), &mut |n| {
         if n.kind() == "string" && n.end_byte() > start && n.start_byte() < end {
@@ -351,7 +352,7 @@ except ImportError:
 if __name__ == "__main__":
     go()
 "#;
-        let fixed = syntax::with_scope(source, |scope| {
+        let fixed = crate::python::analysis::with_analysis(source, |scope| {
             let fix = main_guard_fix(scope).expect("a fix");
             apply_edits(source, &fix.edits).expect("applies")
         });
@@ -361,6 +362,8 @@ if __name__ == "__main__":
     #[test]
     fn nothing_to_wrap() {
         let source = "import os\nX = (1, -2, {'a': None})\ndef f():\n    pass\n";
-        assert!(syntax::with_scope(source, |scope| main_guard_fix(scope).is_none()));
+        assert!(crate::python::analysis::with_analysis(source, |scope| {
+            main_guard_fix(scope).is_none()
+        }));
     }
 }

@@ -6,8 +6,10 @@ use tree_sitter::Node;
 
 use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
+use crate::python::analysis::Analysis;
+use crate::python::closures;
 use crate::python::start_method::Origin;
-use crate::python::syntax::{self, Scope};
+use crate::python::syntax;
 use crate::python::workers;
 use crate::rules::fork::{Loader, loaders};
 use crate::rules::{Checker, Code, FixAvailability, Rule, zh};
@@ -98,7 +100,7 @@ pub(crate) struct LocalCallable<'a> {
 
 /// The loader's pickled arguments that pickle cannot send to a worker.
 pub(crate) fn unpicklable_arguments<'a>(
-    scope: &Scope<'a>,
+    scope: &Analysis<'a>,
     loader: &Loader<'a>,
 ) -> Vec<LocalCallable<'a>> {
     let mut found = Vec::new();
@@ -132,7 +134,7 @@ pub(crate) fn unpicklable_arguments<'a>(
     found
 }
 
-fn local_callable<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(LocalKind, Node<'a>)> {
+fn local_callable<'a>(scope: &Analysis<'a>, value: Node<'a>) -> Option<(LocalKind, Node<'a>)> {
     match value.kind() {
         "lambda" => Some((LocalKind::Lambda, value)),
         "identifier" => {
@@ -152,7 +154,10 @@ fn local_callable<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(LocalKind, 
     }
 }
 
-fn local_class_instance<'a>(scope: &Scope<'a>, value: Node<'a>) -> Option<(LocalKind, Node<'a>)> {
+fn local_class_instance<'a>(
+    scope: &Analysis<'a>,
+    value: Node<'a>,
+) -> Option<(LocalKind, Node<'a>)> {
     let call = workers::constructor_of(scope, value, 0)?;
     let function = call.child_by_field_name("function")?;
     if function.kind() != "identifier" {
@@ -201,7 +206,7 @@ pub fn check(checker: &mut Checker) {
                 )
             };
             let captures = match local.kind {
-                LocalKind::Lambda => captured_names(scope, local.definition),
+                LocalKind::Lambda => closures::captured_names(scope, local.definition),
                 _ => Vec::new(),
             };
             let mut message = format!("{what} is passed as `{}`; {why}", local.argument);
@@ -259,7 +264,7 @@ pub fn check(checker: &mut Checker) {
 }
 
 /// "The function `seed` defined in `main()`", and in Chinese "函数 `main()` 中定义的函数 `seed`".
-fn describe(scope: &Scope, local: &LocalCallable) -> (String, String) {
+fn describe(scope: &Analysis, local: &LocalCallable) -> (String, String) {
     let (owner, owner_zh) = match syntax::enclosing_function(local.definition)
         .and_then(|f| f.child_by_field_name("name"))
     {
@@ -287,123 +292,9 @@ fn describe(scope: &Scope, local: &LocalCallable) -> (String, String) {
     (en, zh::join(&[&owner_zh, &zh]))
 }
 
-/// Local variables of the enclosing functions that a lambda reads: moving it to module level
-/// would leave them undefined.
-fn captured_names(scope: &Scope, lambda: Node) -> Vec<String> {
-    let mut own: HashSet<String> = syntax::parameter_names(scope, lambda).into_iter().collect();
-    let Some(body) = lambda.child_by_field_name("body") else {
-        return Vec::new();
-    };
-    let mut read = Vec::new();
-    // Default values (`lambda b, s=scale: ...`) are evaluated where the lambda is defined.
-    if let Some(parameters) = lambda.child_by_field_name("parameters") {
-        let mut cursor = parameters.walk();
-        for parameter in parameters.named_children(&mut cursor) {
-            if let Some(value) = parameter.child_by_field_name("value") {
-                syntax::walk_all(value, &mut |n| {
-                    if n.kind() == "identifier" {
-                        read.push(scope.text(n).to_owned());
-                    }
-                });
-            }
-        }
-    }
-    // Attribute names and keyword names are not variables. Collected on the way down (the
-    // parent is always visited first), because asking a node for its parent costs a walk
-    // from the root.
-    let mut not_variables = HashSet::new();
-    syntax::walk_all(body, &mut |n| match n.kind() {
-        "attribute" => not_variables.extend(n.child_by_field_name("attribute").map(|a| a.id())),
-        "keyword_argument" => not_variables.extend(n.child_by_field_name("name").map(|a| a.id())),
-        "lambda" => own.extend(syntax::parameter_names(scope, n)),
-        "for_in_clause" => {
-            if let Some(left) = n.child_by_field_name("left") {
-                syntax::walk_all(left, &mut |t| {
-                    if t.kind() == "identifier" {
-                        own.insert(scope.text(t).to_owned());
-                    }
-                });
-            }
-        }
-        "identifier" if !not_variables.contains(&n.id()) => read.push(scope.text(n).to_owned()),
-        _ => {}
-    });
-    let mut local = HashSet::new();
-    let mut function = syntax::enclosing_function(lambda);
-    while let Some(f) = function {
-        local.extend(syntax::parameter_names(scope, f));
-        if let Some(body) = f.child_by_field_name("body") {
-            syntax::walk_executed(body, &mut |n| bound_names(scope, n, &mut local));
-        }
-        function = syntax::enclosing_function(f);
-    }
-    let mut captured: Vec<String> = read
-        .into_iter()
-        .filter(|name| !own.contains(name) && local.contains(name))
-        .collect();
-    captured.sort();
-    captured.dedup();
-    captured
-}
-
-/// An identifier that reads a variable (not an attribute or keyword name).
-fn is_read(identifier: Node) -> bool {
-    let Some(parent) = identifier.parent() else {
-        return true;
-    };
-    let is_field = |field: &str| {
-        parent
-            .child_by_field_name(field)
-            .is_some_and(|f| f.id() == identifier.id())
-    };
-    match parent.kind() {
-        "attribute" => !is_field("attribute"),
-        "keyword_argument" => !is_field("name"),
-        _ => true,
-    }
-}
-
-fn bound_names(scope: &Scope, node: Node, names: &mut HashSet<String>) {
-    let target = match node.kind() {
-        "assignment" | "augmented_assignment" | "for_statement" => node.child_by_field_name("left"),
-        "named_expression" => node.child_by_field_name("name"),
-        "as_pattern_target" => Some(node),
-        "function_definition" | "class_definition" => node.child_by_field_name("name"),
-        "aliased_import" => node.child_by_field_name("alias"),
-        "import_statement" | "import_from_statement" => {
-            let mut cursor = node.walk();
-            for name in node.children_by_field_name("name", &mut cursor) {
-                if name.kind() == "dotted_name"
-                    && let Some(first) = name.named_child(0)
-                {
-                    names.insert(scope.text(first).to_owned());
-                }
-            }
-            None
-        }
-        _ => None,
-    };
-    if let Some(target) = target {
-        if target.kind() == "identifier" {
-            names.insert(scope.text(target).to_owned());
-            return;
-        }
-        if matches!(
-            target.kind(),
-            "pattern_list" | "tuple_pattern" | "list_pattern" | "as_pattern_target"
-        ) {
-            syntax::walk_all(target, &mut |t| {
-                if t.kind() == "identifier" && is_read(t) {
-                    names.insert(scope.text(t).to_owned());
-                }
-            });
-        }
-    }
-}
-
 /// Moves a lambda that captures nothing to a module-level function with a free name, placed
 /// before the top-level statement that holds it.
-fn extract_lambda_fix(scope: &Scope, local: &LocalCallable) -> Option<Fix> {
+fn extract_lambda_fix(scope: &Analysis, local: &LocalCallable) -> Option<Fix> {
     let lambda = local.definition;
     let body = lambda.child_by_field_name("body")?;
     let parameters = lambda
@@ -452,7 +343,7 @@ fn extract_lambda_fix(scope: &Scope, local: &LocalCallable) -> Option<Fix> {
 }
 
 /// `base`, or `base_2`, `base_3`, ... : the first that no identifier of the file uses.
-fn free_name(scope: &Scope, base: &str) -> String {
+fn free_name(scope: &Analysis, base: &str) -> String {
     let mut used = HashSet::new();
     syntax::walk_all(scope.root(), &mut |n| {
         if n.kind() == "identifier" {
