@@ -470,3 +470,74 @@ fn loaders_explains_parameter_defaults_and_attributes_set_in_init() {
         "the default of workers in train (line 36), passed on line 37"
     );
 }
+
+/// A data module whose `__init__` default breaks the loader, as `data/modules.py` defines it.
+const MODULES: &str = "\
+from torch.utils.data import DataLoader
+
+
+class Digits:
+    def __init__(self, ds, num_workers=0):
+        self.ds = ds
+        self.num_workers = num_workers
+
+    def train_dataloader(self):
+        return DataLoader(self.ds, num_workers=self.num_workers, prefetch_factor=4)
+";
+
+/// `__init__`'s default runs when no file of the project passes the parameter: the class built
+/// only from a config (a string target, never called), or called elsewhere without it. A call
+/// in another file that passes it makes the value unknown: the rules stay quiet rather than
+/// quote a default that does not run.
+#[test]
+fn init_defaults_see_constructions_in_other_files() {
+    let config_only = project(&[
+        ("data/modules.py", MODULES),
+        ("train.py", "TARGET = 'data.modules.Digits'\n"),
+    ]);
+    let left_out = project(&[
+        ("data/modules.py", MODULES),
+        (
+            "train.py",
+            "from data.modules import Digits\n\ndm = Digits(ds)\n",
+        ),
+    ]);
+    for dir in [&config_only, &left_out] {
+        let (_, items) = check_json(dir.path());
+        assert!(
+            codes(&items).contains(&"data/modules.py:10:DL301".to_owned()),
+            "{items:?}"
+        );
+    }
+
+    for train in [
+        "import argparse\nfrom data.modules import Digits\n\nargs = argparse.ArgumentParser().parse_args()\ndm = Digits(ds, num_workers=args.workers)\n",
+        "from data import modules\n\ndm = modules.Digits(ds, 8)\n",
+        "from data.modules import Digits\n\nkwargs = {}\ndm = Digits(ds, **kwargs)\n",
+        "from data.modules import Digits\n\nclass Mine(Digits):\n    pass\n",
+    ] {
+        let dir = project(&[("data/modules.py", MODULES), ("train.py", train)]);
+        let (_, items) = check_json(dir.path());
+        assert!(
+            !codes(&items).iter().any(|c| c.ends_with("DL301")),
+            "{train}\n{items:?}"
+        );
+        let out = dldoctor(dir.path(), &["loaders", "data/modules.py", "train.py"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("num_workers unknown") && !text.contains("the default of"),
+            "{text}"
+        );
+    }
+}
+
+/// A copy of the script elsewhere in the project defines and builds its own class of the same
+/// name: its constructions are not this class's.
+#[test]
+fn a_copy_of_the_class_in_another_script_is_not_a_construction() {
+    let own = format!("{MODULES}\ndm = Digits(ds)\n");
+    let copy = format!("{MODULES}\ndm = Digits(ds, num_workers=args.workers)\n");
+    let dir = project(&[("train_a.py", &own), ("train_b.py", &copy)]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes(&items), ["train_a.py:10:DL301"], "{items:?}");
+}

@@ -6,8 +6,10 @@
 //! Sound only where it can be: every reference to the function (or class) in the file must be
 //! a call the model reads, and every call must pass the same known value or nothing; a `*args`
 //! or `**kwargs`, a decorator that may supply arguments, a subclass, or a second write to the
-//! attribute makes the value unknown. A class constructed nowhere in the file is built
-//! elsewhere (a config, a CLI): its `__init__` defaults are what runs.
+//! attribute makes the value unknown. A class is also constructed in the project's other
+//! files: a construction there that passes the parameter makes it unknown. A class constructed
+//! nowhere in the project is built elsewhere (a config, a CLI): its `__init__` defaults are
+//! what runs.
 
 use tree_sitter::Node;
 
@@ -140,9 +142,20 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
         return None;
     }
     // A plain function must be run from here; a class constructed nowhere in the file is
-    // built elsewhere with what its signature gives.
+    // built elsewhere: by the project's other files, with what they pass, or from a
+    // configuration, with what its signature gives.
     if class.is_none() && !entry {
         return None;
+    }
+    if let Some(class_id) = class {
+        passed.extend(passed_elsewhere(
+            m,
+            class_id,
+            name,
+            position,
+            keyword_only,
+            param.name,
+        )?);
     }
     if passed.is_empty() {
         passed.push(Passed::Nothing);
@@ -240,6 +253,36 @@ fn passed_for<'a>(
         Some(value) if !keyword_only => Some(Passed::Value(*value, scope)),
         _ => Some(Passed::Nothing),
     }
+}
+
+/// What the constructions of a module-level class in the project's other files pass for the
+/// parameter at `position` of its `__init__`: only leaving it out is read; a value passed
+/// there is another file's expression, so unknown (`None`), as is anything the search cannot
+/// read.
+fn passed_elsewhere<'a>(
+    m: &Module,
+    class: usize,
+    name: &str,
+    position: usize,
+    keyword_only: bool,
+    param: &str,
+) -> Option<Vec<Passed<'a>>> {
+    let module_level = m
+        .class(class)?
+        .node
+        .parent()
+        .is_some_and(|p| p.kind() == "module");
+    if !module_level {
+        return Some(Vec::new());
+    }
+    let constructions = m.index.constructions_elsewhere(m.path, name)?;
+    constructions
+        .iter()
+        .map(|c| {
+            let positional = !keyword_only && c.positional >= position;
+            (!positional && !c.keywords.iter().any(|k| k == param)).then_some(Passed::Nothing)
+        })
+        .collect()
 }
 
 /// Whether another class of the file names this one as a base (its instances run this class's

@@ -20,6 +20,12 @@
 //! function's name and of its module's; only those that have both are parsed, and only calls
 //! that resolve through their imports to the helper count. The answer is memoised until one of
 //! those files changes.
+//!
+//! Likewise, the constructions of a class in the project's other files
+//! ([`ProjectIndex::constructions_elsewhere`]): the Python files under the project root that
+//! holds the class's file (its folder when no root does) are searched for the bytes of the
+//! class's name, and only those that have them are parsed. Memoised until a file that
+//! mentions the name changes.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -51,6 +57,9 @@ thread_local! {
     /// The callers being looked for on this thread, so a cycle of helpers ends.
     static SEEKING: RefCell<Vec<(PathBuf, External)>> = const { RefCell::new(Vec::new()) };
 }
+/// A project with more Python files than this is not searched for constructions (they stay
+/// unknown).
+const MAX_SEARCHED_FILES: usize = 5000;
 
 /// Reads a project file's text: from disk, or an editor's copy of an open file. `None` when
 /// the file cannot be read as text.
@@ -74,6 +83,20 @@ pub struct ProjectIndex {
     caller_files: Mutex<HashSet<PathBuf>>,
     /// The Python files under a folder callers are searched in, listed once.
     listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
+    /// The constructions of a class in other files, by the class's file and name.
+    constructions: Mutex<HashMap<(PathBuf, String), Constructions>>,
+}
+
+/// The constructions found of a class; `None` when they cannot all be read.
+type Constructions = Option<Arc<Vec<Construction>>>;
+
+/// What one call of a class in another file passes: the keywords, how many positional
+/// arguments. A call with `*args` or `**kwargs`, or a use of the class the search does not
+/// read (a subclass, the class handed on as a value), makes the whole answer unknown.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Construction {
+    pub keywords: Vec<String>,
+    pub positional: usize,
 }
 
 /// What the callers of a helper pass it, once looked for; `None` when unknown.
@@ -256,8 +279,9 @@ impl ProjectIndex {
     /// whether what the file defines changed: an edit usually leaves it as it was.
     pub fn refresh(&self, path: &Path, source: &str, tree: &Tree) -> bool {
         let callers = self.forget_callers_of(path, Some(source));
+        let constructions = self.forget_constructions(Some(source));
         let Some(old) = self.summarised(path) else {
-            return callers;
+            return callers || constructions;
         };
         let new = Entry::of(path, source, tree);
         if old.as_deref() == Some(&new) {
@@ -271,11 +295,12 @@ impl ProjectIndex {
     /// next needed. Returns whether it had been made, i.e. whether an analysis may have used it.
     pub fn invalidate(&self, path: &Path) -> bool {
         let callers = self.forget_callers_of(path, None);
+        let constructions = self.forget_constructions(None);
         let used = self
             .lock()
             .remove(path)
             .is_some_and(|slot| slot.get().is_some());
-        used || callers
+        used || callers || constructions
     }
 
     /// Forgets what callers pass to helpers, when `path` was one of the callers or, with its
@@ -298,8 +323,10 @@ impl ProjectIndex {
         true
     }
 
-    /// Files appeared or went away: a helper may have new callers, and a folder new files.
+    /// Files appeared or went away: a helper may have new callers, a class new constructions,
+    /// and a folder new files.
     pub fn forget_callers(&self) {
+        lock(&self.constructions).clear();
         lock(&self.passed).clear();
         lock(&self.caller_files).clear();
         lock(&self.listings).clear();
@@ -480,6 +507,68 @@ impl ProjectIndex {
         files
     }
 
+    /// Forgets the constructions found when a file's new text (`None`: unknown, or gone) may
+    /// add or remove some. Returns whether anything was forgotten.
+    fn forget_constructions(&self, text: Option<&str>) -> bool {
+        let mut found = lock(&self.constructions);
+        let names_one = found.keys().any(|(_, class)| {
+            text.is_none_or(|t| memchr::memmem::find(t.as_bytes(), class.as_bytes()).is_some())
+        });
+        if names_one {
+            found.clear();
+        }
+        names_one
+    }
+
+    /// The calls of the module-level class `class` of `file` in the project's other files
+    /// (see the module's documentation). `None` when one cannot be read: the class is
+    /// subclassed or handed on as a value there, a call passes `*args` or `**kwargs`, or the
+    /// project is too large to search. An index that reads no files knows of none.
+    pub fn constructions_elsewhere(&self, file: &Path, class: &str) -> Constructions {
+        let key = (file.to_path_buf(), class.to_owned());
+        if let Some(found) = lock(&self.constructions).get(&key) {
+            return found.clone();
+        }
+        let found = self.find_constructions(file, class).map(Arc::new);
+        lock(&self.constructions).insert(key, found.clone());
+        found
+    }
+
+    fn find_constructions(&self, file: &Path, class: &str) -> Option<Vec<Construction>> {
+        let Some(reader) = self.reader.as_ref() else {
+            return Some(Vec::new());
+        };
+        let base = {
+            let roots = read(&self.roots);
+            roots
+                .iter()
+                .filter(|r| file.starts_with(r))
+                .max_by_key(|r| r.components().count())
+                .cloned()
+                .or_else(|| search_base(file))?
+        };
+        let mut found = Vec::new();
+        let mut searched = 0;
+        for entry in ignore::WalkBuilder::new(&base).require_git(false).build() {
+            let Ok(entry) = entry else { continue };
+            let path = entry.path();
+            if path.extension().is_none_or(|e| e != "py") || path == file {
+                continue;
+            }
+            searched += 1;
+            if searched > MAX_SEARCHED_FILES {
+                return None;
+            }
+            let Some(source) = reader(path) else { continue };
+            if memchr::memmem::find(source.as_bytes(), class.as_bytes()).is_none() {
+                continue;
+            }
+            let tree = crate::python::parse(&source, None)?;
+            constructions_in(&source, tree.root_node(), class, &mut found)?;
+        }
+        Some(found)
+    }
+
     /// How many files have been summarised.
     pub fn len(&self) -> usize {
         self.lock().values().filter(|s| s.get().is_some()).count()
@@ -624,6 +713,90 @@ impl ProjectIndex {
     fn lock(&self) -> MutexGuard<'_, HashMap<PathBuf, Arc<Slot>>> {
         self.files.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// Where a file's importers are looked for when no project root holds it: the folder that
+/// holds its top-level package, or for a module outside a package the folder above its own
+/// (`main.py` importing `data.modules`), unless its own holds a project file.
+fn search_base(file: &Path) -> Option<PathBuf> {
+    let folder = file.parent()?;
+    let mut base = folder;
+    while base.join("__init__.py").is_file() {
+        base = base.parent()?;
+    }
+    let project = ["setup.py", "pyproject.toml", ".git"];
+    if base == folder && !project.iter().any(|p| folder.join(p).exists()) {
+        base = folder.parent().unwrap_or(folder);
+    }
+    // `data/modules.py` given relative to the working folder.
+    if base.as_os_str().is_empty() {
+        base = Path::new(".");
+    }
+    Some(base.to_path_buf())
+}
+
+/// Adds the calls of `class` under `root` to `found`; `None` at a use of the name that is
+/// neither a call nor an import (a subclass, the class handed on, another class of that name).
+fn constructions_in(
+    source: &str,
+    root: Node,
+    class: &str,
+    found: &mut Vec<Construction>,
+) -> Option<()> {
+    let text = |n: Node| source.get(n.byte_range()).unwrap_or("");
+    // A file that defines a class of that name itself (a copy of the script) builds its own.
+    let mut cursor = root.walk();
+    let defines = root.named_children(&mut cursor).any(|statement| {
+        let definition = match statement.kind() {
+            "decorated_definition" => statement.child_by_field_name("definition"),
+            _ => Some(statement),
+        };
+        definition
+            .filter(|d| matches!(d.kind(), "class_definition" | "function_definition"))
+            .and_then(|d| d.child_by_field_name("name"))
+            .is_some_and(|n| text(n) == class)
+    });
+    if defines {
+        return Some(());
+    }
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        if node.kind() != "identifier" || text(node) != class {
+            let mut cursor = node.walk();
+            stack.extend(node.named_children(&mut cursor));
+            continue;
+        }
+        let named = node
+            .parent()
+            .filter(|p| p.kind() == "attribute" && p.child_by_field_name("attribute") == Some(node))
+            .unwrap_or(node);
+        let mut ancestors = std::iter::successors(Some(named), |n| n.parent());
+        if ancestors.any(|n| matches!(n.kind(), "import_from_statement" | "import_statement")) {
+            continue;
+        }
+        let call = named.parent()?;
+        if call.kind() != "call" || call.child_by_field_name("function") != Some(named) {
+            return None;
+        }
+        let mut construction = Construction {
+            keywords: Vec::new(),
+            positional: 0,
+        };
+        let args = call.child_by_field_name("arguments")?;
+        let mut cursor = args.walk();
+        for arg in args.named_children(&mut cursor) {
+            match arg.kind() {
+                "keyword_argument" => construction
+                    .keywords
+                    .push(text(arg.child_by_field_name("name")?).to_owned()),
+                "list_splat" | "dictionary_splat" => return None,
+                "comment" => {}
+                _ => construction.positional += 1,
+            }
+        }
+        found.push(construction);
+    }
+    Some(())
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
