@@ -547,18 +547,13 @@ impl ProjectIndex {
                 .cloned()
                 .or_else(|| search_base(file))?
         };
+        // The same memoised listing the callers of helpers are searched in.
+        let files = self.listing(&base);
+        if files.len() > MAX_SEARCHED_FILES {
+            return None;
+        }
         let mut found = Vec::new();
-        let mut searched = 0;
-        for entry in ignore::WalkBuilder::new(&base).require_git(false).build() {
-            let Ok(entry) = entry else { continue };
-            let path = entry.path();
-            if path.extension().is_none_or(|e| e != "py") || path == file {
-                continue;
-            }
-            searched += 1;
-            if searched > MAX_SEARCHED_FILES {
-                return None;
-            }
+        for path in files.iter().filter(|p| p.as_path() != file) {
             let Some(source) = reader(path) else { continue };
             if memchr::memmem::find(source.as_bytes(), class.as_bytes()).is_none() {
                 continue;
@@ -728,10 +723,8 @@ fn search_base(file: &Path) -> Option<PathBuf> {
     if base == folder && !project.iter().any(|p| folder.join(p).exists()) {
         base = folder.parent().unwrap_or(folder);
     }
-    // `data/modules.py` given relative to the working folder.
-    if base.as_os_str().is_empty() {
-        base = Path::new(".");
-    }
+    // `data/modules.py` given relative to the working folder leaves the empty path, which
+    // `ProjectIndex::listing` reads as the working folder.
     Some(base.to_path_buf())
 }
 
