@@ -442,7 +442,8 @@ impl ProjectIndex {
         table
     }
 
-    /// The folder a helper's callers are looked for in: the one that holds its top-level
+    /// The folder a helper's callers (or a class's constructions, when no project root holds
+    /// its file) are looked for in: the one that holds its top-level
     /// package (`pkg/` of `pkg/sub/helper.py`, with `__init__.py` files), or, for a module
     /// outside a package, the folder above its own (`main.py` importing `utils.data`),
     /// unless its own holds a project file (`setup.py`, `pyproject.toml`, `.git`); never
@@ -545,7 +546,7 @@ impl ProjectIndex {
                 .filter(|r| file.starts_with(r))
                 .max_by_key(|r| r.components().count())
                 .cloned()
-                .or_else(|| search_base(file))?
+                .or_else(|| self.search_base(file))?
         };
         // The same memoised listing the callers of helpers are searched in.
         let files = self.listing(&base);
@@ -708,24 +709,6 @@ impl ProjectIndex {
     fn lock(&self) -> MutexGuard<'_, HashMap<PathBuf, Arc<Slot>>> {
         self.files.lock().unwrap_or_else(PoisonError::into_inner)
     }
-}
-
-/// Where a file's importers are looked for when no project root holds it: the folder that
-/// holds its top-level package, or for a module outside a package the folder above its own
-/// (`main.py` importing `data.modules`), unless its own holds a project file.
-fn search_base(file: &Path) -> Option<PathBuf> {
-    let folder = file.parent()?;
-    let mut base = folder;
-    while base.join("__init__.py").is_file() {
-        base = base.parent()?;
-    }
-    let project = ["setup.py", "pyproject.toml", ".git"];
-    if base == folder && !project.iter().any(|p| folder.join(p).exists()) {
-        base = folder.parent().unwrap_or(folder);
-    }
-    // `data/modules.py` given relative to the working folder leaves the empty path, which
-    // `ProjectIndex::listing` reads as the working folder.
-    Some(base.to_path_buf())
 }
 
 /// Adds the calls of `class` under `root` to `found`; `None` at a use of the name that is
