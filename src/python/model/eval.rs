@@ -37,6 +37,9 @@ impl Module<'_> {
             },
             "unary_operator" => self.unary_value(expr, scope, depth),
             "binary_operator" => self.binary_value(expr, scope, depth),
+            "not_operator" => self.not_value(expr, scope, depth),
+            "boolean_operator" => self.boolean_value(expr, scope, depth),
+            "comparison_operator" => self.comparison_value(expr, scope, depth),
             "identifier" => self.name_value(expr, scope, depth),
             "attribute" => {
                 let (Some(object), Some(attribute)) = (

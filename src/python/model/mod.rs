@@ -39,6 +39,7 @@ use crate::text::{LineIndex, TextRange};
 
 mod build;
 mod eval;
+mod logic;
 
 pub type ScopeId = usize;
 pub type FunctionId = usize;
@@ -307,6 +308,12 @@ impl<'a> Module<'a> {
 
     pub fn attribute_assignments(&self) -> &[AttributeAssignment<'a>] {
         &self.attribute_assignments
+    }
+
+    /// Why an expression the evaluator leaves unknown is unknown, where the analysis can say
+    /// (see [`ArgparseDefaults::why_unknown`]).
+    pub fn why_unknown(&self, expr: Node) -> Option<String> {
+        self.argparse.why_unknown(self, expr, self.scope_at(expr))
     }
 
     /// The loader constructions of the file (DataLoader, the catalogue's loaders, the
