@@ -20,8 +20,11 @@ use std::collections::{HashMap, HashSet};
 
 use tree_sitter::Node;
 
+mod writes;
+
 use crate::python::model::{
-    Binding, BindingKind, FunctionId, Module, ScopeId, literal_items, positional_args,
+    AttributeAssignment, Binding, BindingKind, FunctionId, Module, ScopeId, literal_items,
+    positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value};
 use crate::text::TextRange;
@@ -182,6 +185,40 @@ impl ArgparseDefaults {
         scope: ScopeId,
         depth: u32,
     ) -> Option<Resolved> {
+        self.explained(m, object, attribute, scope, depth)?.ok()
+    }
+
+    /// Why an unresolved expression (`args.workers`, `cfg["workers"]`, `workers`) stays
+    /// unknown: where the analysis gave up on a namespace, a parameter no call of the file
+    /// passes, or a config file read at run time. `None` when there is nothing more to say.
+    pub(crate) fn why_unknown(&self, m: &Module, expr: Node, scope: ScopeId) -> Option<String> {
+        let object = match expr.kind() {
+            "attribute" => {
+                let object = expr.child_by_field_name("object")?;
+                let attribute = m.text(expr.child_by_field_name("attribute")?);
+                match self.explained(m, object, attribute, scope, 0) {
+                    Some(Err(why)) => return Some(why),
+                    Some(Ok(_)) => return None,
+                    None => object,
+                }
+            }
+            "subscript" => expr.child_by_field_name("value")?,
+            "identifier" => expr,
+            _ => return None,
+        };
+        writes::untraced(m, object, scope)
+    }
+
+    /// The value of `object.attribute` or why it is unknown; `None` when `object` is not
+    /// traced to a namespace at all.
+    fn explained(
+        &self,
+        m: &Module,
+        object: Node,
+        attribute: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Result<Resolved, String>> {
         if !matches!(object.kind(), "identifier" | "attribute") || self.parsers.is_empty() {
             return None;
         }
@@ -203,28 +240,18 @@ impl ArgparseDefaults {
         };
         let namespace = namespace?;
         let [parser] = namespace.parsers.as_slice() else {
-            return None;
+            let lines: Vec<String> = namespace
+                .parsers
+                .iter()
+                .map(|p| m.line(*p).to_string())
+                .collect();
+            return Some(Err(format!(
+                "`{}` may come from more than one parser (lines {})",
+                m.text(object),
+                lines.join(", ")
+            )));
         };
-        match self.last_write(m, &namespace, attribute, object)? {
-            Some((target, value, value_scope)) => {
-                let inner = m.value_in(value, value_scope, depth + 1);
-                if !inner.value.is_known() {
-                    return None;
-                }
-                Some(match inner.provenance {
-                    Provenance::Literal | Provenance::Computed => Resolved {
-                        value: inner.value,
-                        provenance: Provenance::Constant {
-                            name: m.text(target).to_owned(),
-                            line: m.line(target.start_byte()),
-                            at: Module::range(target),
-                        },
-                    },
-                    _ => inner,
-                })
-            }
-            None => self.default_of(*parser, attribute),
-        }
+        Some(self.resolve(m, &namespace, *parser, attribute, object, depth))
     }
 
     /// The default `dest` gets from `parser` (or its parents): the one option that writes it,
@@ -278,59 +305,149 @@ impl ArgparseDefaults {
         }
     }
 
-    /// The write to `namespace.attribute` that decides the value read at `read`:
-    /// `Some(None)` when nothing writes it, `Some(Some((target, value, scope)))` for the last
-    /// unconditional `args.x = value` before the read in the same function, `None` when a write
-    /// may happen that the model cannot place.
-    #[allow(clippy::type_complexity)]
-    fn last_write<'a>(
+    /// `parser` and its parents, each once; `None` for one the file does not build.
+    fn lineage(&self, parser: ParserId) -> Vec<Option<&ParserOptions>> {
+        let mut out = Vec::new();
+        let mut stack = vec![parser];
+        let mut seen = HashSet::new();
+        while let Some(p) = stack.pop() {
+            if !seen.insert(p) {
+                continue;
+            }
+            let options = self.parsers.get(&p);
+            if let Some(options) = options {
+                stack.extend(&options.parents);
+            }
+            out.push(options);
+        }
+        out
+    }
+
+    /// Why `parser` gives `dest` no known default (the cases [`Self::default_of`] declines).
+    fn default_why(&self, parser: ParserId, dest: &str) -> String {
+        let mut found: Vec<&OptionDefault> = Vec::new();
+        let mut sets = 0;
+        for options in self.lineage(parser).into_iter().flatten() {
+            if options.opaque {
+                return "the parser is handed to code dldoctor cannot read, or takes \
+                        `**kwargs` or a computed option"
+                    .to_owned();
+            }
+            found.extend(options.options.get(dest).into_iter().flatten());
+            sets += options.overridden.get(dest).map_or(0, Vec::len);
+        }
+        match found.as_slice() {
+            [] if sets == 0 => format!("no option of the parser writes `{dest}`"),
+            _ if sets > 1 => format!("`{dest}` is given by more than one `set_defaults`"),
+            [only] => format!(
+                "{} (line {}) is required or positional, or its default is not a value \
+                 dldoctor can resolve",
+                only.flag, only.line
+            ),
+            [first, ..] => format!(
+                "{} (line {}) is defined more than once",
+                first.flag, first.line
+            ),
+            [] => format!("the `set_defaults` of `{dest}` is not a value dldoctor can resolve"),
+        }
+    }
+
+    /// Whether `parser` (or a parent) may give the namespace `dest` at all.
+    fn defines(&self, parser: ParserId, dest: &str) -> bool {
+        self.lineage(parser).into_iter().any(|options| {
+            options.is_none_or(|o| {
+                o.opaque || o.options.contains_key(dest) || o.overridden.contains_key(dest)
+            })
+        })
+    }
+
+    /// The value of `namespace.attribute` read at `read`, or why it is unknown. The last
+    /// write placed before the read in the same function (or else the parser's default)
+    /// decides it; a write in a branch whose condition is false under the defaults never
+    /// happens; a write that may or may not run before the read (another function, a
+    /// condition that does not resolve) leaves the value known only when every value it may
+    /// be is the same.
+    fn resolve(
         &self,
-        m: &Module<'a>,
+        m: &Module,
         namespace: &Namespace,
+        parser: ParserId,
         attribute: &str,
         read: Node,
-    ) -> Option<Option<(Node<'a>, Node<'a>, ScopeId)>> {
+        depth: u32,
+    ) -> Result<Resolved, String> {
         let flow = Flow::new(m);
         let aliases = |object: Node, scope: ScopeId| match flow.top(object, scope, Want::Namespace)
         {
             Some(parsers) => parsers.iter().any(|p| namespace.parsers.contains(p)),
             None => namespace.names.iter().any(|n| n == m.text(object)),
         };
+        let defined = self.defines(parser, attribute);
         // `setattr(args, name, v)`, `vars(args).update(...)`, `args.__dict__.update(...)`.
         for call in m.calls() {
-            let object = match (call.qualified.as_deref(), call.method) {
+            let line = m.line(call.node.start_byte());
+            let (object, why) = match (call.qualified.as_deref(), call.method) {
                 (Some("builtins.setattr"), _) => {
                     let args = positional_args(call.node);
                     let named = args.get(1).and_then(|n| m.string_value(*n));
-                    if named.is_some_and(|n| n != attribute) {
-                        continue;
+                    match (named, args.first(), args.get(1)) {
+                        (Some(n), _, _) if n != attribute => continue,
+                        (Some(_), object, _) => {
+                            (object.copied(), format!("set by `setattr` on line {line}"))
+                        }
+                        // A computed name that never replaces an existing attribute leaves the
+                        // parser's values as they are.
+                        (None, Some(object), Some(name))
+                            if defined
+                                && writes::never_overwrites(m, call.node, *object, *name) =>
+                        {
+                            continue;
+                        }
+                        (None, object, _) => (
+                            object.copied(),
+                            format!("written by `setattr` with a computed name on line {line}"),
+                        ),
                     }
-                    args.first().copied()
                 }
                 (_, Some("update")) => {
-                    call.callee
-                        .child_by_field_name("object")
-                        .and_then(|o| match o.kind() {
-                            "call" if m.text(o).starts_with("vars(") => {
-                                positional_args(o).first().copied()
-                            }
-                            "attribute"
-                                if o.child_by_field_name("attribute")
-                                    .is_some_and(|a| m.text(a) == "__dict__") =>
-                            {
-                                o.child_by_field_name("object")
-                            }
-                            _ => None,
-                        })
+                    let object =
+                        call.callee
+                            .child_by_field_name("object")
+                            .and_then(|o| match o.kind() {
+                                "call" if m.text(o).starts_with("vars(") => {
+                                    positional_args(o).first().copied()
+                                }
+                                "attribute"
+                                    if o.child_by_field_name("attribute")
+                                        .is_some_and(|a| m.text(a) == "__dict__") =>
+                                {
+                                    o.child_by_field_name("object")
+                                }
+                                _ => None,
+                            });
+                    if object.is_none()
+                        || writes::update_keys(m, call.node)
+                            .is_some_and(|keys| !keys.iter().any(|k| k == attribute))
+                    {
+                        continue;
+                    }
+                    (
+                        object,
+                        format!(
+                            "the namespace is updated from a dict on line {line} (`{}`)",
+                            m.text(call.callee)
+                        ),
+                    )
                 }
-                _ => None,
+                _ => continue,
             };
             if object.is_some_and(|o| aliases(o, call.scope)) {
-                return None;
+                return Err(why);
             }
         }
         let read_function = m.function_at(read);
-        let mut last: Option<(Node<'a>, Node<'a>, ScopeId)> = None;
+        let mut last: Option<&AttributeAssignment> = None;
+        let mut elsewhere: Vec<&AttributeAssignment> = Vec::new();
         for write in m.attribute_assignments() {
             if write.attribute != attribute {
                 continue;
@@ -347,20 +464,86 @@ impl ArgparseDefaults {
             if !aliases(object, write.scope) {
                 continue;
             }
+            if writes::branch_runs(m, write.target, None, depth) == Some(false) {
+                continue;
+            }
+            let Some(_) = write.value else {
+                return Err(format!(
+                    "changed by `{}` on line {}",
+                    m.text(statement),
+                    m.line(write.target.start_byte())
+                ));
+            };
             let placed = write.function == read_function
                 && statement.end_byte() <= read.start_byte()
-                && !m.is_conditional_relative_to(write.target, read);
-            match (placed, write.value) {
-                (true, Some(value)) => {
-                    if last.is_none_or(|(t, _, _)| t.start_byte() < write.target.start_byte()) {
-                        last = Some((write.target, value, write.scope));
-                    }
+                && writes::branch_runs(m, write.target, Some(read), depth) == Some(true);
+            if placed {
+                if last.is_none_or(|l| l.target.start_byte() < write.target.start_byte()) {
+                    last = Some(write);
                 }
-                _ => return None,
+            } else {
+                elsewhere.push(write);
             }
         }
-        Some(last)
+        let before = match last {
+            Some(write) => written(m, write, depth),
+            None if defined => self
+                .default_of(parser, attribute)
+                .ok_or_else(|| self.default_why(parser, attribute)),
+            None => Err(format!("no option of the parser writes `{attribute}`")),
+        };
+        if elsewhere.is_empty() {
+            return before;
+        }
+        // The value is one of these; known only when they agree. Reading an attribute no
+        // option defines before any write raises, so then only the writes count.
+        let mut candidates = Vec::new();
+        match before {
+            Ok(r) => candidates.push(r),
+            Err(_) if last.is_none() && !defined => {}
+            Err(why) => return Err(why),
+        }
+        for write in &elsewhere {
+            let value = written(m, write, depth).map_err(|why| {
+                if m.is_conditional_relative_to(write.target, read) {
+                    writes::why_may_run(m, write, read)
+                } else {
+                    why
+                }
+            })?;
+            if candidates.first().is_some_and(|c| c.value != value.value) {
+                return Err(writes::why_may_run(m, write, read));
+            }
+            candidates.push(value);
+        }
+        Ok(candidates.swap_remove(0))
     }
+}
+
+/// The value an `args.x = value` write gives, named after its target when it is computed.
+fn written(m: &Module, write: &AttributeAssignment, depth: u32) -> Result<Resolved, String> {
+    let line = m.line(write.target.start_byte());
+    let Some(value) = write.value else {
+        return Err(format!("changed on line {line}"));
+    };
+    let inner = m.value_in(value, write.scope, depth + 1);
+    if !inner.value.is_known() {
+        return Err(format!(
+            "set on line {line} to `{}`, which dldoctor cannot resolve",
+            m.text(value)
+        ));
+    }
+    Ok(match inner.provenance {
+        Provenance::Literal | Provenance::Computed => Resolved {
+            value: inner.value,
+            provenance: Provenance::Constant {
+                name: m.text(write.target).to_owned(),
+                line,
+                at: Module::range(write.target),
+            },
+        },
+        _ => inner,
+    })
 }
 
 /// What an expression is followed for.
