@@ -451,47 +451,75 @@ fn comment_out(line: &str, indent: usize) -> String {
 /// `line 12` and `第 12 行` in a message count the module's lines; in a notebook they become
 /// `cell 3, line 4` and `第 3 个单元格第 4 行`, as the locations do.
 pub fn relabel_lines(diagnostics: &mut [Diagnostic], source: &str, map: &CellMap) {
-    static EN: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"\bline (\d+)\b").unwrap_or_else(|_| unreachable!("a fixed pattern"))
-    });
-    static ZH: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"第 ?(\d+) ?行").unwrap_or_else(|_| unreachable!("a fixed pattern"))
-    });
-    let index = LineIndex::new(source);
-    let place = |line: &str| -> Option<(usize, usize)> {
+    let relabel = Relabel::new(source, map);
+    for d in diagnostics {
+        relabel.en(&mut d.message);
+        d.message_zh.iter_mut().for_each(|m| relabel.zh(m));
+        for r in &mut d.related {
+            relabel.en(&mut r.message);
+            r.message_zh.iter_mut().for_each(|m| relabel.zh(m));
+        }
+        for f in &mut d.fixes {
+            relabel.en(&mut f.title);
+            f.title_zh.iter_mut().for_each(|t| relabel.zh(t));
+        }
+    }
+}
+
+/// [`relabel_lines`] for a text in either language (a hover in a notebook cell).
+pub fn relabel_text(text: &mut String, source: &str, map: &CellMap) {
+    let relabel = Relabel::new(source, map);
+    relabel.en(text);
+    relabel.zh(text);
+}
+
+/// Rewrites the module's line numbers in a text as cell and row.
+struct Relabel<'a> {
+    source: &'a str,
+    map: &'a CellMap,
+    index: LineIndex,
+}
+
+impl<'a> Relabel<'a> {
+    fn new(source: &'a str, map: &'a CellMap) -> Self {
+        Self {
+            source,
+            map,
+            index: LineIndex::new(source),
+        }
+    }
+
+    /// The cell and the row inside it of the module's 1-based `line`.
+    fn place(&self, line: &str) -> Option<(usize, usize)> {
         let line: u32 = line.parse::<u32>().ok()?.checked_sub(1)?;
-        if line as usize >= index.line_count() {
+        if line as usize >= self.index.line_count() {
             return None;
         }
-        let start = index.line_range(source, line).start;
-        let cell = map.cell_at(start)?;
-        Some((cell.number, map.row_in_cell(cell, line)))
-    };
-    let en = |text: &mut String| {
-        let replaced = EN.replace_all(text, |c: &regex::Captures| match place(&c[1]) {
+        let start = self.index.line_range(self.source, line).start;
+        let cell = self.map.cell_at(start)?;
+        Some((cell.number, self.map.row_in_cell(cell, line)))
+    }
+
+    fn en(&self, text: &mut String) {
+        static EN: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"\bline (\d+)\b").unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        let replaced = EN.replace_all(text, |c: &regex::Captures| match self.place(&c[1]) {
             Some((cell, row)) => format!("cell {cell}, line {row}"),
             None => c[0].to_owned(),
         });
         *text = replaced.into_owned();
-    };
-    let zh = |text: &mut String| {
-        let replaced = ZH.replace_all(text, |c: &regex::Captures| match place(&c[1]) {
+    }
+
+    fn zh(&self, text: &mut String) {
+        static ZH: LazyLock<Regex> = LazyLock::new(|| {
+            Regex::new(r"第 ?(\d+) ?行").unwrap_or_else(|_| unreachable!("a fixed pattern"))
+        });
+        let replaced = ZH.replace_all(text, |c: &regex::Captures| match self.place(&c[1]) {
             Some((cell, row)) => format!("第 {cell} 个单元格第 {row} 行"),
             None => c[0].to_owned(),
         });
         *text = replaced.into_owned();
-    };
-    for d in diagnostics {
-        en(&mut d.message);
-        d.message_zh.iter_mut().for_each(zh);
-        for r in &mut d.related {
-            en(&mut r.message);
-            r.message_zh.iter_mut().for_each(zh);
-        }
-        for f in &mut d.fixes {
-            en(&mut f.title);
-            f.title_zh.iter_mut().for_each(zh);
-        }
     }
 }
 

@@ -331,3 +331,81 @@ fn loaders_says_why_a_value_stayed_unknown() {
         "written under a condition that does not resolve, line 13 (to `args.workers // int(os.environ['WORLD_SIZE'])`)"
     );
 }
+
+const DEFAULTS: &str = "\
+import fire
+import lightning as L
+from torch.utils.data import DataLoader
+
+
+class Digits(L.LightningDataModule):
+    def __init__(self, batch_size, num_workers=0, prefetch_factor=2):
+        super().__init__()
+        self.num_workers = num_workers
+        self.prefetch_factor = prefetch_factor if num_workers > 0 else None
+
+    def train_dataloader(self):
+        return DataLoader(ds, num_workers=self.num_workers, prefetch_factor=self.prefetch_factor)
+
+
+class Audio(L.LightningDataModule):
+    def __init__(self, num_workers: int = 4):
+        super().__init__()
+        self.save_hyperparameters()
+
+    def train_dataloader(self):
+        return DataLoader(ds, num_workers=self.hparams.num_workers)
+
+
+class Speech:
+    def __init__(self, workers=2):
+        self.workers = workers
+
+    def loader(self):
+        return DataLoader(ds, num_workers=self.workers)
+
+
+speech = Speech(workers=6)
+
+
+def train(epochs=3, workers=12):
+    return DataLoader(ds, num_workers=workers)
+
+
+if __name__ == '__main__':
+    fire.Fire(train)
+";
+
+#[test]
+fn loaders_explains_parameter_defaults_and_attributes_set_in_init() {
+    let dir = project(&[("train.py", DEFAULTS)]);
+    let out = dldoctor(dir.path(), &["loaders"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "    num_workers = 0: the default of num_workers in Digits.__init__ (line 7), passed on line 13",
+        "    prefetch_factor = None: the value of self.prefetch_factor (line 10), passed on line 13",
+        "    num_workers = 4: the default of num_workers in Audio.__init__ (line 17), passed on line 22",
+        "    num_workers = 6: passed for workers to Speech (line 33), passed on line 30",
+        "    num_workers = 12: the default of workers in train (line 36), passed on line 37",
+        "Found 4 loaders.",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let workers = files[0]["loaders"][3]["arguments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["param"] == "num_workers")
+        .unwrap()
+        .clone();
+    assert_eq!(workers["value"], "12");
+    assert_eq!(workers["status"], "passed");
+    assert_eq!(
+        workers["origin"],
+        "the default of workers in train (line 36), passed on line 37"
+    );
+}

@@ -22,6 +22,7 @@ use tree_sitter::Node;
 
 mod writes;
 
+use crate::python::defaults;
 use crate::python::model::{
     AttributeAssignment, Binding, BindingKind, FunctionId, Module, ScopeId, literal_items,
     positional_args,
@@ -921,18 +922,7 @@ impl<'m, 'a> Flow<'m, 'a> {
         let m = self.m;
         let object = expr.child_by_field_name("object")?;
         let attribute = m.text(expr.child_by_field_name("attribute")?);
-        if object.kind() != "identifier" {
-            return None;
-        }
-        let name = m.text(object);
-        let binding = m.single_binding(name, scope)?;
-        let function = m.function(m.scopes().get(binding.scope)?.function?)?;
-        let class = function.class?;
-        if binding.kind != BindingKind::Parameter
-            || parameter_position(m, function.node, name) != Some((0, false))
-        {
-            return None;
-        }
+        let (class, name) = defaults::self_of(m, object, scope)?;
         let mut out: Parsers = Vec::new();
         let mut any = false;
         for write in m.attribute_assignments() {
@@ -976,7 +966,7 @@ impl<'m, 'a> Flow<'m, 'a> {
 
 /// The bindings of a name that can be in effect: a `def` shadows the imports of the same name
 /// above it in its scope (`from utils import main` then `def main(args): ...`).
-fn effective_bindings(m: &Module, ids: &[usize]) -> Vec<usize> {
+pub(crate) fn effective_bindings(m: &Module, ids: &[usize]) -> Vec<usize> {
     let bindings: Vec<(usize, &Binding)> = ids
         .iter()
         .filter_map(|id| m.bindings().get(*id).map(|b| (*id, b)))
@@ -1043,7 +1033,7 @@ fn reaching_binding(m: &Module, ids: &[usize], used: Node, scope: ScopeId) -> Op
 
 /// Whether an identifier refers to a binding: not the attribute of `self.main`, nor the
 /// keyword of `f(main=...)`.
-fn names_a_binding(identifier: Node) -> bool {
+pub(crate) fn names_a_binding(identifier: Node) -> bool {
     let Some(parent) = identifier.parent() else {
         return true;
     };
@@ -1145,7 +1135,7 @@ fn passed_for<'a>(
 }
 
 /// The 0-based position of a parameter and whether it is keyword-only.
-fn parameter_position(m: &Module, function: Node, name: &str) -> Option<(usize, bool)> {
+pub(crate) fn parameter_position(m: &Module, function: Node, name: &str) -> Option<(usize, bool)> {
     let params = function.child_by_field_name("parameters")?;
     let mut cursor = params.walk();
     let mut keyword_only = false;
@@ -1168,7 +1158,7 @@ fn parameter_position(m: &Module, function: Node, name: &str) -> Option<(usize, 
 }
 
 /// The default of a parameter node (`input_args=None`).
-fn parameter_default(param: Node) -> Option<Node> {
+pub(crate) fn parameter_default(param: Node) -> Option<Node> {
     match param.kind() {
         "default_parameter" | "typed_default_parameter" => param.child_by_field_name("value"),
         _ => None,

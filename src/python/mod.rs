@@ -4,7 +4,9 @@
 
 pub mod argparse;
 pub mod catalogue;
+pub mod conditions;
 pub mod cuda;
+pub mod defaults;
 pub mod edit;
 pub mod facts;
 pub mod index;

@@ -161,6 +161,23 @@ pub enum Provenance {
         /// No `default=` was written: argparse's own (`None`, or `False` for `store_true`).
         implicit: bool,
     },
+    /// The default of a function's parameter, where every call found leaves it out (a script's
+    /// `main()`, a class constructed from a config): `function` is `main` or
+    /// `MNISTLoader.__init__`; `at` is the default's expression.
+    ParameterDefault {
+        function: String,
+        param: String,
+        line: u32,
+        at: TextRange,
+    },
+    /// What every call found passes for a function's parameter (`DigitsData(num_workers=4)`);
+    /// `at` is the value in the first such call.
+    ParameterPassed {
+        function: String,
+        param: String,
+        line: u32,
+        at: TextRange,
+    },
     /// Computed from other values (arithmetic, `min`, `int(...)`).
     Computed,
     /// A parameter's default in DataLoader's signature (the argument was not passed).
@@ -191,6 +208,20 @@ impl Provenance {
                 implicit: true,
                 ..
             } => Some(format!("argparse's default for {flag} (line {line})")),
+            Provenance::ParameterDefault {
+                function,
+                param,
+                line,
+                ..
+            } => Some(format!(
+                "the default of {param} in {function} (line {line})"
+            )),
+            Provenance::ParameterPassed {
+                function,
+                param,
+                line,
+                ..
+            } => Some(format!("passed for {param} to {function} (line {line})")),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
             Provenance::EntryDefault { entry } => Some(format!("the default of {entry}")),
         }
@@ -223,7 +254,10 @@ impl Resolved {
     /// assignment, an argparse option).
     pub fn defined_at(&self) -> Option<TextRange> {
         match &self.provenance {
-            Provenance::Constant { at, .. } | Provenance::ArgparseDefault { at, .. } => Some(*at),
+            Provenance::Constant { at, .. }
+            | Provenance::ArgparseDefault { at, .. }
+            | Provenance::ParameterDefault { at, .. }
+            | Provenance::ParameterPassed { at, .. } => Some(*at),
             _ => None,
         }
     }

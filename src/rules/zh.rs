@@ -52,6 +52,18 @@ pub(crate) fn provenance_note(provenance: &Provenance) -> Option<String> {
             implicit: true,
             ..
         } => Some(format!("第 {line} 行 argparse 为 {flag} 给出的默认值")),
+        Provenance::ParameterDefault {
+            function,
+            param,
+            line,
+            ..
+        } => Some(format!("第 {line} 行 {function} 的参数 {param} 的默认值")),
+        Provenance::ParameterPassed {
+            function,
+            param,
+            line,
+            ..
+        } => Some(format!("第 {line} 行传给 {function} 的参数 {param} 的值")),
         Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),
         Provenance::EntryDefault { entry: name } => Some(format!("{} 的默认值", entry(name))),
     }

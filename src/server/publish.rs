@@ -5,7 +5,8 @@
 //!
 //! In pull mode (`textDocument/diagnostic`) the static diagnostics are never pushed: a push
 //! then carries only the diagnostics `dldoctor.explain` placed, and a workspace change asks the
-//! client to pull again.
+//! client to pull again. Notebook cells are the exception: theirs are always pushed
+//! ([`Session::pulled`]).
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -27,7 +28,7 @@ pub const REINDEX_AFTER: Duration = Duration::from_millis(500);
 /// explain ones together (a push replaces the file's set); in pull mode only the explain
 /// ones, since the static ones are pulled.
 pub async fn document(session: &Arc<Session>, uri: &Uri) {
-    let pull = session.negotiated().pull_diagnostics;
+    let pull = session.pulled(uri);
     let mut all = Vec::new();
     let mut version = None;
     if !pull && let Some((v, diagnostics)) = session.diagnostics_off_runtime(uri).await {
@@ -44,7 +45,7 @@ pub async fn document(session: &Arc<Session>, uri: &Uri) {
 /// A newly opened document: its static diagnostics, unless the client pulls them. Other open
 /// files may have used what it defined on disk; the editor's text now counts.
 pub async fn opened(session: &Arc<Session>, uri: &Uri) {
-    if !session.negotiated().pull_diagnostics {
+    if !session.pulled(uri) {
         document(session, uri).await;
     }
     if session.reindex_off_runtime(uri, None).await {
@@ -70,7 +71,7 @@ pub fn after_edit(session: &Arc<Session>, uri: Uri, generation: u64, cleared_exp
     tokio::spawn(async move {
         tokio::time::sleep(DEBOUNCE).await;
         let current = session.generation(&uri) == Some(generation);
-        let pull = session.negotiated().pull_diagnostics;
+        let pull = session.pulled(&uri);
         if (current && !pull) || cleared_explained {
             document(&session, &uri).await;
         }
@@ -82,6 +83,35 @@ pub fn after_edit(session: &Arc<Session>, uri: Uri, generation: u64, cleared_exp
             && session.reindex_off_runtime(&uri, None).await
         {
             all_except(&session, Some(&uri)).await;
+        }
+    });
+}
+
+/// Every code cell of an open notebook: a change to one cell can change what another shows.
+/// Its cells' cached findings must already be dropped.
+pub async fn notebook(session: &Arc<Session>, notebook: &Uri) {
+    let Some(cells) = session.notebooks.get(notebook).map(|n| n.cells.clone()) else {
+        return;
+    };
+    for (uri, is_code) in cells {
+        if is_code && session.documents.contains_key(&uri) {
+            document(session, &uri).await;
+        }
+    }
+}
+
+/// After [`DEBOUNCE`] without a newer change to the notebook (whose own task takes over):
+/// [`notebook`]. Typing in a cell analyses the notebook once per pause, not per keystroke.
+pub fn after_notebook_edit(session: &Arc<Session>, notebook_uri: Uri, generation: u64) {
+    let session = Arc::clone(session);
+    tokio::spawn(async move {
+        tokio::time::sleep(DEBOUNCE).await;
+        let current = session
+            .notebooks
+            .get(&notebook_uri)
+            .is_some_and(|n| n.generation == generation);
+        if current {
+            notebook(&session, &notebook_uri).await;
         }
     });
 }
@@ -103,15 +133,12 @@ pub async fn all(session: &Arc<Session>) {
 /// everything).
 async fn all_except(session: &Arc<Session>, done: Option<&Uri>) {
     let negotiated = session.negotiated();
-    if negotiated.pull_diagnostics {
-        if negotiated.diagnostic_refresh {
-            let refresh = session.client.workspace_diagnostic_refresh();
-            let _ = tokio::time::timeout(CLIENT_REQUEST_TIMEOUT, refresh).await;
-        }
-        return;
+    if negotiated.pull_diagnostics && negotiated.diagnostic_refresh {
+        let refresh = session.client.workspace_diagnostic_refresh();
+        let _ = tokio::time::timeout(CLIENT_REQUEST_TIMEOUT, refresh).await;
     }
     for uri in session.open_uris() {
-        if Some(&uri) != done {
+        if Some(&uri) != done && !session.pulled(&uri) {
             document(session, &uri).await;
         }
     }

@@ -76,8 +76,8 @@ pub struct Session {
     pub client: Client,
     /// Shared with the index's reader, which reads an open file's text from here.
     pub documents: Arc<DashMap<Uri, Document>>,
-    /// Open notebooks: each one's cells in order, as (cell document, is code).
-    pub notebooks: DashMap<Uri, Vec<(Uri, bool)>>,
+    /// Open notebooks: each one's cells in order.
+    pub notebooks: DashMap<Uri, super::notebook::OpenNotebook>,
     /// The notebook each open cell document belongs to.
     pub cell_notebook: DashMap<Uri, Uri>,
     /// Each open notebook's last analysis, shared by its cells.
@@ -302,6 +302,13 @@ impl Session {
     /// Whether `uri` is a cell of an open notebook.
     pub fn is_notebook_cell(&self, uri: &Uri) -> bool {
         self.cell_notebook.contains_key(uri)
+    }
+
+    /// Whether the client pulls the static diagnostics of `uri` (else they are pushed). A
+    /// notebook cell's are always pushed: clients pull on text-document events and on their
+    /// tabs, neither of which a cell has (vscode-languageclient 9 never pulls for one).
+    pub fn pulled(&self, uri: &Uri) -> bool {
+        self.negotiated().pull_diagnostics && !self.is_notebook_cell(uri)
     }
 
     /// What the cached analyses were computed under: bumped when the configuration or the

@@ -78,6 +78,7 @@ class DldoctorExtension implements vscode.Disposable {
       }),
     );
     this.watchTerminals();
+    this.disposables.push(...watchNotebooksForTests());
   }
 
   dispose(): void {
@@ -519,6 +520,43 @@ async function writeTestHook(record: object): Promise<void> {
     return;
   }
   await fs.writeFile(target, JSON.stringify(record, null, 2)).catch(() => undefined);
+}
+
+/**
+ * Test hook: with DLDOCTOR_TEST_OUT set, every open notebook's cells (index, kind, text) and the
+ * server's diagnostics on each are written beside it (`.notebooks.json`) whenever either
+ * changes, so a test can check which cell and range a finding is on.
+ */
+function watchNotebooksForTests(): vscode.Disposable[] {
+  const target = process.env.DLDOCTOR_TEST_OUT;
+  if (!target) {
+    return [];
+  }
+  const write = () => {
+    const notebooks = vscode.workspace.notebookDocuments.map((notebook) => ({
+      uri: notebook.uri.toString(),
+      cells: notebook.getCells().map((cell) => ({
+        index: cell.index,
+        kind: cell.kind === vscode.NotebookCellKind.Code ? "code" : "markup",
+        language: cell.document.languageId,
+        text: cell.document.getText(),
+        diagnostics: vscode.languages
+          .getDiagnostics(cell.document.uri)
+          .filter((d) => d.source === "dldoctor")
+          .map((d) => ({
+            code: typeof d.code === "object" ? d.code.value : d.code,
+            severity: d.severity,
+            range: [d.range.start.line, d.range.start.character, d.range.end.line, d.range.end.character],
+          })),
+      })),
+    }));
+    void fs.writeFile(`${target}.notebooks.json`, JSON.stringify(notebooks, null, 2)).catch(() => undefined);
+  };
+  return [
+    vscode.languages.onDidChangeDiagnostics(write),
+    vscode.workspace.onDidOpenNotebookDocument(write),
+    vscode.workspace.onDidChangeNotebookDocument(write),
+  ];
 }
 
 function delay(ms: number): Promise<void> {

@@ -5,6 +5,7 @@ use tree_sitter::Node;
 
 use super::{Binding, BindingKind, MAX_DEPTH, Module, ScopeId, literal_items, positional_args};
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
+use crate::python::{conditions, defaults};
 
 impl Module<'_> {
     /// Resolves an expression to a value with its provenance; unknown when it cannot.
@@ -37,9 +38,6 @@ impl Module<'_> {
             },
             "unary_operator" => self.unary_value(expr, scope, depth),
             "binary_operator" => self.binary_value(expr, scope, depth),
-            "not_operator" => self.not_value(expr, scope, depth),
-            "boolean_operator" => self.boolean_value(expr, scope, depth),
-            "comparison_operator" => self.comparison_value(expr, scope, depth),
             "identifier" => self.name_value(expr, scope, depth),
             "attribute" => {
                 let (Some(object), Some(attribute)) = (
@@ -48,10 +46,39 @@ impl Module<'_> {
                 ) else {
                     return Resolved::unknown();
                 };
+                let attribute = self.text(attribute);
                 self.argparse
-                    .value(self, object, self.text(attribute), scope, depth)
+                    .value(self, object, attribute, scope, depth)
+                    .or_else(|| {
+                        defaults::self_attribute_value(self, object, attribute, scope, depth)
+                    })
                     .unwrap_or_else(Resolved::unknown)
             }
+            // `self.hparams["num_workers"]`
+            "subscript" => {
+                let (Some(object), Some(key)) = (
+                    expr.child_by_field_name("value"),
+                    expr.child_by_field_name("subscript"),
+                ) else {
+                    return Resolved::unknown();
+                };
+                match (object.kind(), self.string_value(key)) {
+                    ("attribute", Some(key)) => object
+                        .child_by_field_name("object")
+                        .filter(|_| {
+                            object
+                                .child_by_field_name("attribute")
+                                .is_some_and(|a| self.text(a) == "hparams")
+                        })
+                        .and_then(|inner| defaults::hparams_value(self, inner, &key, scope, depth))
+                        .unwrap_or_else(Resolved::unknown),
+                    _ => Resolved::unknown(),
+                }
+            }
+            "conditional_expression"
+            | "comparison_operator"
+            | "not_operator"
+            | "boolean_operator" => conditions::value(self, expr, scope, depth),
             "call" => self.call_value(expr, scope, depth),
             _ => Resolved::unknown(),
         }
@@ -225,6 +252,10 @@ impl Module<'_> {
         let Some(binding) = self.single_binding(name, scope) else {
             return Resolved::unknown();
         };
+        if binding.kind == BindingKind::Parameter {
+            return defaults::parameter_value(self, binding, depth)
+                .unwrap_or_else(Resolved::unknown);
+        }
         let (BindingKind::Assign | BindingKind::Walrus, Some(value)) =
             (&binding.kind, binding.value)
         else {

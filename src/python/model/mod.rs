@@ -39,7 +39,6 @@ use crate::text::{LineIndex, TextRange};
 
 mod build;
 mod eval;
-mod logic;
 
 pub type ScopeId = usize;
 pub type FunctionId = usize;

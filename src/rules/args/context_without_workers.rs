@@ -48,7 +48,7 @@ pub fn check(checker: &mut Checker) {
         &RULE,
         Param::MultiprocessingContext,
         |m, arg| m.is_not_none(arg.value_node),
-        |m, arg, workers| {
+        |m, _, arg, workers| {
             format!(
                 "{} with {workers}: DataLoader raises \"ValueError: multiprocessing_context can \
                  only be used with multi-process loading (num_workers > 0), but got \
@@ -56,7 +56,7 @@ pub fn check(checker: &mut Checker) {
                 short_text(m, arg)
             )
         },
-        |m, arg, workers| {
+        |m, _, arg, workers| {
             format!(
                 "{} 与 {workers} 同时使用：DataLoader 会抛出 \"ValueError: \
                  multiprocessing_context can only be used with multi-process loading \

@@ -74,14 +74,14 @@ pub(crate) fn workers_text_zh(loader: &Loader) -> String {
 /// The shape of the "option without workers" rules: for every loader that certainly has no
 /// workers and passes `param` unconditionally with a value `offends` accepts, report at the
 /// argument, point at `num_workers`, and offer to remove the argument. `message` gets the
-/// argument and the `num_workers` text, `message_zh` the same in Chinese.
+/// loader, the argument and the `num_workers` text, `message_zh` the same in Chinese.
 pub(crate) fn check_without_workers(
     checker: &mut Checker,
     rule: &Rule,
     param: Param,
     offends: fn(&Module, &Argument) -> bool,
-    message: fn(&Module, &Argument, &str) -> String,
-    message_zh: fn(&Module, &Argument, &str) -> String,
+    message: fn(&Module, &Loader, &Argument, &str) -> String,
+    message_zh: fn(&Module, &Loader, &Argument, &str) -> String,
 ) {
     let m = checker.model;
     for loader in m.loaders() {
@@ -94,8 +94,8 @@ pub(crate) fn check_without_workers(
         if arg.conditional || !offends(m, arg) {
             continue;
         }
-        let text = message(m, arg, &workers_text(loader));
-        let text_zh = message_zh(m, arg, &workers_text_zh(loader));
+        let text = message(m, loader, arg, &workers_text(loader));
+        let text_zh = message_zh(m, loader, arg, &workers_text_zh(loader));
         let mut d = with_workers_related(rule.diagnostic(arg.anchor, text).zh(text_zh), loader);
         if let Some(fix) = remove_fix(m, arg) {
             d = d.with_fix(fix);

@@ -57,14 +57,14 @@ pub fn check(checker: &mut Checker) {
         &RULE,
         Param::PersistentWorkers,
         |_, arg| arg.value.value.truthy() == Some(true),
-        |_, arg, workers| {
+        |_, _, arg, workers| {
             format!(
                 "persistent_workers={} with {workers}: DataLoader raises \"ValueError: \
                  persistent_workers option needs num_workers > 0\"",
                 arg.value.value
             )
         },
-        |_, arg, workers| {
+        |_, _, arg, workers| {
             format!(
                 "persistent_workers={} 与 {workers} 同时使用：DataLoader 会抛出 \"ValueError: \
                  persistent_workers option needs num_workers > 0\"",

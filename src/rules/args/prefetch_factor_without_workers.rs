@@ -1,7 +1,7 @@
 //! DL301 `prefetch-factor-without-workers`.
 
 use crate::diagnostic::Severity;
-use crate::python::loaders::Param;
+use crate::python::loaders::{Loader, Param};
 use crate::rules::args::check_without_workers;
 use crate::rules::{Checker, Code, FixAvailability, Rule};
 
@@ -26,6 +26,14 @@ it:
 
 ```text
 ValueError: prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor to None.
+```
+
+transformers' `TrainingArguments` (and `Seq2SeqTrainingArguments`) refuse
+`dataloader_prefetch_factor` without `dataloader_num_workers` themselves, before any
+DataLoader is built:
+
+```text
+ValueError: --dataloader_prefetch_factor can only be set when data is loaded in a different process, i.e. when --dataloader_num_workers > 0.
 ```
 
 This bites code that passes `prefetch_factor=2` (the old default) everywhere and turns workers
@@ -55,23 +63,47 @@ pub fn check(checker: &mut Checker) {
         &RULE,
         Param::PrefetchFactor,
         |_, arg| arg.value.value.is_none() == Some(false),
-        |_, arg, workers| {
+        |_, loader, arg, workers| {
             format!(
-                "prefetch_factor={} with {workers}: DataLoader raises \"ValueError: \
-                 prefetch_factor option could only be specified in multiprocessing.let \
-                 num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor to \
-                 None.\"",
-                arg.value.value
+                "prefetch_factor={} with {workers}: {} raises \"ValueError: {}\"",
+                arg.value.value,
+                raiser(loader),
+                error_text(loader)
             )
         },
-        |_, arg, workers| {
+        |_, loader, arg, workers| {
             format!(
-                "prefetch_factor={} 与 {workers} 同时使用：DataLoader 会抛出 \"ValueError: \
-                 prefetch_factor option could only be specified in multiprocessing.let \
-                 num_workers > 0 to enable multiprocessing, otherwise set prefetch_factor to \
-                 None.\"",
-                arg.value.value
+                "prefetch_factor={} 与 {workers} 同时使用：{} 会抛出 \"ValueError: {}\"",
+                arg.value.value,
+                raiser(loader),
+                error_text(loader)
             )
         },
     );
+}
+
+/// transformers' `TrainingArguments` checks the pair itself, before any DataLoader is built.
+fn is_training_arguments(loader: &Loader) -> bool {
+    loader.entry_name() == "transformers.TrainingArguments"
+}
+
+/// Who raises: the `TrainingArguments` constructor or DataLoader's.
+fn raiser(loader: &Loader) -> &'static str {
+    if is_training_arguments(loader) {
+        "TrainingArguments"
+    } else {
+        "DataLoader"
+    }
+}
+
+/// The error's text, as the raiser words it (transformers' `TrainingArguments.__post_init__`,
+/// PyTorch's `DataLoader.__init__`).
+fn error_text(loader: &Loader) -> &'static str {
+    if is_training_arguments(loader) {
+        "--dataloader_prefetch_factor can only be set when data is loaded in a different \
+         process, i.e. when --dataloader_num_workers > 0."
+    } else {
+        "prefetch_factor option could only be specified in multiprocessing.let num_workers > 0 \
+         to enable multiprocessing, otherwise set prefetch_factor to None."
+    }
 }

@@ -1,5 +1,6 @@
 //! `textDocument/diagnostic`: diagnostics pulled by a client that supports it. Such a client
-//! never gets the same diagnostics pushed ([`crate::server::publish`]).
+//! never gets the same diagnostics pushed ([`crate::server::publish`]), but for notebook
+//! cells, whose are pushed: a pull for a cell is answered empty, so nothing shows twice.
 
 use std::sync::Arc;
 
@@ -19,12 +20,17 @@ pub async fn pull(
             uri.as_str()
         )));
     };
+    let items = if session.pulled(&uri) {
+        diagnostics.as_ref().clone()
+    } else {
+        Vec::new()
+    };
     Ok(DocumentDiagnosticReportResult::Report(
         DocumentDiagnosticReport::Full(RelatedFullDocumentDiagnosticReport {
             related_documents: None,
             full_document_diagnostic_report: FullDocumentDiagnosticReport {
                 result_id: None,
-                items: diagnostics.as_ref().clone(),
+                items,
             },
         }),
     ))

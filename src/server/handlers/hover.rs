@@ -12,6 +12,7 @@ use tower_lsp_server::ls_types::*;
 
 use crate::host::{HostFacts, format_bytes};
 use crate::lang::Lang;
+use crate::notebook as notebook_text;
 use crate::python::facts::{self, Status};
 use crate::python::loaders::{ArgState, Loader, Param};
 use crate::python::model::Module;
@@ -21,6 +22,7 @@ use crate::python::values::Resolved;
 use crate::rules::{Code, zh};
 use crate::server::config::Config;
 use crate::server::hover_docs::{self, Labels};
+use crate::server::notebook;
 use crate::server::session::{Session, Snapshot, guarded};
 use crate::suppression;
 use crate::text::TextRange;
@@ -50,7 +52,21 @@ pub fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
                 .map(|(_, d)| d)
                 .unwrap_or_default()
         };
-        content(session, &snapshot, offset, findings)
+        // In a notebook cell the hover reads the whole notebook (a dataset or a constant
+        // from another cell), then speaks in the cell's offsets and the notebook's cells.
+        let Some(nb) = notebook::cell_module(session, &uri) else {
+            return content(session, &snapshot, offset, 0, findings);
+        };
+        let first_line = nb.cell.first_line as usize;
+        let (range, mut md) = content(
+            session,
+            &nb.module,
+            nb.to_module(offset),
+            first_line,
+            findings,
+        )?;
+        notebook_text::relabel_text(&mut md, &nb.module.text, &nb.map);
+        Some((nb.to_cell(range)?, md))
     })?;
     Ok(hovered.map(|(range, markdown)| Hover {
         contents: HoverContents::Markup(MarkupContent {
@@ -61,10 +77,14 @@ pub fn hover(session: &Session, params: HoverParams) -> Result<Option<Hover>> {
     }))
 }
 
+/// The hover at `offset` of `snapshot`; `first_line` is the snapshot's line on which the
+/// hovered document starts (a notebook cell's place in its module), as `findings`, the
+/// document's own diagnostics, count lines from there.
 fn content(
     session: &Session,
     snapshot: &Snapshot,
     offset: usize,
+    first_line: usize,
     findings: impl FnOnce() -> Arc<Vec<Diagnostic>>,
 ) -> Option<(TextRange, String)> {
     let tree = snapshot.tree.as_ref()?;
@@ -106,13 +126,14 @@ fn content(
                 ));
             }
             if loader.callee.contains(offset) {
-                let first = model.line(loader.range.start) - 1;
-                let last = model.line(loader.range.end) - 1;
+                let line = |offset| (model.line(offset) as usize - 1).saturating_sub(first_line);
+                let first = line(loader.range.start);
+                let last = line(loader.range.end);
                 return Some(Found::Loader(
                     last_name(&snapshot.text, loader.callee),
                     setup(&model, loader, &config),
-                    first as usize,
-                    last as usize,
+                    first,
+                    last,
                 ));
             }
         }

@@ -3,13 +3,16 @@
 //! Each cell is an open document of its own (edits to its text arrive here rather than as
 //! `textDocument/didChange`); the notebook keeps the cells' order. Any change can move what
 //! every other cell sees (a dataset defined in cell 2 is used in cell 5), so each one
-//! republishes every code cell of the notebook.
+//! republishes every code cell of the notebook, after the same quiet time as a text edit
+//! ([`publish::after_notebook_edit`]). As for text documents, every change is applied before
+//! the handler's first `.await`, so changes are never reordered.
 
 use std::sync::Arc;
 
 use tower_lsp_server::ls_types::*;
 
 use crate::server::document::{Change, Document};
+use crate::server::notebook::OpenNotebook;
 use crate::server::publish;
 use crate::server::session::{Session, uri_path};
 
@@ -19,10 +22,12 @@ pub async fn did_open(session: &Arc<Session>, params: DidOpenNotebookDocumentPar
     for doc in params.cell_text_documents {
         open_cell(session, &notebook.uri, doc, &path);
     }
-    session
-        .notebooks
-        .insert(notebook.uri.clone(), cells(&notebook.cells));
-    republish(session, &notebook.uri).await;
+    let open = OpenNotebook {
+        cells: cells(&notebook.cells),
+        generation: 0,
+    };
+    session.notebooks.insert(notebook.uri.clone(), open);
+    publish::notebook(session, &notebook.uri).await;
 }
 
 pub async fn did_change(session: &Arc<Session>, params: DidChangeNotebookDocumentParams) {
@@ -40,7 +45,8 @@ pub async fn did_change(session: &Arc<Session>, params: DidChangeNotebookDocumen
                 session.cell_notebook.remove(&doc.uri);
                 closed.push(doc.uri);
             }
-            if let Some(mut order) = session.notebooks.get_mut(&notebook_uri) {
+            if let Some(mut open) = session.notebooks.get_mut(&notebook_uri) {
+                let order = &mut open.cells;
                 let start = (structure.array.start as usize).min(order.len());
                 let end = (start + structure.array.delete_count as usize).min(order.len());
                 let inserted = cells(&structure.array.cells.unwrap_or_default());
@@ -54,17 +60,17 @@ pub async fn did_change(session: &Arc<Session>, params: DidChangeNotebookDocumen
             }
         }
     }
+    let generation = changed(session, &notebook_uri);
     for uri in closed {
-        session
-            .client
-            .publish_diagnostics(uri, Vec::new(), None)
-            .await;
+        publish::cleared(session, uri).await;
     }
-    republish(session, &notebook_uri).await;
+    if let Some(generation) = generation {
+        publish::after_notebook_edit(session, notebook_uri, generation);
+    }
 }
 
 pub async fn did_save(session: &Arc<Session>, params: DidSaveNotebookDocumentParams) {
-    republish(session, &params.notebook_document.uri).await;
+    publish::notebook(session, &params.notebook_document.uri).await;
 }
 
 pub async fn did_close(session: &Arc<Session>, params: DidCloseNotebookDocumentParams) {
@@ -75,10 +81,7 @@ pub async fn did_close(session: &Arc<Session>, params: DidCloseNotebookDocumentP
     for doc in params.cell_text_documents {
         session.forget(&doc.uri);
         session.cell_notebook.remove(&doc.uri);
-        session
-            .client
-            .publish_diagnostics(doc.uri, Vec::new(), None)
-            .await;
+        publish::cleared(session, doc.uri).await;
     }
 }
 
@@ -100,24 +103,19 @@ fn cells(cells: &[NotebookCell]) -> Vec<(Uri, bool)> {
         .collect()
 }
 
-/// Every code cell's findings again: a change to one cell can change another's.
-async fn republish(session: &Arc<Session>, notebook: &Uri) {
-    let Some(order) = session.notebooks.get(notebook).map(|o| o.clone()) else {
-        return;
+/// Counts a change to the notebook and drops its code cells' cached findings at once (a
+/// hover or code action before the next publish reads the new state); the notebook's new
+/// generation, or `None` when it is not open.
+fn changed(session: &Session, notebook: &Uri) -> Option<u64> {
+    let (cells, generation) = {
+        let mut open = session.notebooks.get_mut(notebook)?;
+        open.generation += 1;
+        (open.cells.clone(), open.generation)
     };
-    for (uri, is_code) in &order {
-        if *is_code && session.documents.contains_key(uri) {
-            session.invalidate(uri);
+    for (uri, is_code) in cells {
+        if is_code {
+            session.invalidate(&uri);
         }
     }
-    if session.negotiated().pull_diagnostics {
-        // A pulling client asks again for what it shows.
-        publish::all(session).await;
-        return;
-    }
-    for (uri, is_code) in order {
-        if is_code && session.documents.contains_key(&uri) {
-            publish::document(session, &uri).await;
-        }
-    }
+    Some(generation)
 }

@@ -4,7 +4,10 @@
 // 1. a risky fixture shows a squiggle and a Problems entry; its quick fix changes the file;
 // 2. a crash replayed in the integrated terminal reaches the extension through shell
 //    integration, raises the notification and a Problems entry on the user's line; the
-//    notification's "Apply fix" changes the file; "Explain" opens the diagnosis.
+//    notification's "Apply fix" changes the file; "Explain" opens the diagnosis;
+// 3. a notebook (VS Code's built-in .ipynb serializer, no Jupyter extension) shows each
+//    finding in its own cell, a quick fix edits the cell, and a finding follows its cell when a
+//    cell is inserted above it.
 //
 //   DLDOCTOR_ROOT=. DLDOCTOR_VSIX=... node tests/editors/vscode-e2e/vscode_e2e.mjs
 import { execFileSync, spawn } from "node:child_process";
@@ -149,11 +152,13 @@ const project = path.join(tmp, "project");
 const userData = path.join(tmp, "user-data");
 const extensions = path.join(tmp, "extensions");
 const testOut = path.join(tmp, "last-diagnosis.json");
+// The extension's record of the open notebooks' cells and their diagnostics.
+const notebooksOut = `${testOut}.notebooks.json`;
 const config = path.join(tmp, "code-server.yaml");
 fs.writeFileSync(config, "auth: none\ncert: false\n");
 const fixtures = path.join(ROOT, "tests/editors/fixtures");
 fs.mkdirSync(path.join(project, "recorded"), { recursive: true });
-for (const name of ["train.py", "risky.py"]) {
+for (const name of ["train.py", "risky.py", "squares.ipynb"]) {
   fs.copyFileSync(path.join(fixtures, "project", name), path.join(project, name));
 }
 fs.copyFileSync(path.join(fixtures, "replay_crash.py"), path.join(project, "replay_crash.py"));
@@ -290,6 +295,26 @@ try {
   const CRASH = "python3 replay_crash.py recorded/persistent_workers.txt";
   const editorText = () => page.locator(".editor-instance .view-lines").first().innerText();
   const problemsText = () => page.locator(".markers-panel").first().innerText().catch(() => "");
+  /** Opens the quick fix menu at the cursor, checks a fix matching `title` is offered, applies it. */
+  const applyQuickFix = async (title, what, screenshot) => {
+    await page.keyboard.press("Control+.");
+    const menu = page.locator(".action-widget .monaco-list-row");
+    await menu.first().waitFor({ timeout: 15_000 });
+    const titles = await menu.allInnerTexts();
+    check(titles.some((t) => title.test(t)), what, titles.join(" | "));
+    if (screenshot !== undefined) {
+      await page.screenshot({ path: path.join(SCREENSHOTS, screenshot) });
+    }
+    // Walk the menu with the keyboard to the fix (clicks on its rows are not reliable).
+    for (let i = 0; i < titles.length; i += 1) {
+      const focused = await page.locator(".action-widget .monaco-list-row.focused").first().innerText().catch(() => "");
+      if (title.test(focused)) {
+        break;
+      }
+      await page.keyboard.press("ArrowDown");
+    }
+    await page.keyboard.press("Enter");
+  };
 
   // -- 1. squiggle, Problems entry, quick fix --------------------------------------------------
   await step("risky.py shows a squiggle", async () => {
@@ -313,21 +338,7 @@ try {
     await page.keyboard.type(`5:${column}`);
     await page.keyboard.press("Enter");
     await sleep(300);
-    await page.keyboard.press("Control+.");
-    const menu = page.locator(".action-widget .monaco-list-row");
-    await menu.first().waitFor({ timeout: 15_000 });
-    const titles = await menu.allInnerTexts();
-    check(titles.some((t) => /Remove `prefetch_factor=4`/.test(t)), "a quick fix for DL301 is offered", titles.join(" | "));
-    await page.screenshot({ path: path.join(SCREENSHOTS, "vscode-quick-fix.png") });
-    // Walk the menu with the keyboard to the fix (clicks on its rows are not reliable).
-    for (let i = 0; i < titles.length; i += 1) {
-      const focused = await page.locator(".action-widget .monaco-list-row.focused").first().innerText().catch(() => "");
-      if (/Remove `prefetch_factor=4`/.test(focused)) {
-        break;
-      }
-      await page.keyboard.press("ArrowDown");
-    }
-    await page.keyboard.press("Enter");
+    await applyQuickFix(/Remove `prefetch_factor=4`/, "a quick fix for DL301 is offered", "vscode-quick-fix.png");
     await waitFor("the edit", async () => !/prefetch_factor/.test(await editorText()), 10_000);
     await page.keyboard.press("Control+S");
     await waitFor(
@@ -422,6 +433,87 @@ try {
     const facts = await renderedPage(/This machine[\s\S]*usable/);
     check(/os\s+linux/.test(facts), "the machine's facts page shows the usable CPUs and the OS", facts);
     await page.screenshot({ path: path.join(SCREENSHOTS, "vscode-machine-facts.png") });
+  });
+
+  // -- 3. a notebook ----------------------------------------------------------------------------
+  const NOTEBOOK = "squares.ipynb";
+  const notebookCells = () => readJson(notebooksOut)?.find((n) => n.uri.endsWith(NOTEBOOK))?.cells;
+  const codesOf = (cell) => (cell?.diagnostics ?? []).map((d) => d.code).sort().join(",");
+  /** The notebook's cell row at `index` (taller page: every cell is rendered, none scrolled away). */
+  const cellRow = (index) => page.locator(`.notebook-editor .monaco-list-row[data-index="${index}"]`).first();
+  await step("the notebook shows each finding in its cell", async () => {
+    await page.setViewportSize({ width: 1280, height: 1600 });
+    await openFile(NOTEBOOK);
+    const cells = await waitFor(
+      "DL301 on cell 4 and DL107 on cell 5",
+      () => {
+        const cells = notebookCells();
+        return codesOf(cells?.[3]) === "DL301" && codesOf(cells?.[4]) === "DL107" ? cells : undefined;
+      },
+    );
+    check(cells.filter((c) => c.kind === "code").every((c) => c.language === "python"), "the code cells are Python cells");
+    check(cells.slice(0, 3).every((c) => c.diagnostics.length === 0), "the cells before the loaders have no finding");
+    // Cell-relative ranges: the magic line counts, the other cells do not.
+    check(
+      JSON.stringify(cells[3].diagnostics[0].range) === "[1,43,1,58]",
+      "DL301 is on `prefetch_factor=4`, line 2 of cell 4",
+      JSON.stringify(cells[3].diagnostics),
+    );
+    check(
+      JSON.stringify(cells[4].diagnostics[0].range) === "[0,21,0,30]",
+      "DL107 is on `Squares()`, line 1 of cell 5",
+      JSON.stringify(cells[4].diagnostics),
+    );
+    for (const index of [3, 4]) {
+      await cellRow(index).locator(".squiggly-error").first().waitFor({ timeout: 15_000 });
+    }
+    check((await cellRow(2).locator(".squiggly-error, .squiggly-warning").count()) === 0, "no squiggle in the class's cell");
+    check(true, "the squiggles show in cells 4 and 5");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "vscode-notebook-cells.png") });
+  });
+  await step("the DL301 quick fix edits its cell", async () => {
+    // A click on the squiggle puts the cursor inside the finding's range.
+    const squiggle = await cellRow(3).locator(".squiggly-error").first().boundingBox();
+    await page.mouse.click(squiggle.x + squiggle.width / 2, squiggle.y + squiggle.height / 2);
+    await applyQuickFix(/Remove `prefetch_factor=4`/, "the cell offers the DL301 quick fix");
+    const fixed = "%time squares = Squares()\nloader = DataLoader(squares, batch_size=4)";
+    await waitFor("the cell's new text without DL301", () => {
+      const cell = notebookCells()?.[3];
+      return cell?.text === fixed && cell.diagnostics.length === 0;
+    });
+    check(true, "the quick fix rewrote cell 4 and its finding is gone");
+    check(codesOf(notebookCells()?.[4]) === "DL107", "cell 5 keeps its finding");
+    await page.keyboard.press("Control+S");
+    await waitFor("the notebook saved", () => {
+      const saved = readJson(path.join(project, NOTEBOOK));
+      return saved?.cells?.[3]?.source?.join("") === fixed;
+    }, 15_000);
+    check(true, "the saved .ipynb holds the fixed cell");
+  });
+  await step("a finding follows its cell when a cell is inserted above", async () => {
+    await cellRow(4).locator(".view-lines").first().click();
+    await page.keyboard.press("F1");
+    await page.waitForSelector(".quick-input-widget input", { state: "visible", timeout: 10_000 });
+    await page.keyboard.type("Notebook: Insert Code Cell Above");
+    await page
+      .locator(".quick-input-list .monaco-list-row.focused", { hasText: "Insert Code Cell Above" })
+      .waitFor({ timeout: 10_000 });
+    await page.keyboard.press("Enter");
+    await waitFor("a sixth cell", () => notebookCells()?.length === 6, 15_000);
+    await page.keyboard.type("import os");
+    const cells = await waitFor("DL107 on cell 6", () => {
+      const cells = notebookCells();
+      return cells?.[4]?.text === "import os" && codesOf(cells[5]) === "DL107" ? cells : undefined;
+    });
+    check(cells[4].diagnostics.length === 0, "the inserted cell has no finding", JSON.stringify(cells[4]));
+    check(
+      JSON.stringify(cells[5].diagnostics[0].range) === "[0,21,0,30]",
+      "DL107 moved with its cell, to cell 6, at the same place",
+      JSON.stringify(cells[5].diagnostics),
+    );
+    await cellRow(5).locator(".squiggly-error").first().waitFor({ timeout: 15_000 });
+    check(true, "the squiggle shows in cell 6");
+    await page.screenshot({ path: path.join(SCREENSHOTS, "vscode-notebook-inserted.png") });
   });
 } catch (error) {
   check(false, "the VS Code session", error instanceof Error ? error.stack : String(error));

@@ -1,0 +1,469 @@
+//! Values that reach a loader through a function's parameters and an object's attributes:
+//! `def main(num_workers=16)` run as `main()` from the `__main__` guard (or handed to
+//! `fire.Fire`, `typer.run`, `jsonargparse.CLI`), and `self.num_workers` set once in
+//! `__init__` from a parameter whose default every construction of the class keeps.
+//!
+//! Sound only where it can be: every reference to the function (or class) in the file must be
+//! a call the model reads, and every call must pass the same known value or nothing; a `*args`
+//! or `**kwargs`, a decorator that may supply arguments, a subclass, or a second write to the
+//! attribute makes the value unknown. A class constructed nowhere in the file is built
+//! elsewhere (a config, a CLI): its `__init__` defaults are what runs.
+
+use tree_sitter::Node;
+
+use crate::python::argparse::{
+    effective_bindings, names_a_binding, parameter_default, parameter_position,
+};
+use crate::python::model::{Binding, BindingKind, FunctionDef, Module, ScopeId, positional_args};
+use crate::python::values::{Provenance, Resolved};
+
+/// Calls that run a function as a command-line program, its defaults being what a run without
+/// options gets.
+const CLI_RUNNERS: &[&str] = &[
+    "fire.Fire",
+    "typer.run",
+    "jsonargparse.CLI",
+    "jsonargparse.auto_cli",
+];
+
+/// Classes a command line builds (Lightning's CLI: `LightningCLI(Model, DataModule)`), each
+/// `__init__` parameter an option whose default is the signature's.
+const CLASS_CLI_RUNNERS: &[&str] = &[
+    "lightning.pytorch.cli.LightningCLI",
+    "lightning.pytorch.LightningCLI",
+    "pytorch_lightning.cli.LightningCLI",
+    "pytorch_lightning.utilities.cli.LightningCLI",
+];
+
+/// How many references to a function are read before giving up.
+const MAX_CALLS: usize = 16;
+
+/// What one reference to the function does with the parameter.
+enum Passed<'a> {
+    /// The call passes this expression, evaluated in this scope.
+    Value(Node<'a>, ScopeId),
+    /// The call leaves the parameter to its default.
+    Nothing,
+}
+
+/// The value of a parameter binding: its default or what every call passes (see the module's
+/// documentation). `None` when unknown.
+pub(crate) fn parameter_value(m: &Module, param: &Binding, depth: u32) -> Option<Resolved> {
+    // A parameter passed on to itself (`def f(x): ... f(x)`) adds nothing: unknown, and
+    // following it again would only repeat the search.
+    let key = (m.source.as_ptr() as usize, param.name_range.start);
+    if FOLLOWING.with_borrow(|f| f.contains(&key)) {
+        return None;
+    }
+    FOLLOWING.with_borrow_mut(|f| f.push(key));
+    let found = follow_parameter(m, param, depth);
+    FOLLOWING.with_borrow_mut(|f| f.pop());
+    found
+}
+
+thread_local! {
+    /// The parameters being resolved on this thread (the source's address and the
+    /// parameter's offset).
+    static FOLLOWING: std::cell::RefCell<Vec<(usize, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved> {
+    let function_id = m.scopes().get(param.scope)?.function?;
+    let function = m.function(function_id)?;
+    if function.node.parent()?.kind() == "decorated_definition" {
+        return None;
+    }
+    let (position, keyword_only) = parameter_position(m, function.node, param.name)?;
+    let (name, name_range, class) = match function.class {
+        Some(class_id) if function.name == "__init__" => {
+            if position == 0 || has_subclass(m, class_id) {
+                return None;
+            }
+            let class = m.class(class_id)?;
+            if class.node.parent()?.kind() == "decorated_definition" {
+                return None;
+            }
+            (class.name, class.name_range, Some(class_id))
+        }
+        Some(_) => return None,
+        None => (function.name, function.name_range, None),
+    };
+    let mut passed = Vec::new();
+    let mut entry = false;
+    for reference in m.references(name) {
+        if Module::range(reference) == name_range || !names_a_binding(reference) {
+            continue;
+        }
+        let scope = m.scope_at(reference);
+        let Some(ids) = m.lookup(name, scope) else {
+            continue;
+        };
+        let here = effective_bindings(m, ids).iter().any(|id| {
+            m.bindings().get(*id).is_some_and(|b| match b.kind {
+                BindingKind::Function(f) => f == function_id,
+                BindingKind::Class(c) => class == Some(c),
+                _ => false,
+            })
+        });
+        if !here {
+            // Another binding of the same name (a method `main` of a class).
+            continue;
+        }
+        if passed.len() >= MAX_CALLS {
+            return None;
+        }
+        let parent = reference.parent()?;
+        if parent.kind() == "call" && parent.child_by_field_name("function") == Some(reference) {
+            let is_method = class.is_some();
+            passed.push(passed_for(
+                m,
+                parent,
+                scope,
+                position,
+                keyword_only,
+                is_method,
+                param.name,
+            )?);
+            entry |= m.is_under_main_guard(parent)
+                || m.statement_of(parent)
+                    .parent()
+                    .is_some_and(|p| p.kind() == "module");
+            continue;
+        }
+        // `fire.Fire(main)`, `LightningCLI(Model, DataModule)`: the command line may pass any
+        // value; a run without options gets the defaults.
+        if is_run_by_cli(m, reference, class.is_some()) {
+            passed.push(Passed::Nothing);
+            entry = true;
+            continue;
+        }
+        return None;
+    }
+    // A plain function must be run from here; a class constructed nowhere in the file is
+    // built elsewhere with what its signature gives.
+    if class.is_none() && !entry {
+        return None;
+    }
+    if passed.is_empty() {
+        passed.push(Passed::Nothing);
+    }
+    let mut found: Option<Resolved> = None;
+    for p in passed {
+        let resolved = match p {
+            Passed::Value(value, scope) => {
+                let inner = m.value_in(value, scope, depth + 4);
+                match inner.provenance {
+                    Provenance::Literal | Provenance::Computed if inner.value.is_known() => {
+                        Resolved {
+                            value: inner.value,
+                            provenance: Provenance::ParameterPassed {
+                                function: name.to_owned(),
+                                param: param.name.to_owned(),
+                                line: m.line(value.start_byte()),
+                                at: Module::range(value),
+                            },
+                        }
+                    }
+                    _ => inner,
+                }
+            }
+            Passed::Nothing => default_value(m, function, param, class.map(|_| name), depth)?,
+        };
+        if !resolved.value.is_known() {
+            return None;
+        }
+        match &found {
+            Some(f) if f.value != resolved.value => return None,
+            Some(_) => {}
+            None => found = Some(resolved),
+        }
+    }
+    found
+}
+
+/// A parameter's default, with where it is written.
+fn default_value(
+    m: &Module,
+    function: &FunctionDef,
+    param: &Binding,
+    class: Option<&str>,
+    depth: u32,
+) -> Option<Resolved> {
+    let default = parameter_default(param.node)?;
+    let inner = m.value_in(default, function.parent_scope, depth + 1);
+    if !inner.value.is_known() {
+        return None;
+    }
+    let function_name = match class {
+        Some(class) => format!("{class}.{}", function.name),
+        None => function.name.to_owned(),
+    };
+    Some(Resolved {
+        value: inner.value,
+        provenance: Provenance::ParameterDefault {
+            function: function_name,
+            param: param.name.to_owned(),
+            line: m.line(default.start_byte()),
+            at: Module::range(default),
+        },
+    })
+}
+
+/// What `call` passes for the parameter at `position`; `None` when a `*args`/`**kwargs` may
+/// pass it.
+fn passed_for<'a>(
+    m: &Module<'a>,
+    call: Node<'a>,
+    scope: ScopeId,
+    position: usize,
+    keyword_only: bool,
+    is_method: bool,
+    name: &str,
+) -> Option<Passed<'a>> {
+    if let Some(value) = m.keyword_arg(call, name) {
+        return Some(Passed::Value(value, scope));
+    }
+    let args = call.child_by_field_name("arguments")?;
+    let mut cursor = args.walk();
+    if args
+        .named_children(&mut cursor)
+        .any(|n| matches!(n.kind(), "list_splat" | "dictionary_splat"))
+    {
+        return None;
+    }
+    let index = if is_method {
+        position.checked_sub(1)?
+    } else {
+        position
+    };
+    match positional_args(call).get(index) {
+        Some(value) if !keyword_only => Some(Passed::Value(*value, scope)),
+        _ => Some(Passed::Nothing),
+    }
+}
+
+/// Whether another class of the file names this one as a base (its instances run this class's
+/// methods with their own `__init__`).
+fn has_subclass(m: &Module, class: usize) -> bool {
+    let Some(name) = m.class(class).map(|c| c.name) else {
+        return true;
+    };
+    m.classes().iter().any(|c| {
+        c.bases.iter().any(|b| {
+            let text = m.text(*b);
+            text == name || text.ends_with(&format!(".{name}"))
+        })
+    })
+}
+
+/// `self.attribute` read in a method: the one value `__init__` assigns it, unconditionally,
+/// and nothing else in the file writes it. `self.hparams.x` (and `self.hparams["x"]`) after a
+/// bare `self.save_hyperparameters()` in `__init__` is `__init__`'s parameter `x`.
+pub(crate) fn self_attribute_value(
+    m: &Module,
+    object: Node,
+    attribute: &str,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Resolved> {
+    if object.kind() == "attribute" {
+        let inner = object.child_by_field_name("object")?;
+        let hparams = object.child_by_field_name("attribute")?;
+        if m.text(hparams) != "hparams" {
+            return None;
+        }
+        return hparams_value(m, inner, attribute, scope, depth);
+    }
+    let (class, self_name) = self_of(m, object, scope)?;
+    let init = m.method_id(class, "__init__")?;
+    let mut write = None;
+    for w in m.attribute_assignments() {
+        if w.attribute != attribute {
+            continue;
+        }
+        let in_class = w
+            .function
+            .and_then(|f| m.function(f))
+            .is_some_and(|f| f.class == Some(class));
+        if !in_class || w.object != Some(self_name) {
+            // Another object's attribute of the same name: written on an instance of this
+            // class, maybe (`dm.num_workers = 4`).
+            if w.object
+                .is_some_and(|o| holds_instance(m, o, w.scope, class))
+            {
+                return None;
+            }
+            continue;
+        }
+        if write.is_some() || w.function != Some(init) {
+            return None;
+        }
+        write = Some(w);
+    }
+    let write = write?;
+    let value = write.value?;
+    let init_def = m.function(init)?;
+    if m.is_conditional_relative_to(write.target, init_def.body?)
+        || sets_attributes_dynamically(m, class)
+    {
+        return None;
+    }
+    // Read in `__init__` itself before the write: what the base class set, if anything.
+    if m.function_at(object) == Some(init) && object.start_byte() < write.target.start_byte() {
+        return None;
+    }
+    let inner = m.value_in(value, write.scope, depth + 1);
+    if !inner.value.is_known() {
+        return None;
+    }
+    Some(match inner.provenance {
+        Provenance::Literal | Provenance::Computed => Resolved {
+            value: inner.value,
+            provenance: Provenance::Constant {
+                name: m.text(write.target).to_owned(),
+                line: m.line(write.target.start_byte()),
+                at: Module::range(write.target),
+            },
+        },
+        _ => inner,
+    })
+}
+
+/// `self.hparams.x` after `self.save_hyperparameters()`: the parameter `x` of `__init__`.
+pub(crate) fn hparams_value(
+    m: &Module,
+    object: Node,
+    key: &str,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Resolved> {
+    let (class, self_name) = self_of(m, object, scope)?;
+    let init = m.function(m.method_id(class, "__init__")?)?;
+    let saves = m.calls().iter().any(|c| {
+        c.function
+            .and_then(|f| m.function(f))
+            .is_some_and(|f| std::ptr::eq(f, init))
+            && c.method == Some("save_hyperparameters")
+            && m.text(c.callee) == format!("{self_name}.save_hyperparameters")
+            && positional_args(c.node).is_empty()
+            && c.node
+                .child_by_field_name("arguments")
+                .is_some_and(|a| a.named_child_count() == 0)
+    });
+    if !saves {
+        return None;
+    }
+    // `self.hparams.x = ...` anywhere makes it unknown.
+    if m.attribute_assignments().iter().any(|w| {
+        w.attribute == key
+            && w.target
+                .child_by_field_name("object")
+                .is_some_and(|o| m.text(o).ends_with("hparams"))
+    }) {
+        return None;
+    }
+    let param = m.single_binding(key, init.scope)?;
+    if param.kind != BindingKind::Parameter {
+        return None;
+    }
+    parameter_value(m, param, depth + 1)
+}
+
+/// The class of a method whose first parameter `object` names (`self` in a method that is
+/// neither a `staticmethod` nor a `classmethod`), and that name.
+pub(crate) fn self_of<'a>(
+    m: &Module<'a>,
+    object: Node,
+    scope: ScopeId,
+) -> Option<(usize, &'a str)> {
+    if object.kind() != "identifier" {
+        return None;
+    }
+    let name = m.text(object);
+    let binding = m.single_binding(name, scope)?;
+    let function = m.function(m.scopes().get(binding.scope)?.function?)?;
+    let class = function.class?;
+    let not_instance = function
+        .node
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+        .is_some_and(|p| {
+            let mut cursor = p.walk();
+            p.named_children(&mut cursor).any(|d| {
+                d.kind() == "decorator"
+                    && matches!(
+                        m.text(d).trim_start_matches('@').trim(),
+                        "staticmethod" | "classmethod"
+                    )
+            })
+        });
+    if binding.kind != BindingKind::Parameter
+        || parameter_position(m, function.node, name) != Some((0, false))
+        || not_instance
+    {
+        return None;
+    }
+    Some((class, binding.name))
+}
+
+/// `setattr(self, ...)` or `self.__dict__.update(...)` in a method of the class.
+fn sets_attributes_dynamically(m: &Module, class: usize) -> bool {
+    m.calls().iter().any(|c| {
+        let in_class = c
+            .function
+            .and_then(|f| m.function(f))
+            .is_some_and(|f| f.class == Some(class));
+        in_class
+            && (c.qualified.as_deref() == Some("builtins.setattr")
+                || m.text(c.callee).ends_with("__dict__.update"))
+    })
+}
+
+/// Whether `name` is bound, where it is used, to a construction of the class (`dm = C(...)`).
+fn holds_instance(m: &Module, name: &str, scope: ScopeId, class: usize) -> bool {
+    let Some(class_name) = m.class(class).map(|c| c.name) else {
+        return true;
+    };
+    m.lookup(name, scope).is_some_and(|ids| {
+        ids.iter().filter_map(|id| m.bindings().get(*id)).any(|b| {
+            b.value
+                .filter(|v| v.kind() == "call")
+                .and_then(|v| v.child_by_field_name("function"))
+                .is_some_and(|f| {
+                    let t = m.text(f);
+                    t == class_name || t.ends_with(&format!(".{class_name}"))
+                })
+        })
+    })
+}
+
+/// Whether `reference` is handed to a command-line runner: a function as the first argument
+/// of [`CLI_RUNNERS`], a class as any argument of [`CLASS_CLI_RUNNERS`].
+fn is_run_by_cli(m: &Module, reference: Node, is_class: bool) -> bool {
+    let Some(mut parent) = reference.parent() else {
+        return false;
+    };
+    if parent.kind() == "keyword_argument" {
+        match parent.parent() {
+            Some(p) if is_class => parent = p,
+            _ => return false,
+        }
+    }
+    let Some(call) = parent
+        .parent()
+        .filter(|c| parent.kind() == "argument_list" && c.kind() == "call")
+    else {
+        return false;
+    };
+    let Some(runner) = call
+        .child_by_field_name("function")
+        .and_then(|callee| m.qualified_name(callee))
+    else {
+        return false;
+    };
+    if is_class {
+        CLASS_CLI_RUNNERS.contains(&runner.as_str())
+    } else {
+        CLI_RUNNERS.contains(&runner.as_str()) && positional_args(call).first() == Some(&reference)
+    }
+}
