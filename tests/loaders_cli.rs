@@ -393,6 +393,85 @@ fn message_place(message: &str) -> String {
     message[start..end].to_owned()
 }
 
+const WHY_UNKNOWN: &str = "\
+import argparse
+import os
+import yaml
+from torch.utils.data import DataLoader
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--workers', type=int, default=32)
+parser.add_argument('--prefetch', type=int, default=2)
+
+def main():
+    args = parser.parse_args()
+    if 'WORLD_SIZE' in os.environ:
+        args.workers = args.workers // int(os.environ['WORLD_SIZE'])
+    for k, v in extra.items():
+        setattr(args, k, v)
+    cfg = yaml.safe_load(open('data.yaml'))
+    DataLoader(ds, num_workers=args.workers, pin_memory=cfg['pin'])
+
+def evaluate(opts):
+    DataLoader(ds, num_workers=opts.workers)
+";
+
+fn argument<'v>(loader: &'v Value, param: &str) -> &'v Value {
+    loader["arguments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["param"] == param)
+        .unwrap()
+}
+
+#[test]
+fn loaders_says_why_a_value_stayed_unknown() {
+    let dir = project(&[("train.py", WHY_UNKNOWN)]);
+    let out = dldoctor(dir.path(), &["loaders"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "    num_workers unknown: `args.workers` is not a value dldoctor can resolve without running the code, passed on line 17\n        because written by `setattr` with a computed name on line 15\n",
+        "        because `cfg` is read from a config file at run time (`yaml.safe_load`, line 16)\n",
+        "        because `opts` is a parameter of `evaluate`, and no call dldoctor found in the project passes it a namespace it can resolve\n",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let loaders = files[0]["loaders"].as_array().expect("loaders");
+    let workers = argument(&loaders[0], "num_workers");
+    assert_eq!(workers["status"], "unknown");
+    assert_eq!(
+        workers["unknown_because"],
+        "written by `setattr` with a computed name on line 15"
+    );
+    // Known and default values carry no reason.
+    assert!(
+        argument(&loaders[0], "timeout")
+            .get("unknown_because")
+            .is_none()
+    );
+
+    // Without the `setattr` loop, the conditional write is the reason.
+    let dir = project(&[(
+        "train.py",
+        &WHY_UNKNOWN.replace(
+            "    for k, v in extra.items():\n        setattr(args, k, v)\n",
+            "",
+        ),
+    )]);
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let workers = argument(&files[0]["loaders"][0], "num_workers");
+    assert_eq!(
+        workers["unknown_because"],
+        "written under a condition that does not resolve, line 13 (to `args.workers // int(os.environ['WORLD_SIZE'])`)"
+    );
+}
+
 const DEFAULTS: &str = "\
 import fire
 import lightning as L

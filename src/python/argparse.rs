@@ -30,10 +30,12 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
+mod writes;
+
 use crate::python::defaults;
 use crate::python::model::{
-    AttributeValues, Binding, BindingKind, CallSite, FunctionId, MODULE_SCOPE, Module, ScopeId,
-    literal_items, positional_args,
+    AttributeAssignment, AttributeValues, Binding, BindingKind, CallSite, FunctionId, MODULE_SCOPE,
+    Module, ScopeId, literal_items, positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value};
 use crate::text::TextRange;
@@ -189,6 +191,10 @@ impl AttributeValues for ArgparseDefaults {
         self.value(m, object, attribute, scope, depth)
     }
 
+    fn why_unknown(&self, m: &Module, expr: Node, scope: ScopeId) -> Option<String> {
+        ArgparseDefaults::why_unknown(self, m, expr, scope)
+    }
+
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         Some(self)
     }
@@ -334,6 +340,40 @@ impl ArgparseDefaults {
         scope: ScopeId,
         depth: u32,
     ) -> Option<Resolved> {
+        self.explained(m, object, attribute, scope, depth)?.ok()
+    }
+
+    /// Why an unresolved expression (`args.workers`, `cfg["workers"]`, `workers`) stays
+    /// unknown: where the analysis gave up on a namespace, a parameter no call of the file
+    /// passes, or a config file read at run time. `None` when there is nothing more to say.
+    pub(crate) fn why_unknown(&self, m: &Module, expr: Node, scope: ScopeId) -> Option<String> {
+        let object = match expr.kind() {
+            "attribute" => {
+                let object = expr.child_by_field_name("object")?;
+                let attribute = m.text(expr.child_by_field_name("attribute")?);
+                match self.explained(m, object, attribute, scope, 0) {
+                    Some(Err(why)) => return Some(why),
+                    Some(Ok(_)) => return None,
+                    None => object,
+                }
+            }
+            "subscript" => expr.child_by_field_name("value")?,
+            "identifier" => expr,
+            _ => return None,
+        };
+        writes::untraced(m, object, scope)
+    }
+
+    /// The value of `object.attribute` or why it is unknown; `None` when `object` is not
+    /// traced to a namespace at all.
+    fn explained(
+        &self,
+        m: &Module,
+        object: Node,
+        attribute: &str,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Result<Resolved, String>> {
         if !matches!(object.kind(), "identifier" | "attribute") {
             return None;
         }
@@ -348,32 +388,25 @@ impl ArgparseDefaults {
             }
         };
         let namespace = namespace?;
-        let origin = namespace.origin()?;
-        match self.last_write(m, &namespace, attribute, object)? {
-            Some((target, value, value_scope)) => {
-                let inner = m.value_in(value, value_scope, depth + 1);
-                if !inner.value.is_known() {
-                    return None;
-                }
-                Some(match inner.provenance {
-                    Provenance::Literal | Provenance::Computed => Resolved {
-                        value: inner.value,
-                        provenance: Provenance::Constant {
-                            name: m.text(target).to_owned(),
-                            line: m.line(target.start_byte()),
-                            at: Module::range(target),
-                        },
-                    },
-                    _ => inner,
-                })
-            }
-            None => match origin {
-                Origin::Parser(parser) => self.default_of(parser, attribute),
-                Origin::Passed(external) => {
-                    m.index.namespace_passed(m.path, external)?.get(attribute)
-                }
-            },
-        }
+        let Some(origin) = namespace.origin() else {
+            let mut places: Vec<String> = namespace
+                .parsers
+                .iter()
+                .map(|p| format!("the parser of line {}", m.line(*p)))
+                .collect();
+            places.extend(
+                namespace
+                    .externals
+                    .iter()
+                    .map(|e| format!("the callers of `{}` in other files", e.callee)),
+            );
+            return Some(Err(format!(
+                "`{}` may come from more than one place ({})",
+                m.text(object),
+                places.join(", ")
+            )));
+        };
+        Some(self.resolve(m, &namespace, origin, attribute, object, depth))
     }
 
     /// What the namespace `arg` holds where it is written, for a callee in another file:
@@ -413,21 +446,10 @@ impl ArgparseDefaults {
 
     /// A parser and its parents, each once; `None` when one is opaque or unknown.
     fn lineage(&self, parser: ParserId) -> Option<Vec<&ParserOptions>> {
-        let mut out = Vec::new();
-        let mut stack = vec![parser];
-        let mut seen = HashSet::new();
-        while let Some(p) = stack.pop() {
-            if !seen.insert(p) {
-                continue;
-            }
-            let options = self.parsers.get(&p)?;
-            if options.opaque || options.pseudo.is_some() {
-                return None;
-            }
-            out.push(options);
-            stack.extend(&options.parents);
-        }
-        Some(out)
+        self.lineage_seen(parser)
+            .into_iter()
+            .map(|options| options.filter(|o| !o.opaque && o.pseudo.is_none()))
+            .collect()
     }
 
     /// The default `dest` gets from `parser` (or its parents): the one option that writes it,
@@ -473,27 +495,121 @@ impl ArgparseDefaults {
         }
     }
 
-    /// The write to `namespace.attribute` that decides the value read at `read`:
-    /// `Some(None)` when nothing writes it, `Some(Some((target, value, scope)))` for the last
-    /// unconditional `args.x = value` before the read in the same function, `None` when a write
-    /// may happen that the model cannot place.
-    #[allow(clippy::type_complexity)]
-    fn last_write<'a>(
+    /// `parser` and its parents, each once; `None` for one the file does not build.
+    fn lineage_seen(&self, parser: ParserId) -> Vec<Option<&ParserOptions>> {
+        let mut out = Vec::new();
+        let mut stack = vec![parser];
+        let mut seen = HashSet::new();
+        while let Some(p) = stack.pop() {
+            if !seen.insert(p) {
+                continue;
+            }
+            let options = self.parsers.get(&p);
+            if let Some(options) = options {
+                stack.extend(&options.parents);
+            }
+            out.push(options);
+        }
+        out
+    }
+
+    /// Why `parser` gives `dest` no known default (the cases [`Self::default_of`] declines).
+    fn default_why(&self, parser: ParserId, dest: &str) -> String {
+        let mut found: Vec<&OptionDefault> = Vec::new();
+        let mut sets = 0;
+        for options in self.lineage_seen(parser) {
+            let Some(options) = options else {
+                return "a parent of the parser is not built where dldoctor can see it".to_owned();
+            };
+            if options.opaque {
+                return "the parser is handed to code dldoctor cannot read, or takes \
+                        `**kwargs` or a computed option"
+                    .to_owned();
+            }
+            if options.pseudo.is_some() {
+                return "the parser is a parameter given by callers in other files, whose \
+                        other options this file cannot see"
+                    .to_owned();
+            }
+            found.extend(options.options.get(dest).into_iter().flatten());
+            sets += options.overridden.get(dest).map_or(0, Vec::len);
+        }
+        match found.as_slice() {
+            [] if sets == 0 => format!("no option of the parser writes `{dest}`"),
+            _ if sets > 1 => format!("`{dest}` is given by more than one `set_defaults`"),
+            [only] => format!(
+                "{} (line {}) is required or positional, or its default is not a value \
+                 dldoctor can resolve",
+                only.flag, only.line
+            ),
+            [first, ..] => format!(
+                "{} (line {}) is defined more than once",
+                first.flag, first.line
+            ),
+            [] => format!("the `set_defaults` of `{dest}` is not a value dldoctor can resolve"),
+        }
+    }
+
+    /// Whether `parser` (or a parent) may give the namespace `dest` at all.
+    fn defines(&self, parser: ParserId, dest: &str) -> bool {
+        self.lineage_seen(parser).into_iter().any(|options| {
+            options.is_none_or(|o| {
+                o.opaque
+                    || o.pseudo.is_some()
+                    || o.options.contains_key(dest)
+                    || o.overridden.contains_key(dest)
+            })
+        })
+    }
+
+    /// The value of `namespace.attribute` read at `read`, or why it is unknown. The last
+    /// write placed before the read in the same function (or else the parser's default)
+    /// decides it; a write in a branch whose condition is false under the defaults never
+    /// happens; a write that may or may not run before the read (another function, a
+    /// condition that does not resolve) leaves the value known only when every value it may
+    /// be is the same.
+    fn resolve(
         &self,
-        m: &Module<'a>,
+        m: &Module,
         namespace: &Namespace,
+        origin: Origin,
         attribute: &str,
         read: Node,
-    ) -> Option<Option<(Node<'a>, Node<'a>, ScopeId)>> {
+        depth: u32,
+    ) -> Result<Resolved, String> {
         let flow = Flow::new(m);
         let aliases = |object: Node, scope: ScopeId| namespace.aliased_by(&flow, object, scope);
-        if opaque_write(m, &flow, namespace, Some(attribute))
-            || foreign_writes(m, &flow, namespace)?.contains(attribute)
-        {
-            return None;
+        let defined = match origin {
+            Origin::Parser(parser) => self.defines(parser, attribute),
+            Origin::Passed(_) => true,
+        };
+        // `setattr(args, name, v)`, `vars(args).update(...)`, `args.__dict__.update(...)`.
+        for call in m.calls() {
+            let Some(object) = writes_any_attribute_of(m, call, Some(attribute)) else {
+                continue;
+            };
+            if aliases(object, call.scope)
+                && let Some(why) = writes::unnamed_write(m, call, attribute, defined)
+            {
+                return Err(why);
+            }
+        }
+        // Functions of other files the namespace is handed to.
+        match foreign_writes(m, &flow, namespace) {
+            Err(call) => {
+                return Err(format!(
+                    "the namespace is handed to {call}, which may assign any of its attributes"
+                ));
+            }
+            Ok(written) => {
+                if let Some(call) = written.get(attribute) {
+                    return Err(format!("assigned by {call}, a function of another file"));
+                }
+            }
         }
         let read_function = m.function_at(read);
-        let mut last: Option<(Node<'a>, Node<'a>, ScopeId)> = None;
+        let mut last: Option<&AttributeAssignment> = None;
+        let mut elsewhere: Vec<&AttributeAssignment> = Vec::new();
         for write in m.attribute_assignments() {
             if write.attribute != attribute {
                 continue;
@@ -510,23 +626,107 @@ impl ArgparseDefaults {
             if !aliases(object, write.scope) {
                 continue;
             }
+            if writes::branch_runs(m, write.target, None, depth) == Some(false) {
+                continue;
+            }
+            let Some(_) = write.value else {
+                return Err(format!(
+                    "changed by `{}` on line {}",
+                    m.text(statement),
+                    m.line(write.target.start_byte())
+                ));
+            };
             let placed = write.function == read_function
                 && statement.end_byte() <= read.start_byte()
-                && !m.is_conditional_relative_to(write.target, read);
-            match (placed, write.value) {
-                (true, Some(value)) => {
-                    if last.is_none_or(|(t, _, _)| t.start_byte() < write.target.start_byte()) {
-                        last = Some((write.target, value, write.scope));
-                    }
+                && writes::branch_runs(m, write.target, Some(read), depth) == Some(true);
+            if placed {
+                if last.is_none_or(|l| l.target.start_byte() < write.target.start_byte()) {
+                    last = Some(write);
                 }
-                _ => return None,
+            } else {
+                elsewhere.push(write);
             }
         }
-        Some(last)
+        let before = match (last, origin) {
+            (Some(write), _) => written(m, write, depth),
+            (None, Origin::Parser(parser)) if defined => self
+                .default_of(parser, attribute)
+                .ok_or_else(|| self.default_why(parser, attribute)),
+            (None, Origin::Parser(_)) => {
+                Err(format!("no option of the parser writes `{attribute}`"))
+            }
+            (None, Origin::Passed(external)) => match m.index.namespace_passed(m.path, external) {
+                Some(table) => table.get(attribute).ok_or_else(|| {
+                    format!(
+                        "the callers of `{}` in other files give `{attribute}` no value they \
+                         all agree on",
+                        external.callee
+                    )
+                }),
+                None => Err(format!(
+                    "`{}` is a parameter of `{}`, and no call dldoctor found in the project \
+                     passes it a namespace it can resolve",
+                    m.text(read),
+                    external.callee
+                )),
+            },
+        };
+        if elsewhere.is_empty() {
+            return before;
+        }
+        // The value is one of these; known only when they agree. Reading an attribute no
+        // option defines before any write raises, so then only the writes count.
+        let mut candidates = Vec::new();
+        match before {
+            Ok(r) => candidates.push(r),
+            Err(_) if last.is_none() && !defined => {}
+            Err(why) => return Err(why),
+        }
+        for write in &elsewhere {
+            let value = written(m, write, depth).map_err(|why| {
+                if m.is_conditional_relative_to(write.target, read) {
+                    writes::why_may_run(m, write, read)
+                } else {
+                    why
+                }
+            })?;
+            if candidates.first().is_some_and(|c| c.value != value.value) {
+                return Err(writes::why_may_run(m, write, read));
+            }
+            candidates.push(value);
+        }
+        Ok(candidates.swap_remove(0))
     }
 }
 
+/// The value an `args.x = value` write gives, named after its target when it is computed.
+fn written(m: &Module, write: &AttributeAssignment, depth: u32) -> Result<Resolved, String> {
+    let line = m.line(write.target.start_byte());
+    let Some(value) = write.value else {
+        return Err(format!("changed on line {line}"));
+    };
+    let inner = m.value_in(value, write.scope, depth + 1);
+    if !inner.value.is_known() {
+        return Err(format!(
+            "set on line {line} to `{}`, which dldoctor cannot resolve",
+            m.text(value)
+        ));
+    }
+    Ok(match inner.provenance {
+        Provenance::Literal | Provenance::Computed => Resolved {
+            value: inner.value,
+            provenance: Provenance::Constant {
+                name: m.text(write.target).to_owned(),
+                line,
+                at: Module::range(write.target),
+            },
+        },
+        _ => inner,
+    })
+}
+
 /// Where a namespace comes from.
+#[derive(Clone, Copy)]
 enum Origin<'n> {
     /// `parse_args()` of this parser of the file.
     Parser(ParserId),
@@ -620,14 +820,15 @@ fn writes_any_attribute_of<'a>(
 }
 
 /// The attributes functions of other files of the project assign when this file hands them
-/// the namespace (`setup_workers(args)` that sets `args.workers`), as their summaries record;
-/// `None` when one may assign any. A function outside the project is taken not to.
+/// the namespace (`setup_workers(args)` that sets `args.workers`), as their summaries record,
+/// each with the call that hands it over (`` `setup_workers(args)` on line 12 ``); `Err` with
+/// that call when one may assign any. A function outside the project is taken not to.
 fn foreign_writes<'a>(
     m: &Module<'a>,
     flow: &Flow<'_, 'a>,
     namespace: &Namespace,
-) -> Option<HashSet<String>> {
-    let mut out = HashSet::new();
+) -> Result<HashMap<String, String>, String> {
+    let mut out = HashMap::new();
     for call in m.calls() {
         let Some(qualified) = call.qualified.as_deref() else {
             continue;
@@ -666,6 +867,13 @@ fn foreign_writes<'a>(
         let Some(writes) = m.index.parameter_writes(m.path, qualified) else {
             continue;
         };
+        let call_text = || {
+            format!(
+                "`{}` on line {}",
+                m.text(call.node),
+                m.line(call.node.start_byte())
+            )
+        };
         for write in writes {
             let hit = passed.iter().any(|(position, keyword)| {
                 *position == Some(write.position) || *keyword == Some(write.param.as_str())
@@ -674,12 +882,12 @@ fn foreign_writes<'a>(
                 continue;
             }
             if write.attribute == "*" {
-                return None;
+                return Err(call_text());
             }
-            out.insert(write.attribute.clone());
+            out.entry(write.attribute.clone()).or_insert_with(call_text);
         }
     }
-    Some(out)
+    Ok(out)
 }
 
 /// Every attribute of the namespace this file may assign; `None` when it may assign any.
@@ -688,7 +896,10 @@ fn written_attributes(m: &Module, namespace: &Namespace) -> Option<HashSet<Strin
     if opaque_write(m, &flow, namespace, None) {
         return None;
     }
-    let mut out = foreign_writes(m, &flow, namespace)?;
+    let mut out: HashSet<String> = foreign_writes(m, &flow, namespace)
+        .ok()?
+        .into_keys()
+        .collect();
     for write in m.attribute_assignments() {
         if out.contains(write.attribute) {
             continue;

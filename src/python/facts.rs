@@ -63,6 +63,10 @@ pub struct ArgumentFact {
     pub value: Option<String>,
     /// Where the value comes from, or why it is unknown.
     pub origin: String,
+    /// Why an unknown value is unknown, beyond `origin`: where the analysis gave up
+    /// ("written under a condition that does not resolve, line 24").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unknown_because: Option<String>,
     /// The resolved value behind `value`, for renderers that word its origin themselves.
     #[serde(skip)]
     pub resolved: Option<Resolved>,
@@ -162,6 +166,7 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
         status: Status::Unknown,
         value: None,
         origin: String::new(),
+        unknown_because: None,
         resolved: None,
         conditional: false,
     };
@@ -209,6 +214,7 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
                     "`{}` is not a value dldoctor can resolve without running the code, {how}",
                     m.text(arg.value_node)
                 );
+                fact.unknown_because = m.why_unknown(arg.value_node);
             }
         }
         ArgState::Default => {
@@ -256,6 +262,9 @@ pub fn render_text(path: &str, facts: &[LoaderFacts]) -> String {
                 }
                 None => {
                     let _ = writeln!(out, "    {name} unknown: {}", a.origin);
+                    if let Some(why) = &a.unknown_because {
+                        let _ = writeln!(out, "        because {why}");
+                    }
                 }
             }
         }

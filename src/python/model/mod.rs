@@ -191,6 +191,12 @@ pub trait AttributeValues {
         depth: u32,
     ) -> Option<Resolved>;
 
+    /// Why `expr` (`args.workers`, `cfg["workers"]`, `workers`), which the evaluator leaves
+    /// unknown, is unknown, where the source can say.
+    fn why_unknown(&self, _m: &Module, _expr: Node, _scope: ScopeId) -> Option<String> {
+        None
+    }
+
     /// The value source itself, for the layer that attached it to read back its own type.
     fn as_any(&self) -> Option<&dyn std::any::Any> {
         None
@@ -352,6 +358,13 @@ impl<'a> Module<'a> {
 
     pub fn attribute_assignments(&self) -> &[AttributeAssignment<'a>] {
         &self.attribute_assignments
+    }
+
+    /// Why an expression the evaluator leaves unknown is unknown, where the attached value
+    /// source can say ([`AttributeValues::why_unknown`]).
+    pub fn why_unknown(&self, expr: Node) -> Option<String> {
+        self.attribute_values()
+            .why_unknown(self, expr, self.scope_at(expr))
     }
 
     /// The loader constructions of the file (DataLoader, the catalogue's loaders, the

@@ -529,6 +529,106 @@ DataLoader(ds, num_workers=listed().workers)
     });
 }
 
+/// Writes under a condition that resolves under the defaults, and writes that may or may not
+/// happen but give the value it already has; each loader's comment is its expected value.
+#[test]
+fn argparse_writes_under_conditions() {
+    let src = "\
+import argparse, os
+from torch.utils.data import DataLoader
+
+pa = argparse.ArgumentParser()
+pa.add_argument('--workers', default=32, type=int)
+pa.add_argument('--world-size', default=-1, type=int)
+pa.add_argument('--mp', action='store_true')
+pb = argparse.ArgumentParser()
+pb.add_argument('--workers', default=32, type=int)
+pb.add_argument('--mode', default='train')
+pc = argparse.ArgumentParser()
+pc.add_argument('--workers', default=12, type=int)
+pd = argparse.ArgumentParser()
+pd.add_argument('--workers', default=12, type=int)
+
+def main():
+    args = pa.parse_args()
+    args.distributed = args.world_size > 1 or args.mp
+    worker(args)
+
+def worker(args):
+    if args.distributed:
+        args.workers = args.workers // 4
+    DataLoader(ds, num_workers=args.workers)  # 32
+
+def branches():
+    args = pb.parse_args()
+    if args.mode == 'debug':
+        args.workers = 0
+    elif args.mode != 'train':
+        args.workers = 1
+    else:
+        args.workers = 6
+    DataLoader(ds, num_workers=args.workers)  # 6
+
+def either_way():
+    args = pc.parse_args()
+    if 'SLURM_CPUS' in os.environ:
+        args.workers = 12
+    for key, value in cfg.items():
+        if not hasattr(args, key):
+            setattr(args, key, value)
+    vars(args).update(lr=0.1)
+    DataLoader(ds, num_workers=args.workers)  # 12
+
+def differs():
+    args = pd.parse_args()
+    if 'SLURM_CPUS' in os.environ:
+        args.workers = 3
+    DataLoader(ds, num_workers=args.workers)  # unknown
+";
+    with_module(src, |m| {
+        let workers: Vec<Option<i64>> = m.loaders().iter().map(|l| l.num_workers()).collect();
+        assert_eq!(workers, [Some(32), Some(6), Some(12), None]);
+    });
+}
+
+#[test]
+fn conditions_evaluate_where_their_operands_are_known() {
+    let src = "\
+a = 3
+b = None
+c = a > 1 and b is None
+d = not (a == 3)
+e = b or 'x'
+f = 0 < a <= 2
+g = a != 'three'
+h = b is not None or unknown_name
+";
+    with_module(src, |m| {
+        let value = |name: &str| {
+            let at = m.source.find(&format!("{name} = ")).expect(name) + name.len() + 3;
+            let node = m
+                .tree
+                .root_node()
+                .descendant_for_byte_range(at, at)
+                .expect("node");
+            let mut expr = node;
+            while let Some(parent) = expr.parent() {
+                if parent.kind() == "assignment" {
+                    break;
+                }
+                expr = parent;
+            }
+            m.value_of(expr).value
+        };
+        assert_eq!(value("c"), Value::Bool(true));
+        assert_eq!(value("d"), Value::Bool(false));
+        assert_eq!(value("e"), Value::Str("x".into()));
+        assert_eq!(value("f"), Value::Bool(false));
+        assert_eq!(value("g"), Value::Bool(true));
+        assert_eq!(value("h"), Value::Unknown);
+    });
+}
+
 #[test]
 fn dataset_class_is_found() {
     let src = "\

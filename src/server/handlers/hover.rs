@@ -240,9 +240,12 @@ fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
                 Lang::En => format!("{value} ({})", fact.origin),
                 Lang::Zh => format!("{value}（{}）", labels.default),
             },
-            _ => match locale {
-                Lang::En => format!("{} ({})", labels.unknown, fact.origin),
-                Lang::Zh => labels.unknown.to_owned(),
+            _ => match (locale, &fact.unknown_because) {
+                (Lang::En, Some(why)) => {
+                    format!("{} ({}; because {why})", labels.unknown, fact.origin)
+                }
+                (Lang::En, None) => format!("{} ({})", labels.unknown, fact.origin),
+                (Lang::Zh, _) => labels.unknown.to_owned(),
             },
         }
     };

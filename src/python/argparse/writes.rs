@@ -1,0 +1,327 @@
+//! Writes to a parsed namespace: whether a branch holding one runs under the defaults,
+//! whether a `setattr` loop can replace an option's value, and why a write leaves a value
+//! unknown.
+
+use tree_sitter::Node;
+
+use crate::python::model::{
+    AttributeAssignment, BindingKind, CallSite, Module, ScopeId, positional_args,
+};
+
+/// Deeper than this, conditions are not evaluated (each may read more of the namespace).
+const MAX_CONDITION_DEPTH: u32 = 8;
+
+/// Whether the code at `node` runs, as far as the branches around it (up to its function, or
+/// up to the statement that also holds `stop`) decide: `Some(false)` when a condition on the
+/// way is false under the defaults, `Some(true)` when every one is true (or there is none),
+/// `None` when a condition does not resolve or a loop, `try` or `match` may skip it.
+pub(super) fn branch_runs(m: &Module, node: Node, stop: Option<Node>, depth: u32) -> Option<bool> {
+    let truth = |condition: Node| {
+        if depth > MAX_CONDITION_DEPTH {
+            return None;
+        }
+        m.value_in(condition, m.scope_at(condition), depth + 1)
+            .value
+            .truthy()
+    };
+    // Whether the `if` and `elif` conditions before `upto` (a clause of `statement`) are all
+    // false: only then does that clause get its turn.
+    let earlier_all_false = |statement: Node, upto: Node| -> Option<bool> {
+        let mut all_false = Some(true);
+        let mut conditions = vec![statement.child_by_field_name("condition")?];
+        let mut cursor = statement.walk();
+        for clause in statement.children_by_field_name("alternative", &mut cursor) {
+            if clause.id() == upto.id() {
+                break;
+            }
+            if clause.kind() == "elif_clause" {
+                conditions.push(clause.child_by_field_name("condition")?);
+            }
+        }
+        for condition in conditions {
+            match truth(condition) {
+                Some(true) => return Some(false),
+                Some(false) => {}
+                None => all_false = None,
+            }
+        }
+        all_false
+    };
+    let mut runs = Some(true);
+    let mut current = node;
+    while let Some(parent) = current.parent() {
+        if matches!(
+            parent.kind(),
+            "function_definition" | "class_definition" | "lambda" | "module"
+        ) || stop.is_some_and(|s| Module::range(parent).contains_range(Module::range(s)))
+        {
+            break;
+        }
+        let in_body = |field: &str| {
+            parent
+                .child_by_field_name(field)
+                .is_some_and(|c| c.id() == current.id())
+        };
+        let here = match parent.kind() {
+            "if_statement" if in_body("consequence") => {
+                parent.child_by_field_name("condition").and_then(truth)
+            }
+            "elif_clause" if in_body("consequence") => {
+                let statement = parent.parent()?;
+                match earlier_all_false(statement, parent) {
+                    Some(false) => Some(false),
+                    earlier => match (
+                        earlier,
+                        parent.child_by_field_name("condition").and_then(truth),
+                    ) {
+                        (_, Some(false)) => Some(false),
+                        (Some(true), Some(true)) => Some(true),
+                        _ => None,
+                    },
+                }
+            }
+            "else_clause" => match parent.parent() {
+                Some(s) if s.kind() == "if_statement" => earlier_all_false(s, parent),
+                // `for ... else`, `try ... else`.
+                _ => None,
+            },
+            "for_statement"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "except_group_clause"
+            | "match_statement"
+            | "case_clause"
+            | "conditional_expression" => None,
+            _ => Some(true),
+        };
+        match here {
+            Some(false) => return Some(false),
+            Some(true) => {}
+            None => runs = None,
+        }
+        current = parent;
+    }
+    runs
+}
+
+/// Whether `setattr(object, name, ...)` only ever adds attributes: it runs under
+/// `if not hasattr(object, name):` (or `name not in vars(object)`), or after an
+/// `if hasattr(object, name): raise/continue/return` or an `assert not hasattr(...)` in the
+/// same block or one around it.
+pub(super) fn never_overwrites(m: &Module, call: Node, object: Node, name: Node) -> bool {
+    let (o, k) = (squeeze(m.text(object)), squeeze(m.text(name)));
+    let present = [
+        format!("hasattr({o},{k})"),
+        format!("{k}in{o}.__dict__"),
+        format!("{k}invars({o})"),
+        format!("{k}invars({o}).keys()"),
+    ];
+    let absent = [
+        format!("nothasattr({o},{k})"),
+        format!("{k}notin{o}.__dict__"),
+        format!("{k}notinvars({o})"),
+        format!("{k}notinvars({o}).keys()"),
+    ];
+    let is = |mut node: Node, forms: &[String]| {
+        while node.kind() == "parenthesized_expression" {
+            match node.named_child(0) {
+                Some(inner) => node = inner,
+                None => return false,
+            }
+        }
+        let text = squeeze(m.text(node));
+        forms.contains(&text)
+    };
+    let leaves = |block: Node| {
+        let mut cursor = block.walk();
+        block.named_children(&mut cursor).last().is_some_and(|s| {
+            matches!(
+                s.kind(),
+                "raise_statement" | "continue_statement" | "return_statement"
+            )
+        })
+    };
+    let mut current = call;
+    while let Some(parent) = current.parent() {
+        match parent.kind() {
+            "function_definition" | "class_definition" | "lambda" | "module" => return false,
+            "if_statement"
+                if parent
+                    .child_by_field_name("consequence")
+                    .is_some_and(|c| c.id() == current.id())
+                    && parent
+                        .child_by_field_name("condition")
+                        .is_some_and(|c| is(c, &absent)) =>
+            {
+                return true;
+            }
+            "block" => {
+                let mut sibling = current.prev_named_sibling();
+                while let Some(s) = sibling {
+                    let guards = match s.kind() {
+                        "if_statement" => {
+                            s.child_by_field_name("alternative").is_none()
+                                && s.child_by_field_name("condition")
+                                    .is_some_and(|c| is(c, &present))
+                                && s.child_by_field_name("consequence").is_some_and(leaves)
+                        }
+                        "assert_statement" => s.named_child(0).is_some_and(|c| is(c, &absent)),
+                        _ => false,
+                    };
+                    if guards {
+                        return true;
+                    }
+                    sibling = s.prev_named_sibling();
+                }
+            }
+            _ => {}
+        }
+        current = parent;
+    }
+    false
+}
+
+/// The keys a `.update(...)` call writes when it names them all: a dict literal with string
+/// keys, keyword arguments, or both. `None` when any key is computed or a dict is passed.
+pub(super) fn update_keys(m: &Module, call: Node) -> Option<Vec<String>> {
+    let args = call.child_by_field_name("arguments")?;
+    let mut keys = Vec::new();
+    let mut cursor = args.walk();
+    for arg in args.named_children(&mut cursor) {
+        match arg.kind() {
+            "keyword_argument" => keys.push(m.text(arg.child_by_field_name("name")?).to_owned()),
+            "dictionary" => {
+                let mut inner = arg.walk();
+                for pair in arg.named_children(&mut inner) {
+                    match pair.kind() {
+                        "pair" => keys.push(m.string_value(pair.child_by_field_name("key")?)?),
+                        "comment" => {}
+                        _ => return None,
+                    }
+                }
+            }
+            "comment" => {}
+            _ => return None,
+        }
+    }
+    Some(keys)
+}
+
+/// Why a write that may or may not run before the read leaves it unknown.
+pub(super) fn why_may_run(m: &Module, write: &AttributeAssignment, read: Node) -> String {
+    let line = m.line(write.target.start_byte());
+    if m.is_conditional_relative_to(write.target, read) {
+        let to = write
+            .value
+            .map_or(String::new(), |v| format!(" (to `{}`)", m.text(v)));
+        format!("written under a condition that does not resolve, line {line}{to}")
+    } else {
+        let function = write
+            .function
+            .and_then(|f| m.function(f))
+            .map_or("module code".to_owned(), |f| format!("`{}`", f.name));
+        format!("written in {function} on line {line}, which may run before or after this read")
+    }
+}
+
+/// Why a name that holds no namespace the analysis traced stays unknown: a parameter whose
+/// callers were not found in the file, or a value from a config file read at run time.
+pub(in crate::python) fn untraced(m: &Module, object: Node, scope: ScopeId) -> Option<String> {
+    let mut root = object;
+    while root.kind() == "attribute" {
+        root = root.child_by_field_name("object")?;
+    }
+    if root.kind() != "identifier" {
+        return None;
+    }
+    let name = m.text(root);
+    let ids = m.lookup(name, scope)?;
+    let bindings: Vec<_> = ids.iter().filter_map(|id| m.bindings().get(*id)).collect();
+    if !bindings.is_empty()
+        && bindings
+            .iter()
+            .all(|b| matches!(b.kind, BindingKind::Parameter))
+    {
+        let function = m
+            .function_at(root)
+            .and_then(|f| m.function(f))
+            .map_or(String::new(), |f| format!(" of `{}`", f.name));
+        return Some(format!(
+            "`{name}` is a parameter{function}, and no call in this file passes it a value \
+             dldoctor can resolve"
+        ));
+    }
+    bindings.iter().find_map(|b| {
+        let statement = m.statement_of(b.node);
+        let value = match statement.kind() {
+            "expression_statement" => statement.named_child(0)?,
+            _ => statement,
+        };
+        let call = value
+            .child_by_field_name("right")
+            .filter(|r| r.kind() == "call")?;
+        let qualified = m.qualified_name(call.child_by_field_name("function")?)?;
+        CONFIG_READERS.contains(&qualified.as_str()).then(|| {
+            format!(
+                "`{name}` is read from a config file at run time (`{qualified}`, line {})",
+                m.line(call.start_byte())
+            )
+        })
+    })
+}
+
+/// Calls that read a configuration file.
+const CONFIG_READERS: [&str; 9] = [
+    "yaml.load",
+    "yaml.safe_load",
+    "yaml.full_load",
+    "json.load",
+    "json.loads",
+    "toml.load",
+    "tomllib.load",
+    "omegaconf.OmegaConf.load",
+    "mmcv.Config.fromfile",
+];
+
+/// Text without whitespace, to compare short expressions however they are spaced.
+fn squeeze(text: &str) -> String {
+    text.chars().filter(|c| !c.is_whitespace()).collect()
+}
+
+/// Why `call`, which writes attributes of the namespace without naming them in the code
+/// (`setattr(args, name, v)`, `vars(args).update(...)`, `args.__dict__.update(...)`), may
+/// write `attribute`; `None` when it cannot: a `setattr` with a computed name that never
+/// replaces an attribute the parser defines (`defined`), an `update` whose keys are all
+/// named and `attribute` is not one of them.
+pub(super) fn unnamed_write(
+    m: &Module,
+    call: &CallSite,
+    attribute: &str,
+    defined: bool,
+) -> Option<String> {
+    let line = m.line(call.node.start_byte());
+    if call.qualified.as_deref() == Some("builtins.setattr") {
+        let args = positional_args(call.node);
+        return match (args.first(), args.get(1)) {
+            (_, Some(name)) if m.string_value(*name).is_some() => {
+                Some(format!("set by `setattr` on line {line}"))
+            }
+            (Some(object), Some(name))
+                if defined && never_overwrites(m, call.node, *object, *name) =>
+            {
+                None
+            }
+            _ => Some(format!(
+                "written by `setattr` with a computed name on line {line}"
+            )),
+        };
+    }
+    if update_keys(m, call.node).is_some_and(|keys| !keys.iter().any(|k| k == attribute)) {
+        return None;
+    }
+    Some(format!(
+        "the namespace is updated from a dict on line {line} (`{}`)",
+        m.text(call.callee)
+    ))
+}
