@@ -636,7 +636,10 @@ impl ArgparseDefaults {
                     m.line(write.target.start_byte())
                 ));
             };
+            // Only a write through the same expression as the read is placed before it: another
+            // name may hold a copy (`copy.deepcopy(args)`) that the write does not reach.
             let placed = write.function == read_function
+                && m.text(object) == m.text(read)
                 && statement.end_byte() <= read.start_byte()
                 && writes::branch_runs(m, write.target, Some(read), depth) == Some(true);
             if placed {
@@ -1196,7 +1199,19 @@ impl<'m, 'a> Flow<'m, 'a> {
                         self.foreign.borrow_mut().push((id, options));
                         Some(vec![id])
                     }
-                    Want::Namespace => self.parse_call(expr, scope, frame, depth, "parse_args"),
+                    Want::Namespace => {
+                        // `copy.deepcopy(args)`: the copy starts with the namespace's values.
+                        let copied = matches!(
+                            m.qualified_in(callee, scope, 0).as_deref(),
+                            Some("copy.deepcopy" | "copy.copy")
+                        );
+                        match positional_args(expr).as_slice() {
+                            [original] if copied => {
+                                self.resolve(*original, scope, frame, depth + 1, want)
+                            }
+                            _ => self.parse_call(expr, scope, frame, depth, "parse_args"),
+                        }
+                    }
                 }
             }
             _ => None,

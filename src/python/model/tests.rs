@@ -591,6 +591,30 @@ def differs():
     });
 }
 
+/// A copy of the namespace (`copy.deepcopy(args)`) starts with its values; a write through
+/// the copy is not taken as a write before a read of the original, nor the other way round.
+#[test]
+fn argparse_namespace_copies() {
+    let src = "\
+import argparse, copy
+from torch.utils.data import DataLoader
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--workers', default=10, type=int)
+
+def main():
+    args = parser.parse_args()
+    small = copy.deepcopy(args)
+    small.workers = 2
+    DataLoader(ds, num_workers=small.workers)  # 2
+    DataLoader(ds, num_workers=args.workers)  # unknown: 10, not 2
+";
+    with_module(src, |m| {
+        let workers: Vec<Option<i64>> = m.loaders().iter().map(|l| l.num_workers()).collect();
+        assert_eq!(workers, [Some(2), None]);
+    });
+}
+
 #[test]
 fn conditions_evaluate_where_their_operands_are_known() {
     let src = "\
