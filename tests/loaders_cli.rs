@@ -384,6 +384,38 @@ fn parsers_built_in_another_module() {
     );
 }
 
+/// An options class of another module (`TrainOptions().parse()` returning
+/// `self.parser.parse_args()`): its namespace reaches a trainer built from it and a function
+/// called with it, each value located in `options.py`. A `parse()` that changes the namespace
+/// before returning it leaves the values unknown.
+#[test]
+fn options_class_in_another_module() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules/DL201_options_class_in_another_file");
+    let (_, findings) = check_json(&root);
+    let mut found: Vec<(String, u64, String)> = findings
+        .iter()
+        .filter(|f| f["code"] == "DL201")
+        .map(|f| {
+            let file = f["filename"].as_str().unwrap();
+            (
+                file.rsplit('/').next().unwrap().to_owned(),
+                f["location"]["row"].as_u64().unwrap(),
+                message_place(f["message"].as_str().unwrap()),
+            )
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("evaluate.py".to_owned(), 9, "options.py line 10".to_owned()),
+            ("trainer.py".to_owned(), 10, "options.py line 10".to_owned()),
+        ],
+        "{findings:#?}"
+    );
+}
+
 /// "options.py line 9" of a message "... (the default of --workers (options.py line 9)) ...".
 fn message_place(message: &str) -> String {
     let start = message.find("options.py line").unwrap_or(0);

@@ -226,6 +226,18 @@ impl ArgparseDefaults {
                 Some("add_argument" | "set_defaults" | "parse_args" | "parse_known_args")
             )
         });
+        // Namespaces parsed by a method of a class of another file (`Options().parse()`).
+        for call in m.calls() {
+            if call.method.is_none() || flow.local_function(call.callee, call.scope).is_some() {
+                continue;
+            }
+            for parser in flow
+                .foreign_method(call.node, call.scope)
+                .unwrap_or_default()
+            {
+                flow.register(&mut out.parsers, parser);
+            }
+        }
         if out.parsers.is_empty() && !uses_parsers {
             return out;
         }
@@ -993,6 +1005,53 @@ pub(crate) fn returned_parser(m: &Module, function: FunctionId) -> Option<Parser
     Some(out.located(m.path))
 }
 
+/// The class expression of the construction `object` is or is bound to once
+/// (`Options()`, `opts` after `opts = Options()`).
+fn constructed_class<'a>(m: &Module<'a>, object: Node<'a>, scope: ScopeId) -> Option<Node<'a>> {
+    let construction = match object.kind() {
+        "call" => object,
+        "identifier" => {
+            let binding = m.single_binding(m.text(object), scope)?;
+            match (&binding.kind, binding.value) {
+                (BindingKind::Assign, Some(value)) if value.kind() == "call" => value,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    let class = construction.child_by_field_name("function")?;
+    matches!(class.kind(), "identifier" | "attribute").then_some(class)
+}
+
+/// The parser whose parsed command line a method returns (`def parse(self): return
+/// self.parser.parse_args()`), its parents folded in, for other files that call it on an
+/// instance. `None` when it returns anything else, takes parameters besides `self`, or this
+/// file assigns attributes of the namespace.
+pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<ParserOptions> {
+    let def = m.function(function)?;
+    let params = def.node.child_by_field_name("parameters")?;
+    if params.named_child_count() != 1 {
+        return None;
+    }
+    let mut found: Option<ParserId> = None;
+    for ret in return_statements(def.body?) {
+        let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
+        let namespace = Namespace::follow(m, value, def.scope)?;
+        let Origin::Parser(parser) = namespace.origin()? else {
+            return None;
+        };
+        if !written_attributes(m, &namespace)?.is_empty() || found.is_some_and(|f| f != parser) {
+            return None;
+        }
+        found = Some(parser);
+    }
+    let mut out = ParserOptions::default();
+    for options in ArgparseDefaults::of(m)?.lineage(found?)? {
+        out.absorb(options);
+    }
+    Some(out.located(m.path))
+}
+
 /// What a module-level function adds to the parsers it is given, by the parameter's position
 /// (`def add_dataset_args(parser): parser.add_argument(...)`). A parameter handed on to code
 /// the model cannot read gets an opaque entry: any option may be added.
@@ -1150,9 +1209,11 @@ impl<'m, 'a> Flow<'m, 'a> {
                 }
                 self.name(expr, scope, frame, depth, want)
             }
-            "attribute" if want == Want::Namespace => {
-                self.names.borrow_mut().push(m.text(expr).to_owned());
-                self.self_attribute(expr, scope, depth)
+            "attribute" => {
+                if want == Want::Namespace {
+                    self.names.borrow_mut().push(m.text(expr).to_owned());
+                }
+                self.self_attribute(expr, scope, depth, want)
             }
             "subscript" if want == Want::Namespace => {
                 // `parser.parse_known_args()[0]`
@@ -1165,6 +1226,9 @@ impl<'m, 'a> Flow<'m, 'a> {
             }
             "call" => {
                 let callee = expr.child_by_field_name("function")?;
+                if let Some(found) = self.method_call(expr, callee, scope, frame, depth, want) {
+                    return found;
+                }
                 if let Some(function) = self.local_function(callee, scope) {
                     let inner = CallFrame {
                         function,
@@ -1497,8 +1561,14 @@ impl<'m, 'a> Flow<'m, 'a> {
         any.then_some(out)
     }
 
-    /// `self.args` in a method: what the class's methods assign to `self.args`.
-    fn self_attribute(&self, expr: Node<'a>, scope: ScopeId, depth: u32) -> Option<Parsers> {
+    /// `self.args` (`self.parser`) in a method: what the class's methods assign to it.
+    fn self_attribute(
+        &self,
+        expr: Node<'a>,
+        scope: ScopeId,
+        depth: u32,
+        want: Want,
+    ) -> Option<Parsers> {
         let m = self.m;
         let object = expr.child_by_field_name("object")?;
         let attribute = m.text(expr.child_by_field_name("attribute")?);
@@ -1513,18 +1583,72 @@ impl<'m, 'a> Flow<'m, 'a> {
             if write.attribute != attribute || write.object != Some(name) || !in_class {
                 continue;
             }
-            out.extend(self.resolve(
-                write.value?,
-                write.scope,
-                None,
-                depth + 1,
-                Want::Namespace,
-            )?);
+            out.extend(self.resolve(write.value?, write.scope, None, depth + 1, want)?);
             any = true;
         }
         out.sort_unstable();
         out.dedup();
         any.then_some(out)
+    }
+
+    /// `Options().parse()`, or `opts.parse()` after `opts = Options()`: a method of a class
+    /// of this file is followed into; `None` when the callee is no method of a class
+    /// constructed there.
+    fn method_call(
+        &self,
+        call: Node<'a>,
+        callee: Node<'a>,
+        scope: ScopeId,
+        frame: Option<&CallFrame<'_, 'a>>,
+        depth: u32,
+        want: Want,
+    ) -> Option<Option<Parsers>> {
+        let m = self.m;
+        if callee.kind() != "attribute" {
+            return None;
+        }
+        let method = m.text(callee.child_by_field_name("attribute")?);
+        let class_name = constructed_class(m, callee.child_by_field_name("object")?, scope)?;
+        if class_name.kind() == "identifier"
+            && let Some(binding) = m.single_binding(m.text(class_name), scope)
+            && let BindingKind::Class(class) = binding.kind
+        {
+            let function = m
+                .class(class)?
+                .methods
+                .iter()
+                .copied()
+                .find(|f| m.function(*f).is_some_and(|f| f.name == method))?;
+            let inner = CallFrame {
+                function,
+                call,
+                scope,
+                outer: frame,
+            };
+            return Some(self.returns(&inner, depth + 1, want));
+        }
+        if want != Want::Namespace {
+            return None;
+        }
+        self.foreign_method(call, scope).map(Some)
+    }
+
+    /// The namespace a method of a class of another file of the project returns
+    /// (`MonodepthOptions().parse()`), as that file's summary records it: the parser it
+    /// parses, registered as a parser made by the call.
+    fn foreign_method(&self, call: Node<'a>, scope: ScopeId) -> Option<Parsers> {
+        let m = self.m;
+        let callee = call.child_by_field_name("function")?;
+        if callee.kind() != "attribute" {
+            return None;
+        }
+        let method = m.text(callee.child_by_field_name("attribute")?);
+        let class_name = constructed_class(m, callee.child_by_field_name("object")?, scope)?;
+        let qualified = m.qualified_in(class_name, scope, 0)?;
+        let options = m.index.returned_namespace(m.path, &qualified, method)?;
+        let id = call.start_byte();
+        self.foreign.borrow_mut().push((id, options));
+        Some(vec![id])
     }
 
     /// The function of this file a callee names (a local `def` wins over an import it shadows).

@@ -120,6 +120,8 @@ pub struct FileSummary {
     parsers_returned: HashMap<String, Arc<ParserOptions>>,
     /// What each module-level function adds to the parsers it is given, by position.
     parsers_filled: HashMap<String, Vec<(usize, Arc<ParserOptions>)>>,
+    /// The parser whose parsed command line a method returns, by `Class.method`.
+    namespaces_returned: HashMap<String, Arc<ParserOptions>>,
 }
 
 impl FileSummary {
@@ -137,6 +139,20 @@ impl FileSummary {
             .filter(|b| b.scope == MODULE_SCOPE)
             .map(|b| (b.name, &b.kind))
         {
+            if let BindingKind::Class(id) = binding
+                && let Some(class) = module.class(*id)
+            {
+                for method in &class.methods {
+                    let Some(def) = module.function(*method) else {
+                        continue;
+                    };
+                    if let Some(parser) = argparse::returned_namespace(&module, *method) {
+                        summary
+                            .namespaces_returned
+                            .insert(format!("{name}.{}", def.name), Arc::new(parser));
+                    }
+                }
+            }
             if let BindingKind::Class(id) = binding
                 && module.class(*id).is_some_and(|c| !c.bases.is_empty())
             {
@@ -358,6 +374,21 @@ impl ProjectIndex {
     ) -> Option<Arc<ParserOptions>> {
         let def = self.definition(from_file, qualified)?;
         def.summary().parsers_returned.get(&def.name).cloned()
+    }
+
+    /// The parser whose parsed command line `method` of the module-level class `qualified`
+    /// returns (`MonodepthOptions().parse()`).
+    pub(crate) fn returned_namespace(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        method: &str,
+    ) -> Option<Arc<ParserOptions>> {
+        let def = self.definition(from_file, qualified)?;
+        def.summary()
+            .namespaces_returned
+            .get(&format!("{}.{method}", def.name))
+            .cloned()
     }
 
     /// What the module-level function `qualified` adds to the parser passed at `position`;

@@ -615,6 +615,39 @@ def main():
     });
 }
 
+/// An options class that builds `self.parser` and returns its parsed command line from a
+/// method, called on a new instance or on a name bound to one.
+#[test]
+fn argparse_options_class() {
+    let src = "\
+import argparse
+from torch.utils.data import DataLoader
+
+class Options:
+    def __init__(self):
+        self.parser = argparse.ArgumentParser()
+        self.parser.add_argument('--num_workers', type=int, default=12)
+
+    def parse(self):
+        self.options = self.parser.parse_args()
+        return self.options
+
+    def name(self):
+        return 'options'
+
+opts = Options().parse()
+DataLoader(ds, num_workers=opts.num_workers)  # 12
+made = Options()
+DataLoader(ds, num_workers=made.parse().num_workers)  # unknown: read off a call
+named = made.name()
+DataLoader(ds, num_workers=named.num_workers)  # unknown: no namespace
+";
+    with_module(src, |m| {
+        let workers: Vec<Option<i64>> = m.loaders().iter().map(|l| l.num_workers()).collect();
+        assert_eq!(workers, [Some(12), None, None]);
+    });
+}
+
 #[test]
 fn conditions_evaluate_where_their_operands_are_known() {
     let src = "\
