@@ -342,27 +342,16 @@ fn values_reach_helpers_in_other_files() {
 fn parsers_built_in_another_module() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/rules/DL201_parser_in_another_file");
-    let (_, findings) = check_json(&root);
-    let mut found: Vec<(String, u64, String)> = findings
-        .iter()
-        .filter(|f| f["code"] == "DL201")
-        .map(|f| {
-            assert!(
-                f["related"][0]["filename"]
-                    .as_str()
-                    .unwrap()
-                    .ends_with("configs/options.py"),
-                "{f:#?}"
-            );
-            let file = f["filename"].as_str().unwrap();
-            (
-                file.rsplit('/').next().unwrap().to_owned(),
-                f["location"]["row"].as_u64().unwrap(),
-                message_place(f["message"].as_str().unwrap()),
-            )
-        })
-        .collect();
-    found.sort();
+    let (findings, found) = dl201_places(&root);
+    for f in findings.iter().filter(|f| f["code"] == "DL201") {
+        assert!(
+            f["related"][0]["filename"]
+                .as_str()
+                .unwrap()
+                .ends_with("configs/options.py"),
+            "{f:#?}"
+        );
+    }
     assert_eq!(
         found,
         [
@@ -392,7 +381,21 @@ fn parsers_built_in_another_module() {
 fn options_class_in_another_module() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/rules/DL201_options_class_in_another_file");
-    let (_, findings) = check_json(&root);
+    let (findings, found) = dl201_places(&root);
+    assert_eq!(
+        found,
+        [
+            ("evaluate.py".to_owned(), 9, "options.py line 10".to_owned()),
+            ("trainer.py".to_owned(), 10, "options.py line 10".to_owned()),
+        ],
+        "{findings:#?}"
+    );
+}
+
+/// The findings of `check` on `root`, and each DL201's file name, line and the place of
+/// `options.py` its message names, sorted.
+fn dl201_places(root: &Path) -> (Vec<Value>, Vec<(String, u64, String)>) {
+    let (_, findings) = check_json(root);
     let mut found: Vec<(String, u64, String)> = findings
         .iter()
         .filter(|f| f["code"] == "DL201")
@@ -406,14 +409,7 @@ fn options_class_in_another_module() {
         })
         .collect();
     found.sort();
-    assert_eq!(
-        found,
-        [
-            ("evaluate.py".to_owned(), 9, "options.py line 10".to_owned()),
-            ("trainer.py".to_owned(), 10, "options.py line 10".to_owned()),
-        ],
-        "{findings:#?}"
-    );
+    (findings, found)
 }
 
 /// "options.py line 9" of a message "... (the default of --workers (options.py line 9)) ...".

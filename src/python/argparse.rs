@@ -998,8 +998,13 @@ pub(crate) fn returned_parser(m: &Module, function: FunctionId) -> Option<Parser
         }
         found = Some(parser);
     }
+    folded(m, found?)
+}
+
+/// `parser` of `m` with its parents folded in, located in `m`'s file, for other files.
+fn folded(m: &Module, parser: ParserId) -> Option<ParserOptions> {
     let mut out = ParserOptions::default();
-    for options in ArgparseDefaults::of(m)?.lineage(found?)? {
+    for options in ArgparseDefaults::of(m)?.lineage(parser)? {
         out.absorb(options);
     }
     Some(out.located(m.path))
@@ -1045,11 +1050,7 @@ pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<Par
         }
         found = Some(parser);
     }
-    let mut out = ParserOptions::default();
-    for options in ArgparseDefaults::of(m)?.lineage(found?)? {
-        out.absorb(options);
-    }
-    Some(out.located(m.path))
+    folded(m, found?)
 }
 
 /// What a module-level function adds to the parsers it is given, by the parameter's position
