@@ -32,12 +32,12 @@ use tree_sitter::Node;
 
 mod writes;
 
-use crate::python::defaults;
 use crate::python::model::{
     AttributeAssignment, AttributeValues, Binding, BindingKind, CallSite, FunctionId, MODULE_SCOPE,
     Module, ScopeId, literal_items, positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value};
+use crate::python::{defaults, loaders};
 use crate::text::TextRange;
 
 /// How many names, calls and returns a namespace or parser is followed through.
@@ -528,7 +528,7 @@ impl ArgparseDefaults {
     /// Why `parser` gives `dest` no known default (the cases [`Self::default_of`] declines).
     fn default_why(&self, parser: ParserId, dest: &str) -> String {
         let mut found: Vec<&OptionDefault> = Vec::new();
-        let mut sets = 0;
+        let mut sets: Vec<&SetDefault> = Vec::new();
         for options in self.lineage_seen(parser) {
             let Some(options) = options else {
                 return "a parent of the parser is not built where dldoctor can see it".to_owned();
@@ -544,11 +544,21 @@ impl ArgparseDefaults {
                     .to_owned();
             }
             found.extend(options.options.get(dest).into_iter().flatten());
-            sets += options.overridden.get(dest).map_or(0, Vec::len);
+            sets.extend(options.overridden.get(dest).into_iter().flatten());
         }
         match found.as_slice() {
-            [] if sets == 0 => format!("no option of the parser writes `{dest}`"),
-            _ if sets > 1 => format!("`{dest}` is given by more than one `set_defaults`"),
+            [] if sets.is_empty() => format!("no option of the parser writes `{dest}`"),
+            _ if sets.len() > 1 => format!("`{dest}` is given by more than one `set_defaults`"),
+            [_, ..] if !sets.is_empty() && !sets[0].value.is_known() => format!(
+                "the `set_defaults` of line {} may give `{dest}` a default dldoctor cannot \
+                 resolve (it is set only on some paths, or computed)",
+                sets[0].line
+            ),
+            [first, ..] if !sets.is_empty() && found.iter().any(|o| !o.implicit) => format!(
+                "{} (line {}) has a default of its own and the `set_defaults` of line {} \
+                 gives `{dest}` another; which one applies depends on their order",
+                first.flag, first.line, sets[0].line
+            ),
             [only] => format!(
                 "{} (line {}) is required or positional, or its default is not a value \
                  dldoctor can resolve",
@@ -658,7 +668,7 @@ impl ArgparseDefaults {
                 if last.is_none_or(|l| l.target.start_byte() < write.target.start_byte()) {
                     last = Some(write);
                 }
-            } else {
+            } else if !writes::runs_after(m, write, read) {
                 elsewhere.push(write);
             }
         }
@@ -1976,6 +1986,29 @@ fn read_set_defaults(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
                         file: None,
                     });
             }
+            // `set_defaults(**defaults)`: each key the dict is known to hold; a key set only
+            // on some paths gives no known default.
+            "dictionary_splat" => match loaders::unpacked_keys(m, arg, call, scope) {
+                Some(keys) => {
+                    for key in keys {
+                        let value = match key.conditional {
+                            true => Value::Unknown,
+                            false => m.value_in(key.value, scope, 1).value,
+                        };
+                        options
+                            .overridden
+                            .entry(key.name)
+                            .or_default()
+                            .push(SetDefault {
+                                value,
+                                line: m.line(call.start_byte()),
+                                at: Module::range(call),
+                                file: None,
+                            });
+                    }
+                }
+                None => options.opaque = true,
+            },
             "comment" => {}
             _ => options.opaque = true,
         }

@@ -505,18 +505,19 @@ fn collapse(bound: Vec<Argument<'_>>) -> Vec<Argument<'_>> {
     out
 }
 
-struct UnpackedKey<'a> {
-    name: String,
+pub(crate) struct UnpackedKey<'a> {
+    pub(crate) name: String,
     key_range: TextRange,
     node: Node<'a>,
-    value: Node<'a>,
-    conditional: bool,
+    pub(crate) value: Node<'a>,
+    /// Set only on some paths (a `.update(...)` or `d["k"] = v` under a condition).
+    pub(crate) conditional: bool,
 }
 
 /// The keys a `**expr` passes, when `expr` is a dict literal, `dict(k=v)`, or a name bound
 /// once in the call's scope to one of those and changed only by `.update(...)` with literal
 /// dicts or `name["key"] = value`. `None` when anything else may touch it.
-fn unpacked_keys<'a>(
+pub(crate) fn unpacked_keys<'a>(
     m: &Module<'a>,
     splat: Node<'a>,
     call: Node<'a>,

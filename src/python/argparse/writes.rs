@@ -325,3 +325,52 @@ pub(super) fn unnamed_write(
         m.text(call.callee)
     ))
 }
+
+/// Whether `write` can only run after `read` in the run that reads: the write follows the
+/// read's statement in the same code, no loop around the read holds it, and that code sees a
+/// new namespace each run (module code, or a function that parses the command line itself:
+/// a later write to a namespace handed in may have come from an earlier call).
+pub(super) fn runs_after(m: &Module, write: &AttributeAssignment, read: Node) -> bool {
+    let function = m.function_at(read);
+    if write.function != function || write.target.start_byte() < m.statement_of(read).end_byte() {
+        return false;
+    }
+    let mut node = read;
+    while let Some(parent) = node.parent() {
+        match parent.kind() {
+            "function_definition" | "class_definition" | "lambda" | "module" => break,
+            "for_statement" | "while_statement"
+                if parent.byte_range().contains(&write.target.start_byte()) =>
+            {
+                return false;
+            }
+            _ => {}
+        }
+        node = parent;
+    }
+    function.is_none() || parsed_in_place(m, read)
+}
+
+/// Whether the name `read` is bound once, in its own scope, to `<parser>.parse_args()` (or
+/// `parse_known_args()`).
+fn parsed_in_place(m: &Module, read: Node) -> bool {
+    if read.kind() != "identifier" {
+        return false;
+    }
+    let scope = m.scope_at(read);
+    let Some(binding) = m.single_binding(m.text(read), scope) else {
+        return false;
+    };
+    let value = match binding.value {
+        Some(v) if v.kind() == "subscript" => v.child_by_field_name("value"),
+        Some(v) => Some(v),
+        None => super::destructured(binding).map(|(call, _)| call),
+    };
+    binding.scope == scope
+        && matches!(binding.kind, BindingKind::Assign)
+        && value
+            .filter(|v| v.kind() == "call")
+            .and_then(|v| v.child_by_field_name("function"))
+            .and_then(|f| f.child_by_field_name("attribute"))
+            .is_some_and(|a| matches!(m.text(a), "parse_args" | "parse_known_args"))
+}

@@ -648,6 +648,48 @@ DataLoader(ds, num_workers=named.num_workers)  # unknown: no namespace
     });
 }
 
+/// `set_defaults(**d)` with a dict the file spells out, caps with `min`, and writes after
+/// the read: they cannot reach it in code that parses its own namespace, but may in a
+/// function handed one (an earlier call's write).
+#[test]
+fn argparse_set_defaults_and_later_writes() {
+    let src = "\
+import argparse
+from torch.utils.data import DataLoader
+
+d = {'workers': 16}
+parser = argparse.ArgumentParser()
+parser.add_argument('--workers', type=int)
+parser.set_defaults(**d)
+
+def main():
+    args = parser.parse_args()
+    DataLoader(ds, num_workers=args.workers)  # 16
+    args.workers = min(args.workers, 4)
+    DataLoader(ds, num_workers=args.workers)  # 4
+    args.workers = 0
+    for _ in range(2):
+        DataLoader(ds, num_workers=args.workers)  # unknown: the loop's next turn
+        args.workers = 1
+
+q = argparse.ArgumentParser()
+q.add_argument('--workers', type=int, default=2)
+
+def other():
+    opts = q.parse_args()
+    worker(opts)
+    worker(opts)
+
+def worker(opts):
+    DataLoader(ds, num_workers=opts.workers)  # unknown: the second call sees 3
+    opts.workers = 3
+";
+    with_module(src, |m| {
+        let workers: Vec<Option<i64>> = m.loaders().iter().map(|l| l.num_workers()).collect();
+        assert_eq!(workers, [Some(16), Some(4), None, None]);
+    });
+}
+
 #[test]
 fn conditions_evaluate_where_their_operands_are_known() {
     let src = "\
