@@ -314,6 +314,8 @@ impl ArgparseDefaults {
                     continue;
                 };
                 let added = match (call.qualified.as_deref(), at) {
+                    (Some(q), Some(0)) if library_filler(q).is_some() => library_filler(q)
+                        .map(|dests| Arc::new(library_options(m, call.node, dests))),
                     (Some(q), Some(at)) if !has_splat(call.node) => {
                         m.index.filled_parser(m.path, q, at)
                     }
@@ -1020,6 +1022,47 @@ fn folded(m: &Module, parser: ParserId) -> Option<ParserOptions> {
     Some(out.located(m.path))
 }
 
+/// Functions of libraries that add a known set of options to the parser they are given and
+/// return it, with the dests they add. `deepspeed.add_config_arguments` adds its `DeepSpeed`
+/// group: `--deepspeed`, `--deepspeed_config` and, by version, `--deepscale`,
+/// `--deepscale_config`, `--deepspeed_mpi` (deepspeed/__init__.py, `_add_core_arguments`).
+const LIBRARY_FILLERS: [(&str, &[&str]); 1] = [(
+    "deepspeed.add_config_arguments",
+    &[
+        "deepspeed",
+        "deepspeed_config",
+        "deepscale",
+        "deepscale_config",
+        "deepspeed_mpi",
+    ],
+)];
+
+fn library_filler(qualified: &str) -> Option<&'static [&'static str]> {
+    LIBRARY_FILLERS
+        .iter()
+        .find(|(q, _)| *q == qualified)
+        .map(|(_, dests)| *dests)
+}
+
+/// The options a library filler adds, their defaults left unknown (they vary by version).
+fn library_options(m: &Module, call: Node, dests: &[&str]) -> ParserOptions {
+    let mut out = ParserOptions::default();
+    for dest in dests {
+        out.options
+            .entry((*dest).to_owned())
+            .or_default()
+            .push(OptionDefault {
+                flag: format!("--{dest}"),
+                line: m.line(call.start_byte()),
+                at: Module::range(call),
+                value: Value::Unknown,
+                implicit: false,
+                file: None,
+            });
+    }
+    out
+}
+
 /// The class expression of the construction `object` is or is bound to once
 /// (`Options()`, `opts` after `opts = Options()`).
 fn constructed_class<'a>(m: &Module<'a>, object: Node<'a>, scope: ScopeId) -> Option<Node<'a>> {
@@ -1269,6 +1312,11 @@ impl<'m, 'a> Flow<'m, 'a> {
                         }
                         // `get_args_parser()` of another file of the project.
                         let qualified = m.qualified_in(callee, scope, 0)?;
+                        // `parser = deepspeed.add_config_arguments(parser)`: the same parser.
+                        if library_filler(&qualified).is_some() {
+                            let given = *positional_args(expr).first()?;
+                            return self.resolve(given, scope, frame, depth + 1, Want::Parser);
+                        }
                         let options = m.index.returned_parser(m.path, &qualified)?;
                         let id = expr.start_byte();
                         self.foreign.borrow_mut().push((id, options));
@@ -1438,9 +1486,20 @@ impl<'m, 'a> Flow<'m, 'a> {
             (BindingKind::Assign | BindingKind::Walrus, Some(value)) => {
                 self.resolve(value, binding.scope, frame, depth + 1, want)
             }
-            // `args, unknown = parser.parse_known_args()`
+            // `args, unknown = parser.parse_known_args()`, or `args, ds_init = get_args()`
+            // where `get_args` returns `parser.parse_args(), ds_init`.
             (BindingKind::Assign, None) if want == Want::Namespace => {
                 let (call, index) = destructured(binding)?;
+                let callee = call.child_by_field_name("function")?;
+                if let Some(function) = self.local_function(callee, binding.scope) {
+                    let inner = CallFrame {
+                        function,
+                        call,
+                        scope: binding.scope,
+                        outer: frame,
+                    };
+                    return self.returned_item(&inner, index, depth, want);
+                }
                 if index != 0 {
                     return None;
                 }
@@ -1565,6 +1624,36 @@ impl<'m, 'a> Flow<'m, 'a> {
         for ret in return_statements(function.body?) {
             let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
             out.extend(self.resolve(value, function.scope, Some(call), depth + 1, want)?);
+            any = true;
+        }
+        out.sort_unstable();
+        out.dedup();
+        any.then_some(out)
+    }
+
+    /// Item `index` of the tuples a function returns (`return parser.parse_args(), ds_init`);
+    /// `None` when a return is not a tuple of enough items.
+    fn returned_item(
+        &self,
+        call: &CallFrame<'_, 'a>,
+        index: usize,
+        depth: u32,
+        want: Want,
+    ) -> Option<Parsers> {
+        let function = self.m.function(call.function)?;
+        let mut out: Parsers = Vec::new();
+        let mut any = false;
+        for ret in return_statements(function.body?) {
+            let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
+            if !matches!(value.kind(), "expression_list" | "tuple") {
+                return None;
+            }
+            let mut cursor = value.walk();
+            let item = value
+                .named_children(&mut cursor)
+                .filter(|n| n.kind() != "comment")
+                .nth(index)?;
+            out.extend(self.resolve(item, function.scope, Some(call), depth + 1, want)?);
             any = true;
         }
         out.sort_unstable();

@@ -690,6 +690,34 @@ def worker(opts):
     });
 }
 
+/// A namespace returned as the first item of a tuple; the options a library filler adds
+/// (`deepspeed.add_config_arguments`) are known to exist but not their defaults.
+#[test]
+fn argparse_tuple_returns_and_library_fillers() {
+    let src = "\
+import argparse
+import deepspeed
+from torch.utils.data import DataLoader
+
+def get_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--workers', type=int, default=6)
+    parser = deepspeed.add_config_arguments(parser)
+    return parser.parse_args(), None
+
+def main():
+    args, extra = get_args()
+    DataLoader(ds, num_workers=args.workers)  # 6
+    DataLoader(ds, num_workers=args.deepspeed_mpi)  # unknown: the library's default
+    none, nothing = get_args()
+    DataLoader(ds, num_workers=nothing.workers)  # unknown: the second item
+";
+    with_module(src, |m| {
+        let workers: Vec<Option<i64>> = m.loaders().iter().map(|l| l.num_workers()).collect();
+        assert_eq!(workers, [Some(6), None, None]);
+    });
+}
+
 #[test]
 fn conditions_evaluate_where_their_operands_are_known() {
     let src = "\
