@@ -41,7 +41,7 @@ const CLASS_CLI_RUNNERS: &[&str] = &[
 const MAX_CALLS: usize = 16;
 
 /// What one reference to the function does with the parameter.
-enum Passed<'a> {
+pub(crate) enum Passed<'a> {
     /// The call passes this expression, evaluated in this scope.
     Value(Node<'a>, ScopeId),
     /// The call leaves the parameter to its default.
@@ -224,7 +224,7 @@ fn default_value(
 
 /// What `call` passes for the parameter at `position`; `None` when a `*args`/`**kwargs` may
 /// pass it.
-fn passed_for<'a>(
+pub(crate) fn passed_for<'a>(
     m: &Module<'a>,
     call: Node<'a>,
     scope: ScopeId,
