@@ -82,6 +82,14 @@ pub(crate) fn attribute_value(
             dataclass::field_value(m, *class, *call, attribute, depth + 1)
         }
         Config::Yaml { tree, path, shown } => {
+            // `cfg.loader.num_workers = ...` (or under `open_dict`) anywhere in the file: the
+            // file's value may not be what runs.
+            if m.attribute_assignments()
+                .iter()
+                .any(|w| w.attribute == attribute)
+            {
+                return None;
+            }
             let mut path = path.clone();
             path.push(attribute.to_owned());
             hydra::value_at(m, tree, &path, shown)
