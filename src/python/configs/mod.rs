@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
-use crate::python::argparse::{effective_bindings, names_a_binding, parameter_position};
+use crate::python::argparse::parameter_position;
 use crate::python::defaults::{self, Passed, passed_for};
 use crate::python::model::{Binding, BindingKind, ClassId, MAX_DEPTH, Module, ScopeId};
 use crate::python::values::{Provenance, Resolved};
@@ -209,24 +209,7 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
     };
     let mut found: Option<Config> = None;
     let mut calls = 0;
-    for reference in m.references(name) {
-        if Module::range(reference) == name_range || !names_a_binding(reference) {
-            continue;
-        }
-        let scope = m.scope_at(reference);
-        let Some(ids) = m.lookup(name, scope) else {
-            continue;
-        };
-        let here = effective_bindings(m, ids).iter().any(|id| {
-            m.bindings().get(*id).is_some_and(|b| match b.kind {
-                BindingKind::Function(f) => f == function_id && class.is_none(),
-                BindingKind::Class(c) => class == Some(c),
-                _ => false,
-            })
-        });
-        if !here {
-            continue;
-        }
+    for (reference, scope) in defaults::references_to(m, name, name_range, function_id, class) {
         calls += 1;
         let call = reference.parent().filter(|p| {
             p.kind() == "call" && p.child_by_field_name("function") == Some(reference)
