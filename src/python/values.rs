@@ -496,6 +496,53 @@ mod tests {
     }
 
     #[test]
+    fn config_values_name_their_file_field_or_option_in_both_languages() {
+        let file = Provenance::ConfigFile {
+            key: "misc.num_workers".into(),
+            shown: "../conf/config.yaml".into(),
+            line: 81,
+        };
+        let r = Resolved {
+            value: Value::Int(10),
+            provenance: file,
+        };
+        assert_eq!(
+            r.describe(Lang::En),
+            "10, misc.num_workers in ../conf/config.yaml line 81"
+        );
+        assert_eq!(
+            r.describe(Lang::Zh),
+            "10（../conf/config.yaml 第 81 行 misc.num_workers 的值）"
+        );
+        let field = Provenance::FieldDefault {
+            class: "TrainConfig".into(),
+            field: "num_workers".into(),
+            line: 12,
+            at: TextRange::default(),
+        };
+        assert_eq!(
+            field.note(Lang::En).as_deref(),
+            Some("the default of TrainConfig.num_workers (line 12)")
+        );
+        assert_eq!(
+            field.note(Lang::Zh).as_deref(),
+            Some("第 12 行 TrainConfig.num_workers 的默认值")
+        );
+        let gap = Provenance::ConfigGap(ConfigGap::Mandatory {
+            key: "data.workers".into(),
+            shown: "conf/config.yaml".into(),
+            line: 3,
+        });
+        assert_eq!(
+            gap.note(Lang::En).as_deref(),
+            Some(
+                "data.workers in conf/config.yaml line 3 is `???`, a value the command line must give"
+            )
+        );
+        assert!(gap.note(Lang::Zh).is_some_and(|n| n.contains("第 3 行")));
+    }
+
+    #[test]
     fn python_spelling_and_truthiness() {
         assert_eq!(Value::Bool(true).to_string(), "True");
         assert_eq!(Value::Str("spawn".into()).to_string(), "\"spawn\"");
