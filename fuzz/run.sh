@@ -27,7 +27,11 @@ for target in "${targets[@]}"; do
     echo "== fuzz $target for ${per_target}s"
     cargo fuzz run --sanitizer none "$target" "$corpus" "seeds/$target" -- \
         -max_total_time="$per_target" -timeout=30 -rss_limit_mb=4096 -max_len=65536 \
-        -print_final_stats=1 2>&1 | grep -E '^(stat::number_of_executed_units|stat::new_units_added|==|INFO: (Seed|Loaded))|panicked|Error|ERROR|SUMMARY' || true
+        -print_final_stats=1 2>&1 |
+        # The summary lines, and a panic's message (the lines after "panicked at").
+        awk '/panicked/ { print; shown = 4; next }
+             shown > 0 { print; shown-- ; next }
+             /^(stat::number_of_executed_units|stat::new_units_added|==|INFO: (Seed|Loaded))|Error|ERROR|SUMMARY/' || true
     # A crash is an artifact, whatever grep let through.
     if compgen -G "artifacts/$target/*" >/dev/null; then
         echo "fuzz $target: crash inputs in fuzz/artifacts/$target/" >&2

@@ -473,6 +473,11 @@ pub fn relabel_text(text: &mut String, source: &str, map: &CellMap) {
     relabel.zh(text);
 }
 
+/// The cell and the row inside it of the module's 1-based `line`, when a cell holds it.
+pub fn cell_row(source: &str, map: &CellMap, line: u32) -> Option<(usize, usize)> {
+    Relabel::new(source, map).place_line(line)
+}
+
 /// Rewrites the module's line numbers in a text as cell and row.
 struct Relabel<'a> {
     source: &'a str,
@@ -489,9 +494,13 @@ impl<'a> Relabel<'a> {
         }
     }
 
-    /// The cell and the row inside it of the module's 1-based `line`.
+    /// The cell and the row inside it of the module's 1-based `line`, as written in a text.
     fn place(&self, line: &str) -> Option<(usize, usize)> {
-        let line: u32 = line.parse::<u32>().ok()?.checked_sub(1)?;
+        self.place_line(line.parse::<u32>().ok()?)
+    }
+
+    fn place_line(&self, line: u32) -> Option<(usize, usize)> {
+        let line = line.checked_sub(1)?;
         if line as usize >= self.index.line_count() {
             return None;
         }
@@ -502,9 +511,11 @@ impl<'a> Relabel<'a> {
 
     fn en(&self, text: &mut String) {
         static EN: LazyLock<Regex> = LazyLock::new(|| {
-            Regex::new(r"\bline (\d+)\b").unwrap_or_else(|_| unreachable!("a fixed pattern"))
+            Regex::new(r"\b(on )?line (\d+)\b").unwrap_or_else(|_| unreachable!("a fixed pattern"))
         });
-        let replaced = EN.replace_all(text, |c: &regex::Captures| match self.place(&c[1]) {
+        // "passed on line 12" reads "passed in cell 3, line 4".
+        let replaced = EN.replace_all(text, |c: &regex::Captures| match self.place(&c[2]) {
+            Some((cell, row)) if c.get(1).is_some() => format!("in cell {cell}, line {row}"),
             Some((cell, row)) => format!("cell {cell}, line {row}"),
             None => c[0].to_owned(),
         });

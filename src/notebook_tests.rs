@@ -199,7 +199,7 @@ fn lines_named_in_messages_count_inside_their_cell() {
     relabel_lines(&mut d, nb.source(), nb.cell_map());
     assert_eq!(
         d[0].message,
-        "num_workers=0 (the value of workers (cell 1, line 1)), used on cell 3, line 2; line 9 is past the end"
+        "num_workers=0 (the value of workers (cell 1, line 1)), used in cell 3, line 2; line 9 is past the end"
     );
     assert_eq!(
         d[0].message_zh.as_deref(),

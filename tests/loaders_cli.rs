@@ -541,3 +541,41 @@ fn a_copy_of_the_class_in_another_script_is_not_a_construction() {
     let (_, items) = check_json(dir.path());
     assert_eq!(codes(&items), ["train_a.py:10:DL301"], "{items:?}");
 }
+
+/// A notebook counts lines inside cells, in the locations and the texts, as `check` does.
+#[test]
+fn loaders_in_a_notebook_count_lines_in_cells() {
+    let cell = |source: &str| {
+        serde_json::json!({"cell_type": "code", "execution_count": null, "metadata": {},
+                           "outputs": [], "source": source})
+    };
+    let nb = serde_json::json!({
+        "cells": [
+            cell("import multiprocessing as mp\nfrom torch.utils.data import DataLoader\n"),
+            {"cell_type": "markdown", "metadata": {}, "source": "Workers"},
+            cell("mp.set_start_method(\"spawn\")\nworkers = 4\n"),
+            cell("data = list(range(8))\nloader = DataLoader(data, num_workers=workers)\n"),
+        ],
+        "metadata": {"kernelspec": {"language": "python", "name": "python3"}},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    });
+    let dir = project(&[("explore.ipynb", &nb.to_string())]);
+    let out = dldoctor(dir.path(), &["loaders"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "explore.ipynb:cell 4:2:10: DataLoader via torch.utils.data.DataLoader",
+        "    num_workers = 4: the value of workers (cell 3, line 2), passed in cell 4, line 2",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json"]);
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let loader = &files[0]["loaders"][0];
+    assert_eq!((&loader["cell"], &loader["line"]), (&4.into(), &2.into()));
+    let start = &loader["start_method"];
+    assert_eq!(start["method"], "spawn");
+    assert_eq!((&start["cell"], &start["line"]), (&3.into(), &1.into()));
+}

@@ -35,8 +35,8 @@ pub fn run(args: crate::LoadersArgs) -> anyhow::Result<ExitCode> {
     let results: Vec<(Option<FileLoaders>, Vec<String>)> = files
         .par_iter()
         .map(|path| {
-            let source = match read_module(path) {
-                Ok((source, _)) => source,
+            let (source, notebook) = match read_module(path) {
+                Ok(read) => read,
                 Err(e) => return (None, vec![e]),
             };
             let settings = match resolver.settings_for(path) {
@@ -53,9 +53,16 @@ pub fn run(args: crate::LoadersArgs) -> anyhow::Result<ExitCode> {
             };
             let model = Module::build_with(&source, &tree, path, &index, settings.catalogue());
             let platform = start_method::platform_default(&host.os, settings.target_version);
+            let mut loaders = facts::loader_facts(&model, platform);
+            if let Some(nb) = &notebook {
+                loaders = loaders
+                    .into_iter()
+                    .map(|f| f.in_notebook(&source, nb.cell_map()))
+                    .collect();
+            }
             let file = FileLoaders {
                 filename: display_path(path),
-                loaders: facts::loader_facts(&model, platform),
+                loaders,
             };
             (Some(file), problems)
         })

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::lang::Lang;
+use crate::notebook::{self, CellMap};
 use crate::python::analysis::Analysis;
 use crate::python::labels::EntryName;
 use crate::python::loaders::{ArgState, DatasetClass, Loader, Param, Passing};
@@ -31,6 +32,10 @@ pub struct LoaderFacts {
     /// The catalogue file and line of the entry, when it comes from one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
+    /// In a notebook, the cell of the call; `line` then counts the cell's lines, as `check`
+    /// counts them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<usize>,
     /// 1-based line and column (in characters) of the call.
     pub line: u32,
     pub column: u32,
@@ -76,6 +81,9 @@ pub struct StartFact {
     pub method: Option<&'static str>,
     /// Why: the argument, a process-wide `set_start_method`, or the platform's default.
     pub why: String,
+    /// In a notebook, the cell of `line`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cell: Option<usize>,
     /// 1-based line of the argument or `set_start_method` call that chose it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub line: Option<u32>,
@@ -131,6 +139,7 @@ pub fn facts_of(
     LoaderFacts {
         entry: loader.entry.full(),
         query,
+        cell: None,
         line: line as u32,
         column: column as u32,
         callee: m
@@ -142,6 +151,7 @@ pub fn facts_of(
         start_method: StartFact {
             method: found.method.map(|x| x.as_str()),
             why,
+            cell: None,
             line: found.range().map(|r| m.line(r.start)),
             found: Some(found),
         },
@@ -233,13 +243,42 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
 
 /// The facts as plain text, one block per loader: `path:line:col: entry`, then an indented
 /// line per argument and one for the start method.
+impl LoaderFacts {
+    /// The facts of a loader in a notebook whose cells make `source`: lines count inside
+    /// cells, as `check` counts them, in the locations and in the texts.
+    #[must_use]
+    pub fn in_notebook(mut self, source: &str, map: &CellMap) -> Self {
+        if let Some((cell, row)) = notebook::cell_row(source, map, self.line) {
+            self.cell = Some(cell);
+            self.line = row as u32;
+        }
+        if let Some((cell, row)) = self
+            .start_method
+            .line
+            .and_then(|line| notebook::cell_row(source, map, line))
+        {
+            self.start_method.cell = Some(cell);
+            self.start_method.line = Some(row as u32);
+        }
+        notebook::relabel_text(&mut self.entry, source, map);
+        notebook::relabel_text(&mut self.start_method.why, source, map);
+        for a in &mut self.arguments {
+            notebook::relabel_text(&mut a.origin, source, map);
+        }
+        self
+    }
+}
+
 pub fn render_text(path: &str, facts: &[LoaderFacts]) -> String {
     use std::fmt::Write as _;
     let mut out = String::new();
     for f in facts {
+        let cell = f
+            .cell
+            .map_or_else(String::new, |cell| format!("cell {cell}:"));
         let _ = writeln!(
             out,
-            "{path}:{}:{}: {} via {}",
+            "{path}:{cell}{}:{}: {} via {}",
             f.line, f.column, f.callee, f.entry
         );
         if let Some(query) = &f.query {

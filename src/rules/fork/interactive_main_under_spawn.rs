@@ -40,10 +40,12 @@ file: in the worker, `__main__` is an empty built-in module, and every worker di
 and later print `<module '__main__' (<class '_frozen_importlib.BuiltinImporter'>)>`). A main
 guard does not help: the workers never run the notebook.
 
-It is an error when the loader chooses spawn or forkserver (`multiprocessing_context=` or
-`set_start_method`). Without an explicit choice it is a warning: the platform decides, and spawn
-is the default on macOS and Windows, forkserver on Linux from Python 3.14; fork (Linux before
-3.14) works. Nothing is reported under an explicit fork.
+It is an error when the workers start by spawn or forkserver: chosen by the loader
+(`multiprocessing_context=` or `set_start_method`), or the platform's default (spawn on macOS
+and Windows, forkserver on Linux from Python 3.14, as `target-version` or the project's
+`requires-python` says). Where the default is fork (Linux before 3.14) the notebook works as
+written, so it is only a note (info) that it fails on those platforms. Nothing is reported under
+an explicit fork.
 
 ## Example
 ```python
@@ -119,11 +121,12 @@ fn diagnostic<'a>(
     );
     let start = loader.start.describe(Lang::En);
     let start_zh = loader.start.describe(Lang::Zh);
-    let severity = if loader.start.is_explicit() {
+    // A fork works: then it is a note that the notebook fails where the default is spawn or
+    // forkserver, as DL105 notes an unpicklable callable.
+    let severity = if method.pickles() {
         Severity::Error
     } else {
-        // The platform and the Python version decide.
-        Severity::Warning
+        Severity::Info
     };
     let (when, when_zh) = if method.pickles() {
         (
@@ -162,7 +165,10 @@ fn diagnostic<'a>(
         found.argument, kind.1
     );
     let Some(range) = loader.argument_range(found.argument) else {
-        return RULE.diagnostic(loader.callee(), message).zh(message_zh);
+        return RULE
+            .diagnostic(loader.callee(), message)
+            .zh(message_zh)
+            .with_severity(severity);
     };
     let name_range = found
         .definition

@@ -259,14 +259,25 @@ fn main_guard_fix(scope: &Analysis) -> Option<Fix> {
     if runs.is_empty() {
         return None;
     }
-    let edits = runs
+    // Each run from the start of its first line. Runs that share a line (`main(); import os;
+    // run()`) become one, or their edits would overlap.
+    let mut ranges: Vec<(usize, usize)> = Vec::new();
+    for (first, last) in runs {
+        let start = scope.source[..first.start_byte()]
+            .rfind('\n')
+            .map_or(0, |i| i + 1);
+        match ranges.last_mut() {
+            Some((_, end)) if start < *end => *end = (*end).max(last.end_byte()),
+            _ => ranges.push((start, last.end_byte())),
+        }
+    }
+    let edits = ranges
         .into_iter()
-        .map(|(first, last)| {
-            let start = scope.source[..first.start_byte()]
-                .rfind('\n')
-                .map_or(0, |i| i + 1);
-            let range = crate::text::TextRange::new(start, last.end_byte());
-            Edit::replace(range, guarded(scope, start, last.end_byte()))
+        .map(|(start, end)| {
+            Edit::replace(
+                crate::text::TextRange::new(start, end),
+                guarded(scope, start, end),
+            )
         })
         .collect();
     Some(
@@ -357,6 +368,21 @@ if __name__ == "__main__":
             apply_edits(source, &fix.edits).expect("applies")
         });
         assert_eq!(fixed, expected);
+    }
+
+    /// Runs that share a line with a kept statement become one wrapped run, not two
+    /// overlapping edits.
+    #[test]
+    fn runs_sharing_a_line_wrap_once() {
+        let source = "import os\nsetup(); import sys; run()\ngo()\n";
+        let fixed = crate::python::analysis::with_analysis(source, |scope| {
+            let fix = main_guard_fix(scope).expect("a fix");
+            apply_edits(source, &fix.edits).expect("applies")
+        });
+        assert_eq!(
+            fixed,
+            "import os\nif __name__ == \"__main__\":\n    setup(); import sys; run()\n    go()\n"
+        );
     }
 
     #[test]
