@@ -579,3 +579,114 @@ fn loaders_in_a_notebook_count_lines_in_cells() {
     assert_eq!(start["method"], "spawn");
     assert_eq!((&start["cell"], &start["line"]), (&3.into(), &1.into()));
 }
+
+/// A Hydra entry point, a dataclass config and a click command, as a project lays them out.
+const HYDRA_TRAIN: &str = "\
+import hydra
+from torch.utils.data import DataLoader
+
+
+@hydra.main(version_base=\"1.3\", config_path=\"../conf\", config_name=\"config\")
+def main(cfg):
+    for b in DataLoader(ds, num_workers=cfg.data.num_workers, prefetch_factor=cfg.data.prefetch): pass
+    for b in DataLoader(ds, batch_size=cfg.batch_size, pin_memory=cfg.data.pin): pass
+
+
+if __name__ == \"__main__\":
+    main()
+";
+
+const DATACLASS_TRAIN: &str = "\
+from dataclasses import dataclass
+
+import click
+from torch.utils.data import DataLoader
+
+
+@dataclass
+class TrainConfig:
+    num_workers: int = 16
+
+
+@click.command()
+@click.option(\"--workers\", default=12)
+def main(workers):
+    cfg = TrainConfig()
+    for b in DataLoader(ds, num_workers=cfg.num_workers, timeout=workers): pass
+
+
+if __name__ == \"__main__\":
+    main()
+";
+
+/// Each value read from a config says where it is written; a config value that stays unknown
+/// says why, in text and JSON, and a broken or missing config file is no crash.
+#[test]
+fn loaders_explains_config_values_and_why_they_stay_unknown() {
+    let dir = project(&[
+        ("src/train.py", HYDRA_TRAIN),
+        ("src/simple.py", DATACLASS_TRAIN),
+        (
+            "conf/config.yaml",
+            "defaults:\n  - data: cluster\n  - _self_\n\nbatch_size: ${oc.env:BATCH}\n",
+        ),
+        ("conf/data/cluster.yaml", "num_workers: 24\nprefetch: ???\n"),
+    ]);
+    let out = dldoctor(dir.path(), &["loaders"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "    num_workers = 24: data.num_workers in ../conf/data/cluster.yaml line 1, passed on line 7",
+        "    prefetch_factor unknown: `cfg.data.prefetch`: data.prefetch in ../conf/data/cluster.yaml line 2 is `???`, a value the command line must give, passed on line 7",
+        "    batch_size unknown: `cfg.batch_size`: batch_size in ../conf/config.yaml line 5 is an interpolation, resolved only when the code runs, passed on line 8",
+        "    pin_memory unknown: `cfg.data.pin`: ../conf/config.yaml has no data.pin (the command line may add it), passed on line 8",
+        "    num_workers = 16: the default of TrainConfig.num_workers (line 9), passed on line 16",
+        "    timeout = 12: the default of --workers (line 13), passed on line 16",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+
+    let (_, items) = check_json(dir.path());
+    let found = codes(&items);
+    assert!(
+        found.contains(&"src/train.py:7:DL201".to_owned()),
+        "{found:?}"
+    );
+    assert!(
+        found.contains(&"src/simple.py:16:DL201".to_owned()),
+        "{found:?}"
+    );
+
+    // The group file broken, then gone: the value stays unknown, with the reason.
+    std::fs::write(
+        dir.path().join("conf/data/cluster.yaml"),
+        "num_workers: [24\n",
+    )
+    .unwrap();
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "src/train.py"]);
+    assert_eq!(out.status.code(), Some(0));
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let workers = files[0]["loaders"][0]["arguments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["param"] == "num_workers")
+        .unwrap()
+        .clone();
+    assert_eq!(workers["status"], "unknown");
+    assert!(
+        workers["origin"]
+            .as_str()
+            .unwrap()
+            .contains("the config file ../conf/data/cluster.yaml is not readable YAML"),
+        "{workers}"
+    );
+    std::fs::remove_file(dir.path().join("conf/data/cluster.yaml")).unwrap();
+    let out = dldoctor(dir.path(), &["loaders", "src/train.py"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("the config file ../conf/data/cluster.yaml is not there"),
+        "{text}"
+    );
+}

@@ -336,6 +336,76 @@ fn hover_explains_arguments_loader_rules_and_process_wide_calls() {
     assert_eq!(hover_at("parser", 0), "");
 }
 
+/// The hover on an argument read from a config says where the value is written, or why it
+/// stays unknown.
+#[test]
+fn hover_names_the_config_a_value_comes_from() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("conf")).unwrap();
+    std::fs::write(
+        dir.path().join("conf/config.yaml"),
+        "loader:\n  workers: 24\n  prefetch: ${oc.env:PREFETCH}\n",
+    )
+    .unwrap();
+    let path = dir.path().join("train.py");
+    let text = "\
+from dataclasses import dataclass
+
+import hydra
+from torch.utils.data import DataLoader
+
+
+@dataclass
+class TrainConfig:
+    num_workers: int = 16
+
+
+@hydra.main(config_path=\"conf\", config_name=\"config\")
+def main(cfg):
+    small = TrainConfig()
+    for b in DataLoader(ds, num_workers=small.num_workers):
+        pass
+    for b in DataLoader(ds, num_workers=cfg.loader.workers, prefetch_factor=cfg.loader.prefetch):
+        pass
+
+
+if __name__ == \"__main__\":
+    main()
+";
+    std::fs::write(&path, text).unwrap();
+    let uri = file_uri(&path);
+    let (mut lsp, _) = start(&[], false, dir.path());
+    lsp.open(&uri, text);
+    lsp.diagnostics_for_version(&uri, 1);
+    let mut hover_at = |needle: &str, nth: usize| -> String {
+        let at = text.match_indices(needle).nth(nth).unwrap().0 + 1;
+        let (line, character) = position_of(text, at, Enc::Utf16);
+        let result = lsp.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+        );
+        result["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let field = hover_at("num_workers=", 0);
+    assert!(
+        field.contains("16, the default of TrainConfig.num_workers (line 9)"),
+        "{field}"
+    );
+    let yaml = hover_at("num_workers=", 1);
+    assert!(
+        yaml.contains("24, loader.workers in conf/config.yaml line 2"),
+        "{yaml}"
+    );
+    let prefetch = hover_at("prefetch_factor=", 0);
+    assert!(
+        prefetch.contains("loader.prefetch in conf/config.yaml line 3 is an interpolation"),
+        "{prefetch}"
+    );
+}
+
 /// A client whose `initialize` says its locale is `zh-cn`.
 fn start_chinese(root: &Path) -> Lsp {
     let mut lsp = Lsp::start();

@@ -1520,7 +1520,7 @@ pub(crate) fn parameter_default(param: Node) -> Option<Node> {
 }
 
 /// A destructuring binding `a, b = call(...)`: the call and the position of the name.
-fn destructured<'a>(binding: &Binding<'a>) -> Option<(Node<'a>, usize)> {
+pub(crate) fn destructured<'a>(binding: &Binding<'a>) -> Option<(Node<'a>, usize)> {
     let statement = binding.node;
     if statement.kind() != "assignment" {
         return None;
@@ -1554,7 +1554,7 @@ fn return_statements(body: Node) -> Vec<Node> {
     out
 }
 
-fn has_splat(call: Node) -> bool {
+pub(crate) fn has_splat(call: Node) -> bool {
     call.child_by_field_name("arguments").is_some_and(|args| {
         let mut cursor = args.walk();
         args.named_children(&mut cursor)

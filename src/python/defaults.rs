@@ -16,8 +16,11 @@ use tree_sitter::Node;
 use crate::python::argparse::{
     effective_bindings, names_a_binding, parameter_default, parameter_position,
 };
-use crate::python::model::{Binding, BindingKind, FunctionDef, Module, ScopeId, positional_args};
+use crate::python::model::{
+    Binding, BindingKind, ClassId, FunctionDef, FunctionId, Module, ScopeId, positional_args,
+};
 use crate::python::values::{Provenance, Resolved};
+use crate::text::TextRange;
 
 /// Calls that run a function as a command-line program, its defaults being what a run without
 /// options gets.
@@ -41,7 +44,7 @@ const CLASS_CLI_RUNNERS: &[&str] = &[
 const MAX_CALLS: usize = 16;
 
 /// What one reference to the function does with the parameter.
-enum Passed<'a> {
+pub(crate) enum Passed<'a> {
     /// The call passes this expression, evaluated in this scope.
     Value(Node<'a>, ScopeId),
     /// The call leaves the parameter to its default.
@@ -92,25 +95,7 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
     };
     let mut passed = Vec::new();
     let mut entry = false;
-    for reference in m.references(name) {
-        if Module::range(reference) == name_range || !names_a_binding(reference) {
-            continue;
-        }
-        let scope = m.scope_at(reference);
-        let Some(ids) = m.lookup(name, scope) else {
-            continue;
-        };
-        let here = effective_bindings(m, ids).iter().any(|id| {
-            m.bindings().get(*id).is_some_and(|b| match b.kind {
-                BindingKind::Function(f) => f == function_id,
-                BindingKind::Class(c) => class == Some(c),
-                _ => false,
-            })
-        });
-        if !here {
-            // Another binding of the same name (a method `main` of a class).
-            continue;
-        }
+    for (reference, scope) in references_to(m, name, name_range, function_id, class) {
         if passed.len() >= MAX_CALLS {
             return None;
         }
@@ -194,6 +179,35 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
     found
 }
 
+/// The references to the function `function` of this file (named `name`, defined at
+/// `name_range`), or to the class `class` for its `__init__`, through names that see the
+/// definition (not another binding of the same name, such as a method `main` of a class), each
+/// with the scope it is in.
+pub(crate) fn references_to<'a>(
+    m: &Module<'a>,
+    name: &str,
+    name_range: TextRange,
+    function: FunctionId,
+    class: Option<ClassId>,
+) -> Vec<(Node<'a>, ScopeId)> {
+    m.references(name)
+        .into_iter()
+        .filter(|r| Module::range(*r) != name_range && names_a_binding(*r))
+        .filter_map(|reference| {
+            let scope = m.scope_at(reference);
+            let ids = m.lookup(name, scope)?;
+            let here = effective_bindings(m, ids).iter().any(|id| {
+                m.bindings().get(*id).is_some_and(|b| match b.kind {
+                    BindingKind::Function(f) => f == function,
+                    BindingKind::Class(c) => class == Some(c),
+                    _ => false,
+                })
+            });
+            here.then_some((reference, scope))
+        })
+        .collect()
+}
+
 /// A parameter's default, with where it is written.
 fn default_value(
     m: &Module,
@@ -224,7 +238,7 @@ fn default_value(
 
 /// What `call` passes for the parameter at `position`; `None` when a `*args`/`**kwargs` may
 /// pass it.
-fn passed_for<'a>(
+pub(crate) fn passed_for<'a>(
     m: &Module<'a>,
     call: Node<'a>,
     scope: ScopeId,

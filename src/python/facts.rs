@@ -214,6 +214,9 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
                     m.text(arg.value_node),
                     loader.entry.render(Lang::En)
                 );
+            } else if let Some(why) = arg.value.provenance.note(Lang::En) {
+                // A config value that stays unknown says why.
+                fact.origin = format!("`{}`: {why}, {how}", m.text(arg.value_node));
             } else {
                 fact.origin = format!(
                     "`{}` is not a value dldoctor can resolve without running the code, {how}",

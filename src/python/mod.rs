@@ -7,6 +7,7 @@ pub mod argparse;
 pub mod catalogue;
 pub mod closures;
 pub mod conditions;
+pub mod configs;
 pub mod cuda;
 pub mod defaults;
 pub mod edit;

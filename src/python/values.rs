@@ -184,6 +184,31 @@ pub enum Provenance {
         line: u32,
         at: TextRange,
     },
+    /// The default of a dataclass field (`num_workers: int = 16`, `field(default=16)`), the
+    /// value an instance built without it holds (and the command-line default of an
+    /// `HfArgumentParser` over the class): `class` and `field` name it, `at` is the default.
+    FieldDefault {
+        class: String,
+        field: String,
+        line: u32,
+        at: TextRange,
+    },
+    /// The `default=` of a `@click.option` on the entry function.
+    ClickDefault {
+        flag: String,
+        line: u32,
+        at: TextRange,
+    },
+    /// A value of a YAML configuration file (Hydra's primary config and its defaults list,
+    /// `OmegaConf.load("x.yaml")`): `key` is its dotted path, `shown` the file as the code
+    /// names it relative to the file using it.
+    ConfigFile {
+        key: String,
+        shown: String,
+        line: u32,
+    },
+    /// A configuration value that stays unknown, and why (the value is unknown).
+    ConfigGap(ConfigGap),
     /// Computed from other values (arithmetic, `min`, `int(...)`).
     Computed,
     /// A parameter's default in DataLoader's signature (the argument was not passed).
@@ -191,6 +216,72 @@ pub enum Provenance {
     /// The default of the loader's own callee (a catalogue entry or a project subclass), which
     /// differs from DataLoader's.
     EntryDefault { entry: EntryName },
+}
+
+/// Why a value read from a configuration file stays unknown.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConfigGap {
+    /// `${...}`: resolved by OmegaConf at run time.
+    Interpolation {
+        key: String,
+        shown: String,
+        line: u32,
+    },
+    /// `???`: a mandatory value the command line must give.
+    Mandatory {
+        key: String,
+        shown: String,
+        line: u32,
+    },
+    /// The key is not in the file (a command-line `+key=` may add it).
+    NoKey { key: String, shown: String },
+    /// The file is not there.
+    NoFile { shown: String },
+    /// The file is not YAML the parser can read.
+    Unreadable { shown: String, line: u32 },
+    /// A defaults list or package directive the analysis does not follow.
+    Composed { shown: String },
+}
+
+impl ConfigGap {
+    fn note(&self, lang: Lang) -> String {
+        match (self, lang) {
+            (ConfigGap::Interpolation { key, shown, line }, Lang::En) => format!(
+                "{key} in {shown} line {line} is an interpolation, resolved only when the code runs"
+            ),
+            (ConfigGap::Interpolation { key, shown, line }, Lang::Zh) => {
+                format!("{shown} 第 {line} 行的 {key} 是插值，运行时才能求出")
+            }
+            (ConfigGap::Mandatory { key, shown, line }, Lang::En) => {
+                format!("{key} in {shown} line {line} is `???`, a value the command line must give")
+            }
+            (ConfigGap::Mandatory { key, shown, line }, Lang::Zh) => {
+                format!("{shown} 第 {line} 行的 {key} 为 `???`，须由命令行给出")
+            }
+            (ConfigGap::NoKey { key, shown }, Lang::En) => {
+                format!("{shown} has no {key} (the command line may add it)")
+            }
+            (ConfigGap::NoKey { key, shown }, Lang::Zh) => {
+                format!("{shown} 中没有 {key}（可能由命令行添加）")
+            }
+            (ConfigGap::NoFile { shown }, Lang::En) => {
+                format!("the config file {shown} is not there")
+            }
+            (ConfigGap::NoFile { shown }, Lang::Zh) => format!("配置文件 {shown} 不存在"),
+            (ConfigGap::Unreadable { shown, line }, Lang::En) => {
+                format!("the config file {shown} is not readable YAML (line {line})")
+            }
+            (ConfigGap::Unreadable { shown, line }, Lang::Zh) => {
+                format!("配置文件 {shown} 不是可读的 YAML（第 {line} 行）")
+            }
+            (ConfigGap::Composed { shown }, Lang::En) => {
+                format!("{shown} is composed in a way the analysis does not follow")
+            }
+            (ConfigGap::Composed { shown }, Lang::Zh) => {
+                format!("{shown} 的组合方式超出了分析范围")
+            }
+        }
+    }
 }
 
 impl Provenance {
@@ -240,6 +331,16 @@ impl Provenance {
                 line,
                 ..
             } => Some(format!("passed for {param} to {function} (line {line})")),
+            Provenance::FieldDefault {
+                class, field, line, ..
+            } => Some(format!("the default of {class}.{field} (line {line})")),
+            Provenance::ClickDefault { flag, line, .. } => {
+                Some(format!("the default of {flag} (line {line})"))
+            }
+            Provenance::ConfigFile { key, shown, line } => {
+                Some(format!("{key} in {shown} line {line}"))
+            }
+            Provenance::ConfigGap(gap) => Some(gap.note(Lang::En)),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
             Provenance::EntryDefault { entry } => {
                 Some(format!("the default of {}", entry.render(Lang::En)))
@@ -280,6 +381,16 @@ impl Provenance {
                 line,
                 ..
             } => Some(format!("第 {line} 行传给 {function} 的参数 {param} 的值")),
+            Provenance::FieldDefault {
+                class, field, line, ..
+            } => Some(format!("第 {line} 行 {class}.{field} 的默认值")),
+            Provenance::ClickDefault { flag, line, .. } => {
+                Some(format!("第 {line} 行 {flag} 的默认值"))
+            }
+            Provenance::ConfigFile { key, shown, line } => {
+                Some(format!("{shown} 第 {line} 行 {key} 的值"))
+            }
+            Provenance::ConfigGap(gap) => Some(gap.note(Lang::Zh)),
             Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),
             Provenance::EntryDefault { entry } => {
                 Some(format!("{} 的默认值", entry.render(Lang::Zh)))
@@ -317,7 +428,9 @@ impl Resolved {
             Provenance::Constant { at, .. }
             | Provenance::ArgparseDefault { at, .. }
             | Provenance::ParameterDefault { at, .. }
-            | Provenance::ParameterPassed { at, .. } => Some(*at),
+            | Provenance::ParameterPassed { at, .. }
+            | Provenance::FieldDefault { at, .. }
+            | Provenance::ClickDefault { at, .. } => Some(*at),
             _ => None,
         }
     }
@@ -380,6 +493,53 @@ mod tests {
         assert_eq!(parse_int("99999999999999999999999"), None);
         assert_eq!(parse_float("1e3"), Some(1000.0));
         assert_eq!(parse_float("2j"), None);
+    }
+
+    #[test]
+    fn config_values_name_their_file_field_or_option_in_both_languages() {
+        let file = Provenance::ConfigFile {
+            key: "misc.num_workers".into(),
+            shown: "../conf/config.yaml".into(),
+            line: 81,
+        };
+        let r = Resolved {
+            value: Value::Int(10),
+            provenance: file,
+        };
+        assert_eq!(
+            r.describe(Lang::En),
+            "10, misc.num_workers in ../conf/config.yaml line 81"
+        );
+        assert_eq!(
+            r.describe(Lang::Zh),
+            "10（../conf/config.yaml 第 81 行 misc.num_workers 的值）"
+        );
+        let field = Provenance::FieldDefault {
+            class: "TrainConfig".into(),
+            field: "num_workers".into(),
+            line: 12,
+            at: TextRange::default(),
+        };
+        assert_eq!(
+            field.note(Lang::En).as_deref(),
+            Some("the default of TrainConfig.num_workers (line 12)")
+        );
+        assert_eq!(
+            field.note(Lang::Zh).as_deref(),
+            Some("第 12 行 TrainConfig.num_workers 的默认值")
+        );
+        let gap = Provenance::ConfigGap(ConfigGap::Mandatory {
+            key: "data.workers".into(),
+            shown: "conf/config.yaml".into(),
+            line: 3,
+        });
+        assert_eq!(
+            gap.note(Lang::En).as_deref(),
+            Some(
+                "data.workers in conf/config.yaml line 3 is `???`, a value the command line must give"
+            )
+        );
+        assert!(gap.note(Lang::Zh).is_some_and(|n| n.contains("第 3 行")));
     }
 
     #[test]

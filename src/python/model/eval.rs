@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 use super::{Binding, BindingKind, MAX_DEPTH, Module, ScopeId, literal_items, positional_args};
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
-use crate::python::{conditions, defaults};
+use crate::python::{conditions, configs, defaults};
 
 impl Module<'_> {
     /// Resolves an expression to a value with its provenance; unknown when it cannot.
@@ -52,9 +52,9 @@ impl Module<'_> {
                     .or_else(|| {
                         defaults::self_attribute_value(self, object, attribute, scope, depth)
                     })
+                    .or_else(|| configs::attribute_value(self, object, attribute, scope, depth))
                     .unwrap_or_else(Resolved::unknown)
             }
-            // `self.hparams["num_workers"]`
             "subscript" => {
                 let (Some(object), Some(key)) = (
                     expr.child_by_field_name("value"),
@@ -62,18 +62,22 @@ impl Module<'_> {
                 ) else {
                     return Resolved::unknown();
                 };
-                match (object.kind(), self.string_value(key)) {
-                    ("attribute", Some(key)) => object
-                        .child_by_field_name("object")
-                        .filter(|_| {
-                            object
+                let Some(key) = self.string_value(key) else {
+                    return Resolved::unknown();
+                };
+                // `self.hparams["num_workers"]`, `cfg["num_workers"]`
+                let hparams = object
+                    .child_by_field_name("object")
+                    .filter(|_| {
+                        object.kind() == "attribute"
+                            && object
                                 .child_by_field_name("attribute")
                                 .is_some_and(|a| self.text(a) == "hparams")
-                        })
-                        .and_then(|inner| defaults::hparams_value(self, inner, &key, scope, depth))
-                        .unwrap_or_else(Resolved::unknown),
-                    _ => Resolved::unknown(),
-                }
+                    })
+                    .and_then(|inner| defaults::hparams_value(self, inner, &key, scope, depth));
+                hparams
+                    .or_else(|| configs::attribute_value(self, object, &key, scope, depth))
+                    .unwrap_or_else(Resolved::unknown)
             }
             "conditional_expression"
             | "comparison_operator"
@@ -254,6 +258,7 @@ impl Module<'_> {
         };
         if binding.kind == BindingKind::Parameter {
             return defaults::parameter_value(self, binding, depth)
+                .or_else(|| configs::parameter_value(self, binding, depth))
                 .unwrap_or_else(Resolved::unknown);
         }
         let (BindingKind::Assign | BindingKind::Walrus, Some(value)) =

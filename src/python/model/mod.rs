@@ -49,7 +49,7 @@ pub type BindingId = usize;
 pub const MODULE_SCOPE: ScopeId = 0;
 
 /// Value resolution follows at most this many names, calls and operators deep.
-const MAX_DEPTH: u32 = 24;
+pub(crate) const MAX_DEPTH: u32 = 24;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ScopeKind {

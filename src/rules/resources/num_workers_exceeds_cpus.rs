@@ -26,7 +26,11 @@ affinity mask, capped by a cgroup CPU quota), or larger than the configured `max
 The value may be written in the call, bound once to a name, or be the `default=` of an
 argparse option (also through a parser built in a helper such as `get_args_parser()` or
 `parse_args(input_args=None)`, and a namespace passed on as `main(args)` or kept as
-`self.args`); the message says which. A count bounded by the CPU count
+`self.args`), the default of a dataclass config's field (`cfg = TrainConfig()`, also parsed by
+`HfArgumentParser`), of a `@click.option`, or the value in the YAML file Hydra composes by
+default (`@hydra.main(config_path=..., config_name=...)`, `OmegaConf.load("x.yaml")`); the
+message says which. A config value that is an interpolation (`${...}`) or `???` stays
+unknown, and `dldoctor loaders` says why. A count bounded by the CPU count
 (`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
 rewrites in a way the analysis cannot follow (`args.workers = args.workers // ngpus` under a
 condition) is left alone.

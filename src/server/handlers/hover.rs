@@ -196,7 +196,12 @@ fn keyword(model: &Module, loader: &Loader, param: Param, config: &Config) -> Op
         let here = if arg.value.value.is_known() {
             arg.value.describe(locale)
         } else {
-            format!("`{}` ({})", model.text(arg.value_node), labels.unknown)
+            // A config value that stays unknown carries why.
+            let text = model.text(arg.value_node);
+            match arg.value.provenance.note(locale) {
+                Some(why) => format!("`{text}` ({}: {why})", labels.unknown),
+                None => format!("`{text}` ({})", labels.unknown),
+            }
         };
         let conditional = if arg.conditional {
             labels.conditional

@@ -1,0 +1,339 @@
+//! Dataclass configs: `@dataclass class TrainConfig: num_workers: int = 16` of this file,
+//! built as `TrainConfig()` or `TrainConfig(num_workers=4)`, nested (`field(default_factory=
+//! Data)`, `data: Data = Data()`), or parsed by `HfArgumentParser((A, B))
+//! .parse_args_into_dataclasses()`, whose command-line defaults are the fields' defaults.
+
+use tree_sitter::Node;
+
+use super::{Config, placed};
+use crate::python::argparse::{destructured as destructuring, has_splat};
+use crate::python::model::{Binding, BindingKind, ClassId, Module, ScopeId, positional_args};
+use crate::python::values::{Provenance, Resolved};
+
+/// Decorators that make a class a dataclass.
+const DATACLASS: &[&str] = &["dataclasses.dataclass", "pydantic.dataclasses.dataclass"];
+
+/// `HfArgumentParser` as it is imported.
+const HF_PARSER: &[&str] = &[
+    "transformers.HfArgumentParser",
+    "transformers.hf_argparser.HfArgumentParser",
+];
+
+/// The class a callee names when it is a dataclass of this file.
+pub(super) fn local_dataclass(m: &Module, callee: Node, scope: ScopeId) -> Option<ClassId> {
+    if callee.kind() != "identifier" {
+        return None;
+    }
+    let binding = m.single_binding(m.text(callee), scope)?;
+    let BindingKind::Class(class) = binding.kind else {
+        return None;
+    };
+    is_dataclass(m, class).then_some(class)
+}
+
+fn is_dataclass(m: &Module, class: ClassId) -> bool {
+    let Some(decorated) = m
+        .class(class)
+        .and_then(|c| c.node.parent())
+        .filter(|p| p.kind() == "decorated_definition")
+    else {
+        return false;
+    };
+    let mut cursor = decorated.walk();
+    decorated.named_children(&mut cursor).any(|d| {
+        let Some(mut expr) = d.named_child(0).filter(|_| d.kind() == "decorator") else {
+            return false;
+        };
+        if expr.kind() == "call" {
+            match expr.child_by_field_name("function") {
+                Some(f) => expr = f,
+                None => return false,
+            }
+        }
+        m.qualified_name(expr)
+            .is_some_and(|q| DATACLASS.contains(&q.as_str()))
+    })
+}
+
+/// The value of field `name` of an instance of `class` built by `call` (or with every
+/// default). `None` when the analysis cannot say.
+pub(super) fn field_value(
+    m: &Module,
+    class: ClassId,
+    call: Option<(Node, ScopeId)>,
+    name: &str,
+    depth: u32,
+) -> Option<Resolved> {
+    if written(m, class, name) {
+        return None;
+    }
+    let class_name = m.class(class)?.name;
+    if let Some((call, scope)) = call
+        && let Some(value) = passed(m, class, call, name)?
+    {
+        let inner = m.value_in(value, scope, depth + 1);
+        return Some(placed(
+            inner,
+            Provenance::ParameterPassed {
+                function: class_name.to_owned(),
+                param: name.to_owned(),
+                line: m.line(value.start_byte()),
+                at: Module::range(value),
+            },
+        ));
+    }
+    let (owner, default) = field_default(m, class, name, 0)?;
+    let Default::Value(value) = default else {
+        return None;
+    };
+    let owner = m.class(owner)?;
+    let inner = m.value_in(value, owner.scope, depth + 1);
+    inner.value.is_known().then(|| {
+        placed(
+            inner,
+            Provenance::FieldDefault {
+                class: owner.name.to_owned(),
+                field: name.to_owned(),
+                line: m.line(value.start_byte()),
+                at: Module::range(value),
+            },
+        )
+    })
+}
+
+/// The config a field of an instance holds: a nested dataclass.
+pub(super) fn nested<'a>(
+    m: &Module<'a>,
+    class: ClassId,
+    call: Option<(Node<'a>, ScopeId)>,
+    name: &str,
+    depth: u32,
+) -> Option<Config<'a>> {
+    if written(m, class, name) {
+        return None;
+    }
+    if let Some((call, scope)) = call
+        && let Some(value) = passed(m, class, call, name)?
+    {
+        return super::config_of(m, value, scope, depth + 1);
+    }
+    let (owner, default) = field_default(m, class, name, 0)?;
+    let owner_scope = m.class(owner)?.scope;
+    match default {
+        Default::Value(value) => super::config_of(m, value, owner_scope, depth + 1),
+        Default::Factory(factory) => match factory.kind() {
+            "lambda" => super::config_of(
+                m,
+                factory.child_by_field_name("body")?,
+                owner_scope,
+                depth + 1,
+            ),
+            _ => local_dataclass(m, factory, owner_scope)
+                .map(|class| Config::Dataclass { class, call: None }),
+        },
+    }
+}
+
+/// What the construction passes for field `name`: `Some(Some(value))`, `Some(None)` when it
+/// leaves it out, `None` when it cannot be told (`**kwargs`, positional arguments of a class
+/// with inherited fields).
+fn passed<'a>(
+    m: &Module<'a>,
+    class: ClassId,
+    call: Node<'a>,
+    name: &str,
+) -> Option<Option<Node<'a>>> {
+    if let Some(value) = m.keyword_arg(call, name) {
+        return Some(Some(value));
+    }
+    if has_splat(call) {
+        return None;
+    }
+    let positional = positional_args(call);
+    if positional.is_empty() {
+        return Some(None);
+    }
+    let c = m.class(class)?;
+    if !c.bases.is_empty() {
+        return None;
+    }
+    let index = fields(m, class).iter().position(|f| *f == name)?;
+    Some(positional.get(index).copied())
+}
+
+enum Default<'a> {
+    Value(Node<'a>),
+    Factory(Node<'a>),
+}
+
+/// The annotated fields of a class body, in order (`ClassVar`s are not fields).
+fn fields<'a>(m: &Module<'a>, class: ClassId) -> Vec<&'a str> {
+    field_statements(m, class)
+        .into_iter()
+        .filter(|(_, assignment)| {
+            assignment
+                .child_by_field_name("type")
+                .is_some_and(|t| !m.text(t).contains("ClassVar"))
+        })
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// Every `name: type = value` (or `name = value`) statement of the class body.
+fn field_statements<'a>(m: &Module<'a>, class: ClassId) -> Vec<(&'a str, Node<'a>)> {
+    let Some(body) = m.class(class).and_then(|c| c.body) else {
+        return Vec::new();
+    };
+    let mut cursor = body.walk();
+    body.named_children(&mut cursor)
+        .filter(|s| s.kind() == "expression_statement")
+        .filter_map(|s| s.named_child(0))
+        .filter(|a| a.kind() == "assignment")
+        .filter_map(|a| {
+            let left = a.child_by_field_name("left")?;
+            (left.kind() == "identifier").then(|| (m.text(left), a))
+        })
+        .collect()
+}
+
+/// Field `name`'s default in `class` or, when it does not declare it, its dataclass bases of
+/// this file (the class that declares it, and the default).
+fn field_default<'a>(
+    m: &Module<'a>,
+    class: ClassId,
+    name: &str,
+    hops: u32,
+) -> Option<(ClassId, Default<'a>)> {
+    if hops > 8 || !is_dataclass(m, class) {
+        return None;
+    }
+    if let Some((_, assignment)) = field_statements(m, class)
+        .into_iter()
+        .rev()
+        .find(|(n, _)| *n == name)
+    {
+        // `num_workers: int` has no default: the constructor must be given one.
+        let value = assignment.child_by_field_name("right")?;
+        let c = m.class(class)?;
+        let is_field = value.kind() == "call"
+            && value
+                .child_by_field_name("function")
+                .and_then(|f| m.qualified_in(f, c.scope, 0))
+                .is_some_and(|q| q == "dataclasses.field" || q == "pydantic.Field");
+        if !is_field {
+            return Some((class, Default::Value(value)));
+        }
+        if let Some(default) = m.keyword_arg(value, "default") {
+            return Some((class, Default::Value(default)));
+        }
+        return m
+            .keyword_arg(value, "default_factory")
+            .map(|f| (class, Default::Factory(f)));
+    }
+    // The last base that declares it wins, as in the MRO of single inheritance.
+    let c = m.class(class)?;
+    c.bases.iter().rev().find_map(|base| {
+        let base = local_dataclass(m, *base, c.parent_scope)?;
+        field_default(m, base, name, hops + 1)
+    })
+}
+
+/// Whether the file may change field `name` after construction: `obj.name = ...` on anything
+/// but the `self` of another class's method, a `__post_init__` of the class (or a base) that
+/// writes it, or a `setattr`.
+fn written(m: &Module, class: ClassId, name: &str) -> bool {
+    let writes = m.attribute_assignments().iter().any(|w| {
+        if w.attribute != name {
+            return false;
+        }
+        let object = w.target.child_by_field_name("object");
+        let other_self = object
+            .and_then(|o| crate::python::defaults::self_of(m, o, w.scope))
+            .is_some_and(|(owner, _)| owner != class && !is_dataclass(m, owner));
+        !other_self
+    });
+    writes
+        || m.calls()
+            .iter()
+            .any(|c| c.qualified.as_deref() == Some("builtins.setattr"))
+}
+
+/// What a destructured name gets from `HfArgumentParser`.
+pub(super) enum Parsed<'a> {
+    /// `a, b = parser.parse_args_into_dataclasses()`: the defaults of the dataclass at its
+    /// position.
+    Defaults(Config<'a>),
+    /// `a, b = parser.parse_json_file(os.path.abspath(sys.argv[1]))`: a file the command line
+    /// names, the other way to run the script.
+    CommandLineFile,
+}
+
+/// A name bound by destructuring what an `HfArgumentParser` over dataclasses of this file
+/// parses.
+pub(super) fn destructured<'a>(
+    m: &Module<'a>,
+    binding: &Binding<'a>,
+    depth: u32,
+) -> Option<Parsed<'a>> {
+    let (call, index) = destructuring(binding)?;
+    let callee = call.child_by_field_name("function")?;
+    if callee.kind() != "attribute" {
+        return None;
+    }
+    let parser = callee.child_by_field_name("object")?;
+    let method = m.text(callee.child_by_field_name("attribute")?);
+    let classes = hf_parser_classes(m, parser, binding.scope, depth)?;
+    match method {
+        "parse_args_into_dataclasses" => {
+            let args = call.child_by_field_name("arguments")?;
+            if args.named_child_count() > 0 {
+                return None;
+            }
+            let (class, scope) = *classes.get(index)?;
+            let class = local_dataclass(m, class, scope)?;
+            Some(Parsed::Defaults(Config::Dataclass { class, call: None }))
+        }
+        "parse_json_file" | "parse_yaml_file" if m.text(call).contains("sys.argv") => {
+            Some(Parsed::CommandLineFile)
+        }
+        _ => None,
+    }
+}
+
+/// The class expressions an `HfArgumentParser((A, B, C))` is built over.
+fn hf_parser_classes<'a>(
+    m: &Module<'a>,
+    parser: Node<'a>,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Vec<(Node<'a>, ScopeId)>> {
+    let (construction, scope) = match parser.kind() {
+        "identifier" => {
+            let b = m.single_binding(m.text(parser), scope)?;
+            (b.value?, b.scope)
+        }
+        "call" => (parser, scope),
+        _ => return None,
+    };
+    let callee = construction.child_by_field_name("function")?;
+    let q = m.qualified_in(callee, scope, depth + 1)?;
+    if !HF_PARSER.contains(&q.as_str()) {
+        return None;
+    }
+    let first = m
+        .keyword_arg(construction, "dataclass_types")
+        .or_else(|| positional_args(construction).first().copied())?;
+    match first.kind() {
+        "tuple" | "list" => {
+            let mut cursor = first.walk();
+            Some(
+                first
+                    .named_children(&mut cursor)
+                    .filter(|n| n.kind() != "comment")
+                    .map(|n| (n, scope))
+                    .collect(),
+            )
+        }
+        _ => Some(vec![(first, scope)]),
+    }
+}

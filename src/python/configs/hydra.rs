@@ -1,0 +1,326 @@
+//! Hydra and OmegaConf configs: the config `@hydra.main(config_path=..., config_name=...)`
+//! composes when the command line overrides nothing (the primary file, its `defaults:` list
+//! of group files, `_self_`), and `OmegaConf.load("x.yaml")` of a literal path.
+
+use std::path::{Component, Path, PathBuf};
+use std::sync::Arc;
+
+use tree_sitter::Node;
+
+use super::Config;
+use super::yaml::{self, Leaf, LoadError};
+use crate::python::model::{FunctionDef, Module, ScopeId, positional_args};
+use crate::python::values::{ConfigGap, Provenance, Resolved};
+
+/// Decorators that run a function with a Hydra config (dora's wraps Hydra's, same arguments).
+const HYDRA_MAIN: &[&str] = &["hydra.main", "dora.hydra_main"];
+
+/// How deep `defaults:` lists are followed.
+const MAX_NESTING: u32 = 4;
+
+/// The config a Hydra entry point's first parameter receives.
+pub(super) fn entry_config<'a>(
+    m: &Module<'a>,
+    function: &FunctionDef<'a>,
+    param: &str,
+) -> Option<Config<'a>> {
+    let decorated = function
+        .node
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")?;
+    let mut cursor = decorated.walk();
+    let call = decorated
+        .named_children(&mut cursor)
+        .filter(|d| d.kind() == "decorator")
+        .filter_map(|d| d.named_child(0))
+        .find(|e| {
+            e.kind() == "call"
+                && e.child_by_field_name("function")
+                    .and_then(|f| m.qualified_name(f))
+                    .is_some_and(|q| HYDRA_MAIN.contains(&q.as_str()))
+        })?;
+    let first = function
+        .node
+        .child_by_field_name("parameters")
+        .and_then(|p| p.named_child(0))?;
+    let first = match first.kind() {
+        "identifier" => first,
+        "typed_parameter" => first.named_child(0)?,
+        _ => return None,
+    };
+    if m.text(first) != param {
+        return None;
+    }
+    let positional = positional_args(call);
+    let argument = |name: &str, index: usize| {
+        m.keyword_arg(call, name)
+            .or_else(|| positional.get(index).copied())
+            .map(|n| m.string_value(n))
+    };
+    // Both must be literal strings; without a config path Hydra has no config directory.
+    let config_path = argument("config_path", 0)??;
+    let config_name = argument("config_name", 1)??;
+    if config_path.contains("://") {
+        return None;
+    }
+    let here = m.path.parent()?;
+    let dir = normalize(&here.join(&config_path));
+    let name = config_name.strip_suffix(".yaml").unwrap_or(&config_name);
+    let tree = compose(here, &dir, &[], name, 0);
+    Some(Config::Yaml {
+        tree: Arc::new(tree),
+        path: Vec::new(),
+        shown: shown(here, &dir.join(format!("{name}.yaml"))),
+    })
+}
+
+/// `OmegaConf.load("configs/x.yaml")`: a path relative to where the script runs, looked for
+/// from the file's folder up (the nearest found).
+pub(super) fn load_literal<'a>(m: &Module<'a>, call: Node, _scope: ScopeId) -> Option<Config<'a>> {
+    let arguments = positional_args(call);
+    let [argument] = arguments.as_slice() else {
+        return None;
+    };
+    let relative = m.string_value(*argument)?;
+    let here = m.path.parent()?;
+    let candidates: Vec<PathBuf> = if Path::new(&relative).is_absolute() {
+        vec![PathBuf::from(&relative)]
+    } else {
+        here.ancestors()
+            .take(5)
+            .map(|d| normalize(&d.join(&relative)))
+            .collect()
+    };
+    let path = candidates
+        .iter()
+        .find(|p| p.is_file())
+        .cloned()
+        .unwrap_or_else(|| normalize(&here.join(&relative)));
+    let shown = shown(here, &path);
+    let tree = match &*yaml::load(&path) {
+        Ok(tree) => tree.clone(),
+        Err(e) => gap(e, &shown),
+    };
+    Some(Config::Yaml {
+        tree: Arc::new(tree),
+        path: Vec::new(),
+        shown,
+    })
+}
+
+/// The value at a dotted path of a config tree.
+pub(super) fn value_at(
+    m: &Module,
+    tree: &yaml::Node,
+    path: &[String],
+    shown: &str,
+) -> Option<Resolved> {
+    let key = path.join(".");
+    let mut node = tree;
+    for part in path {
+        node = match node {
+            yaml::Node::Gap(gap) => return Some(unknown(gap.clone())),
+            yaml::Node::Map(_) => match node.get(part) {
+                Some(next) => next,
+                None => {
+                    return Some(unknown(ConfigGap::NoKey {
+                        key,
+                        shown: shown.to_owned(),
+                    }));
+                }
+            },
+            _ => return None,
+        };
+    }
+    let here = m.path.parent()?;
+    match node {
+        yaml::Node::Gap(gap) => Some(unknown(gap.clone())),
+        yaml::Node::Scalar {
+            leaf, file, line, ..
+        } => {
+            let shown = self::shown(here, file);
+            let line = *line;
+            Some(match leaf {
+                Leaf::Value(value) => Resolved {
+                    value: value.clone(),
+                    provenance: Provenance::ConfigFile { key, shown, line },
+                },
+                Leaf::Interpolation => unknown(ConfigGap::Interpolation { key, shown, line }),
+                Leaf::Mandatory => unknown(ConfigGap::Mandatory { key, shown, line }),
+                Leaf::Unreadable => unknown(ConfigGap::Unreadable { shown, line }),
+            })
+        }
+        _ => None,
+    }
+}
+
+fn unknown(gap: ConfigGap) -> Resolved {
+    Resolved {
+        value: crate::python::values::Value::Unknown,
+        provenance: Provenance::ConfigGap(gap),
+    }
+}
+
+fn gap(error: &LoadError, shown: &str) -> yaml::Node {
+    yaml::Node::Gap(match error {
+        LoadError::NoFile => ConfigGap::NoFile {
+            shown: shown.to_owned(),
+        },
+        LoadError::Unreadable { line } => ConfigGap::Unreadable {
+            shown: shown.to_owned(),
+            line: *line,
+        },
+    })
+}
+
+/// The config Hydra composes from `dir/group/name.yaml` when the command line overrides
+/// nothing: its `defaults:` entries in order (`group: option` files under the group's
+/// package, plain names at this package), with the file's own content at `_self_` (last when
+/// it is not listed). Parts it cannot follow become gaps, never guesses.
+fn compose(here: &Path, dir: &Path, group: &[String], name: &str, nesting: u32) -> yaml::Node {
+    let mut file = dir.to_path_buf();
+    file.extend(group);
+    let file = file.join(format!("{name}.yaml"));
+    let shown = shown(here, &file);
+    let loaded = yaml::load(&file);
+    let own = match &*loaded {
+        Ok(tree) => tree.clone(),
+        Err(e) => return gap(e, &shown),
+    };
+    if package_directive(&file) {
+        return yaml::Node::Gap(ConfigGap::Composed { shown });
+    }
+    let yaml::Node::Map(entries) = own else {
+        return own;
+    };
+    let (defaults, body): (Vec<_>, Vec<_>) =
+        entries.into_iter().partition(|(k, _)| k == "defaults");
+    let body = yaml::Node::Map(body);
+    let Some((_, list)) = defaults.into_iter().last() else {
+        return body;
+    };
+    let yaml::Node::Seq(items) = list else {
+        return yaml::Node::Gap(ConfigGap::Composed { shown });
+    };
+    if nesting >= MAX_NESTING {
+        return yaml::Node::Gap(ConfigGap::Composed { shown });
+    }
+    let mut out = yaml::Node::Map(Vec::new());
+    let mut body = Some(body);
+    for item in items {
+        match item {
+            yaml::Node::Scalar { text, .. } if text == "_self_" => {
+                if let Some(body) = body.take() {
+                    out.merge(body);
+                }
+            }
+            // A config of the same group, merged at this package.
+            yaml::Node::Scalar {
+                text,
+                leaf: Leaf::Value(_),
+                ..
+            } => {
+                let part = compose(here, dir, group, &text, nesting + 1);
+                out.merge(part);
+            }
+            yaml::Node::Map(choice) if choice.len() == 1 => {
+                let Some((key, option)) = choice.into_iter().next() else {
+                    continue;
+                };
+                let (optional, key) = match key.strip_prefix("optional ") {
+                    Some(rest) => (true, rest.trim().to_owned()),
+                    None => (false, key),
+                };
+                // Hydra's own groups (launchers, logging) are not the task's config.
+                if key.starts_with("hydra/") || key.starts_with("override hydra") {
+                    continue;
+                }
+                if key.starts_with("override ") || key.contains('@') {
+                    return yaml::Node::Gap(ConfigGap::Composed { shown });
+                }
+                let option = match option {
+                    yaml::Node::Scalar {
+                        leaf: Leaf::Value(crate::python::values::Value::None),
+                        ..
+                    } => continue,
+                    yaml::Node::Scalar {
+                        text,
+                        leaf: Leaf::Value(_),
+                        ..
+                    } => text,
+                    _ => return yaml::Node::Gap(ConfigGap::Composed { shown }),
+                };
+                let mut sub_group = group.to_vec();
+                sub_group.extend(key.split('/').map(str::to_owned));
+                let part = compose(here, dir, &sub_group, &option, nesting + 1);
+                if optional && matches!(part, yaml::Node::Gap(ConfigGap::NoFile { .. })) {
+                    continue;
+                }
+                let package: Vec<&str> = sub_group.iter().map(String::as_str).collect();
+                out.merge(part.under(&package));
+            }
+            _ => return yaml::Node::Gap(ConfigGap::Composed { shown }),
+        }
+    }
+    if let Some(body) = body {
+        out.merge(body);
+    }
+    out
+}
+
+/// Whether a config file starts with a `# @package` directive (placing it elsewhere than its
+/// group; not followed).
+fn package_directive(file: &Path) -> bool {
+    std::fs::read_to_string(file).is_ok_and(|text| {
+        text.lines()
+            .take_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+            .any(|l| l.contains("@package"))
+    })
+}
+
+/// `a/./b/../c` as `a/c`, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A config file as the Python file in `here` would name it: relative to its folder or one
+/// of the folders above (`../conf/config.yaml`).
+fn shown(here: &Path, file: &Path) -> String {
+    let here = normalize(here);
+    let mut up = String::new();
+    for base in here.ancestors().take(4) {
+        if let Ok(rest) = file.strip_prefix(base) {
+            return format!("{up}{}", rest.to_string_lossy());
+        }
+        up.push_str("../");
+    }
+    file.to_string_lossy().into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn config_files_are_named_from_the_file_using_them() {
+        let here = Path::new("/p/src/demucs");
+        assert_eq!(
+            shown(here, &normalize(&here.join("../../conf/config.yaml"))),
+            "../../conf/config.yaml"
+        );
+        assert_eq!(shown(here, Path::new("/p/src/demucs/c.yaml")), "c.yaml");
+        assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
+    }
+}

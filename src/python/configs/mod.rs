@@ -1,0 +1,279 @@
+//! Loader arguments read from configuration objects rather than argparse: dataclass configs
+//! (`cfg = TrainConfig()`, also through `HfArgumentParser(...).parse_args_into_dataclasses()`),
+//! `@click.option` defaults, and Hydra / OmegaConf YAML files (`@hydra.main(config_path=...,
+//! config_name=...)`, `OmegaConf.load("x.yaml")`).
+//!
+//! What runs is what a run without command-line options gets: a dataclass field's default, a
+//! click option's `default=`, the value in the config file Hydra composes by default. A config
+//! is followed through names bound once, nested fields, a function's parameter that every
+//! call of the file passes the same config for, and `self.cfg` set once in `__init__`.
+//! Anything else stays unknown; a config file's value that cannot be read (an interpolation,
+//! `???`, a missing key or file, broken YAML) stays unknown with its reason.
+
+mod click;
+mod dataclass;
+mod hydra;
+mod yaml;
+
+use std::sync::Arc;
+
+use tree_sitter::Node;
+
+use crate::python::argparse::parameter_position;
+use crate::python::defaults::{self, Passed, passed_for};
+use crate::python::model::{Binding, BindingKind, ClassId, MAX_DEPTH, Module, ScopeId};
+use crate::python::values::{Provenance, Resolved};
+
+pub(crate) use click::parameter_value;
+
+/// How many calls of a function are read before giving up.
+const MAX_CALLS: usize = 16;
+
+/// What a configuration expression holds.
+#[derive(Clone, Debug)]
+enum Config<'a> {
+    /// An instance of a dataclass of this file; `call` is the construction, `None` for an
+    /// instance built with every default (by `HfArgumentParser`, a `default_factory`).
+    Dataclass {
+        class: ClassId,
+        call: Option<(Node<'a>, ScopeId)>,
+    },
+    /// A mapping of a YAML configuration, at `path` under the file's root (`shown` is how
+    /// the file is named for the file using it).
+    Yaml {
+        tree: Arc<yaml::Node>,
+        path: Vec<String>,
+        shown: String,
+    },
+}
+
+impl Config<'_> {
+    /// Whether two configs are the same object (two calls passing the same config).
+    fn same(&self, other: &Config) -> bool {
+        match (self, other) {
+            (
+                Config::Dataclass { class: a, call: ca },
+                Config::Dataclass { class: b, call: cb },
+            ) => a == b && ca.map(|c| c.0.id()) == cb.map(|c| c.0.id()),
+            (
+                Config::Yaml {
+                    tree: a, path: pa, ..
+                },
+                Config::Yaml {
+                    tree: b, path: pb, ..
+                },
+            ) => Arc::ptr_eq(a, b) && pa == pb,
+            _ => false,
+        }
+    }
+}
+
+/// `object.attribute` (or `object["attribute"]`) when `object` holds a configuration.
+pub(crate) fn attribute_value(
+    m: &Module,
+    object: Node,
+    attribute: &str,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Resolved> {
+    let config = config_of(m, object, scope, depth + 1)?;
+    match &config {
+        Config::Dataclass { class, call } => {
+            dataclass::field_value(m, *class, *call, attribute, depth + 1)
+        }
+        Config::Yaml { tree, path, shown } => {
+            // `cfg.loader.num_workers = ...` (or under `open_dict`) anywhere in the file: the
+            // file's value may not be what runs.
+            if m.attribute_assignments()
+                .iter()
+                .any(|w| w.attribute == attribute)
+            {
+                return None;
+            }
+            let mut path = path.clone();
+            path.push(attribute.to_owned());
+            hydra::value_at(m, tree, &path, shown)
+        }
+    }
+}
+
+/// The configuration `expr` holds, if it is one the analysis can read.
+fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> Option<Config<'a>> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    match expr.kind() {
+        "parenthesized_expression" => config_of(m, expr.named_child(0)?, scope, depth + 1),
+        "identifier" => name_config(m, expr, scope, depth),
+        "attribute" => {
+            let object = expr.child_by_field_name("object")?;
+            let attribute = m.text(expr.child_by_field_name("attribute")?);
+            if let Some(config) = self_config(m, object, attribute, scope, depth) {
+                return Some(config);
+            }
+            let base = config_of(m, object, scope, depth + 1)?;
+            nested(m, base, attribute, depth)
+        }
+        "subscript" => {
+            let object = expr.child_by_field_name("value")?;
+            let key = m.string_value(expr.child_by_field_name("subscript")?)?;
+            let base = config_of(m, object, scope, depth + 1)?;
+            nested(m, base, &key, depth)
+        }
+        "call" => {
+            let callee = expr.child_by_field_name("function")?;
+            if let Some(class) = dataclass::local_dataclass(m, callee, scope) {
+                return Some(Config::Dataclass {
+                    class,
+                    call: Some((expr, scope)),
+                });
+            }
+            match m.qualified_in(callee, scope, depth + 1).as_deref() {
+                Some("omegaconf.OmegaConf.load") => hydra::load_literal(m, expr, scope),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The config a field of `base` holds: a nested dataclass, a YAML mapping.
+fn nested<'a>(m: &Module<'a>, base: Config<'a>, attribute: &str, depth: u32) -> Option<Config<'a>> {
+    match base {
+        Config::Dataclass { class, call } => {
+            dataclass::nested(m, class, call, attribute, depth + 1)
+        }
+        Config::Yaml {
+            tree,
+            mut path,
+            shown,
+        } => {
+            path.push(attribute.to_owned());
+            Some(Config::Yaml { tree, path, shown })
+        }
+    }
+}
+
+/// A name: bound once to a config, a destructuring of `parse_args_into_dataclasses()`, the
+/// config parameter of a Hydra entry point, or a parameter every call passes one config for.
+fn name_config<'a>(
+    m: &Module<'a>,
+    expr: Node<'a>,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Config<'a>> {
+    let ids = m.lookup(m.text(expr), scope)?;
+    let mut found: Option<Config> = None;
+    for id in ids {
+        let binding = m.bindings().get(*id)?;
+        let config = match (&binding.kind, binding.value) {
+            (BindingKind::Assign | BindingKind::Walrus, Some(value)) => {
+                config_of(m, value, binding.scope, depth + 1)?
+            }
+            (BindingKind::Assign, None) => match dataclass::destructured(m, binding, depth)? {
+                dataclass::Parsed::Defaults(config) => config,
+                // `parser.parse_json_file(sys.argv[1])`: a file chosen on the command line.
+                dataclass::Parsed::CommandLineFile => continue,
+            },
+            (BindingKind::Parameter, _) => parameter_config(m, binding, depth)?,
+            _ => return None,
+        };
+        match &found {
+            Some(f) if !f.same(&config) => return None,
+            Some(_) => {}
+            None => found = Some(config),
+        }
+    }
+    found
+}
+
+/// A parameter's config: Hydra's for an entry point's first parameter, else what every call
+/// in the file passes (`train(cfg)`, `Trainer(cfg)` for `__init__`).
+fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Option<Config<'a>> {
+    let function_id = m.scopes().get(param.scope)?.function?;
+    let function = m.function(function_id)?;
+    if let Some(config) = hydra::entry_config(m, function, param.name) {
+        return Some(config);
+    }
+    if function.node.parent()?.kind() == "decorated_definition" {
+        return None;
+    }
+    let (position, keyword_only) = parameter_position(m, function.node, param.name)?;
+    let (name, name_range, class) = match function.class {
+        Some(class) if function.name == "__init__" => {
+            let c = m.class(class)?;
+            (c.name, c.name_range, Some(class))
+        }
+        Some(_) => return None,
+        None => (function.name, function.name_range, None),
+    };
+    let mut found: Option<Config> = None;
+    let mut calls = 0;
+    for (reference, scope) in defaults::references_to(m, name, name_range, function_id, class) {
+        calls += 1;
+        let call = reference.parent().filter(|p| {
+            p.kind() == "call" && p.child_by_field_name("function") == Some(reference)
+        })?;
+        if calls > MAX_CALLS {
+            return None;
+        }
+        let Passed::Value(value, value_scope) = passed_for(
+            m,
+            call,
+            scope,
+            position,
+            keyword_only,
+            class.is_some(),
+            param.name,
+        )?
+        else {
+            return None;
+        };
+        let config = config_of(m, value, value_scope, depth + 1)?;
+        match &found {
+            Some(f) if !f.same(&config) => return None,
+            Some(_) => {}
+            None => found = Some(config),
+        }
+    }
+    found
+}
+
+/// `self.cfg` in a method: the config `__init__` stores in it, once and unconditionally.
+fn self_config<'a>(
+    m: &Module<'a>,
+    object: Node<'a>,
+    attribute: &str,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Config<'a>> {
+    let (class, self_name) = defaults::self_of(m, object, scope)?;
+    let init = m.method_id(class, "__init__")?;
+    let mut writes = m.attribute_assignments().iter().filter(|w| {
+        w.attribute == attribute
+            && w.object == Some(self_name)
+            && w.function
+                .and_then(|f| m.function(f))
+                .is_some_and(|f| f.class == Some(class))
+    });
+    let write = writes.next()?;
+    if writes.next().is_some() || write.function != Some(init) {
+        return None;
+    }
+    if m.is_conditional_relative_to(write.target, m.function(init)?.body?) {
+        return None;
+    }
+    config_of(m, write.value?, write.scope, depth + 1)
+}
+
+/// A value read from a config, with where it is written: a literal or a computation there is
+/// named by `provenance`, anything else keeps its own.
+fn placed(inner: Resolved, provenance: Provenance) -> Resolved {
+    match inner.provenance {
+        Provenance::Literal | Provenance::Computed if inner.value.is_known() => Resolved {
+            value: inner.value,
+            provenance,
+        },
+        _ => inner,
+    }
+}
