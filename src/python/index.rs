@@ -37,6 +37,7 @@ use tree_sitter::{Node, Tree};
 
 use crate::python::analysis::Analysis;
 use crate::python::argparse::{self, External, NamespaceTable, ParamWrite, ParserOptions};
+use crate::python::catalogue::Catalogue;
 use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
 use crate::python::syntax;
@@ -85,6 +86,20 @@ pub struct ProjectIndex {
     listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
     /// The constructions of a class in other files, by the class's file and name.
     constructions: Mutex<HashMap<(PathBuf, String), Constructions>>,
+    /// Where imports lead ([`ProjectIndex::module_file`]), by importing folder, level and
+    /// dotted module: every call of an imported name asks, and each answer costs a few
+    /// `stat`s per enclosing folder. Forgotten when files are added, change or go away.
+    modules: Mutex<ModuleFiles>,
+}
+
+/// The memo of [`ProjectIndex::module_file`], with a generation that each forgetting bumps, so
+/// an answer found while files changed is not kept.
+#[derive(Default)]
+struct ModuleFiles {
+    generation: u64,
+    found: HashMap<(PathBuf, usize, String), Option<PathBuf>>,
+    /// Whether a candidate path is a file on disk.
+    files: HashMap<PathBuf, bool>,
 }
 
 /// The constructions found of a class; `None` when they cannot all be read.
@@ -130,7 +145,8 @@ impl FileSummary {
     pub fn of(path: &Path, source: &str, tree: &Tree) -> FileSummary {
         // Another file's own imports do not reach further files: its summary is local to it.
         let no_index = ProjectIndex::default();
-        let module = Module::build(source, tree, path, &no_index);
+        let module =
+            Module::build_definitions(source, tree, path, &no_index, Catalogue::builtin_ref());
         let scope = Analysis::new(&module);
         let mut summary = FileSummary::default();
         for (name, binding) in module
@@ -276,6 +292,15 @@ impl ProjectIndex {
     /// Changes the project's roots (the editor's workspace folders changed).
     pub fn set_roots(&self, roots: Vec<PathBuf>) {
         *self.roots.write().unwrap_or_else(PoisonError::into_inner) = roots;
+        self.forget_modules();
+    }
+
+    /// Forgets where imports lead: a file appeared, changed or went away.
+    fn forget_modules(&self) {
+        let mut modules = lock(&self.modules);
+        modules.generation += 1;
+        modules.found.clear();
+        modules.files.clear();
     }
 
     /// Indexes (or re-indexes) one file from its text. Unparsable input leaves the file out.
@@ -312,6 +337,7 @@ impl ProjectIndex {
     pub fn invalidate(&self, path: &Path) -> bool {
         let callers = self.forget_callers_of(path, None);
         let constructions = self.forget_constructions(None);
+        self.forget_modules();
         let used = self
             .lock()
             .remove(path)
@@ -346,6 +372,7 @@ impl ProjectIndex {
         lock(&self.passed).clear();
         lock(&self.caller_files).clear();
         lock(&self.listings).clear();
+        self.forget_modules();
     }
 
     /// The attributes the module-level function `qualified` (as imported into `from_file`)
@@ -461,7 +488,7 @@ impl ProjectIndex {
                 continue;
             };
             lock(&self.caller_files).insert(file.clone());
-            let m = Module::build(&source, &tree, file, self);
+            let m = Module::build_definitions(&source, &tree, file, self, Catalogue::builtin_ref());
             for passed in argparse::passed_in(&m, helper, external) {
                 let passed = passed?;
                 table = Some(match table {
@@ -665,6 +692,25 @@ impl ProjectIndex {
     /// folder or an enclosing one (or its `src/`), nearest first, up to the project's root.
     fn module_file(&self, from_file: &Path, level: usize, parts: &[&str]) -> Option<PathBuf> {
         let folder = from_file.parent()?;
+        let key = (folder.to_path_buf(), level, parts.join("."));
+        let generation = {
+            let modules = lock(&self.modules);
+            if let Some(found) = modules.found.get(&key) {
+                return found.clone();
+            }
+            modules.generation
+        };
+        let found = self.find_module_file(from_file, level, parts);
+        let mut modules = lock(&self.modules);
+        if modules.generation == generation {
+            modules.found.insert(key, found.clone());
+        }
+        found
+    }
+
+    /// [`ProjectIndex::module_file`] without the memo.
+    fn find_module_file(&self, from_file: &Path, level: usize, parts: &[&str]) -> Option<PathBuf> {
+        let folder = from_file.parent()?;
         if level > 0 {
             let mut base = folder;
             for _ in 1..level {
@@ -713,7 +759,25 @@ impl ProjectIndex {
             .lock()
             .get(path)
             .is_some_and(|slot| slot.get().is_some_and(Option::is_some));
-        known || (self.reader.is_some() && path.is_file())
+        known || (self.reader.is_some() && self.is_file(path))
+    }
+
+    /// Whether `path` is a file on disk, asked once per path: the imports of files in
+    /// neighbouring folders try the same candidates in their common ancestors.
+    fn is_file(&self, path: &Path) -> bool {
+        let generation = {
+            let modules = lock(&self.modules);
+            if let Some(&found) = modules.files.get(path) {
+                return found;
+            }
+            modules.generation
+        };
+        let found = path.is_file();
+        let mut modules = lock(&self.modules);
+        if modules.generation == generation {
+            modules.files.insert(path.to_path_buf(), found);
+        }
+        found
     }
 
     /// The file's entry, summarised now if no thread has yet.
@@ -735,6 +799,7 @@ impl ProjectIndex {
     fn put(&self, path: &Path, entry: Entry) {
         let slot = OnceLock::from(Some(Arc::new(entry)));
         self.lock().insert(path.to_owned(), Arc::new(slot));
+        self.forget_modules();
     }
 
     fn lock(&self) -> MutexGuard<'_, HashMap<PathBuf, Arc<Slot>>> {
@@ -1072,6 +1137,35 @@ mod tests {
         assert!(index.class_facts(&train, "shared.Gpu").is_none());
         let unbounded = ProjectIndex::on_disk(Vec::new());
         assert!(unbounded.class_facts(&train, "shared.Gpu").is_some());
+    }
+
+    /// Where an import leads is asked of the disk once, and asked again after files come or
+    /// go, or after the project's roots change.
+    #[test]
+    fn import_lookups_are_remembered_until_files_come_or_go() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        let train = root.join("train.py");
+        let index = ProjectIndex::on_disk(vec![root.to_path_buf()]);
+        assert!(index.class_facts(&train, "data.Gpu").is_none());
+        std::fs::write(root.join("data.py"), DATA).expect("write");
+        assert!(
+            index.class_facts(&train, "data.Gpu").is_none(),
+            "remembered: the new file is not seen before the index hears of it"
+        );
+        index.forget_callers();
+        assert!(index.class_facts(&train, "data.Gpu").is_some());
+
+        std::fs::create_dir_all(root.join("pkg")).expect("mkdir");
+        std::fs::write(root.join("pkg/near.py"), DATA).expect("write");
+        let inner = root.join("pkg/train.py");
+        assert!(index.class_facts(&inner, "data.Gpu").is_some());
+        index.set_roots(vec![root.join("pkg")]);
+        assert!(
+            index.class_facts(&inner, "data.Gpu").is_none(),
+            "the new root bounds the lookup"
+        );
+        assert!(index.class_facts(&inner, "near.Gpu").is_some());
     }
 
     /// An edit re-summarises a file only if someone used its summary, and says whether what

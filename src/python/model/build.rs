@@ -32,6 +32,21 @@ impl<'a> Module<'a> {
         index: &'a ProjectIndex,
         catalogue: &'a Catalogue,
     ) -> Self {
+        let mut module = Self::build_definitions(source, tree, path, index, catalogue);
+        module.loaders = loaders::collect(&module);
+        module
+    }
+
+    /// Builds the model without its loaders, for reading another file's definitions (its
+    /// summary in the project index, its calls of a helper): nothing there reads the loaders,
+    /// and finding them asks the catalogue and the index about every call of the file.
+    pub(crate) fn build_definitions(
+        source: &'a str,
+        tree: &'a Tree,
+        path: &'a Path,
+        index: &'a ProjectIndex,
+        catalogue: &'a Catalogue,
+    ) -> Self {
         let walked = Walker::walk(source, tree.root_node());
         let mut module = Self {
             source,
@@ -60,7 +75,6 @@ impl<'a> Module<'a> {
             call.qualified = q;
         }
         module.attributes = Box::new(ArgparseDefaults::collect(&module));
-        module.loaders = loaders::collect(&module);
         module
     }
 }
