@@ -31,7 +31,7 @@ for target in "${targets[@]}"; do
         # The summary lines, and a panic's message (the lines after "panicked at").
         awk '/panicked/ { print; shown = 4; next }
              shown > 0 { print; shown-- ; next }
-             /^(stat::number_of_executed_units|stat::new_units_added|==|INFO: (Seed|Loaded))|Error|ERROR|SUMMARY/' || true
+             /^(stat::number_of_executed_units|stat::new_units_added|==|INFO: (Seed|Loaded)|Error:)|ERROR|SUMMARY/' || true
     # A crash is an artifact, whatever grep let through.
     if compgen -G "artifacts/$target/*" >/dev/null; then
         echo "fuzz $target: crash inputs in fuzz/artifacts/$target/" >&2
