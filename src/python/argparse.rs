@@ -1617,18 +1617,7 @@ impl<'m, 'a> Flow<'m, 'a> {
 
     /// What a function returns, for this call: every `return` must return something followed.
     fn returns(&self, call: &CallFrame<'_, 'a>, depth: u32, want: Want) -> Option<Parsers> {
-        let m = self.m;
-        let function = m.function(call.function)?;
-        let mut out: Parsers = Vec::new();
-        let mut any = false;
-        for ret in return_statements(function.body?) {
-            let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
-            out.extend(self.resolve(value, function.scope, Some(call), depth + 1, want)?);
-            any = true;
-        }
-        out.sort_unstable();
-        out.dedup();
-        any.then_some(out)
+        self.returned(call, None, depth, want)
     }
 
     /// Item `index` of the tuples a function returns (`return parser.parse_args(), ds_init`);
@@ -1640,20 +1629,33 @@ impl<'m, 'a> Flow<'m, 'a> {
         depth: u32,
         want: Want,
     ) -> Option<Parsers> {
+        self.returned(call, Some(index), depth, want)
+    }
+
+    /// What every `return` of the called function gives (item `index` of it when given).
+    fn returned(
+        &self,
+        call: &CallFrame<'_, 'a>,
+        index: Option<usize>,
+        depth: u32,
+        want: Want,
+    ) -> Option<Parsers> {
         let function = self.m.function(call.function)?;
         let mut out: Parsers = Vec::new();
         let mut any = false;
         for ret in return_statements(function.body?) {
-            let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
-            if !matches!(value.kind(), "expression_list" | "tuple") {
-                return None;
+            let mut value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
+            if let Some(index) = index {
+                if !matches!(value.kind(), "expression_list" | "tuple") {
+                    return None;
+                }
+                let mut cursor = value.walk();
+                value = value
+                    .named_children(&mut cursor)
+                    .filter(|n| n.kind() != "comment")
+                    .nth(index)?;
             }
-            let mut cursor = value.walk();
-            let item = value
-                .named_children(&mut cursor)
-                .filter(|n| n.kind() != "comment")
-                .nth(index)?;
-            out.extend(self.resolve(item, function.scope, Some(call), depth + 1, want)?);
+            out.extend(self.resolve(value, function.scope, Some(call), depth + 1, want)?);
             any = true;
         }
         out.sort_unstable();
