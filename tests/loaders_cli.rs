@@ -38,6 +38,17 @@ fn check_json(dir: &Path) -> (Output, Vec<Value>) {
     (out, value.as_array().cloned().unwrap_or_default())
 }
 
+/// Runs `dldoctor loaders` in `dir` and checks that it succeeds and prints every line of
+/// `expected`.
+fn assert_loaders_text(dir: &Path, expected: &[&str]) {
+    let out = dldoctor(dir, &["loaders"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in expected {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+}
+
 fn codes(items: &[Value]) -> Vec<String> {
     let mut out: Vec<String> = items
         .iter()
@@ -203,22 +214,20 @@ def main(ds, cfg):
 #[test]
 fn loaders_explains_each_value_in_text_and_json() {
     let dir = project(&[("train.py", EXPLAINED)]);
-    let out = dldoctor(dir.path(), &["loaders"]);
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
-    for expected in [
-        "train.py:10:14: DataLoader via torch.utils.data.DataLoader",
-        "    num_workers = 64: the default of --num_workers (line 6), passed on line 10",
-        "    pin_memory unknown: `cfg.pin` is not a value dldoctor can resolve",
-        "    start method: spawn: the workers start by spawn (`multiprocessing_context`)",
-        "train.py:11:10: TrainingArguments via transformers.TrainingArguments",
-        "    catalogue entry: queries/transformers.scm:",
-        "    num_workers (as dataloader_num_workers) = 2: passed on line 11",
-        "    pin_memory = True: the default of transformers.TrainingArguments",
-        "Found 2 loaders.",
-    ] {
-        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
-    }
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "train.py:10:14: DataLoader via torch.utils.data.DataLoader",
+            "    num_workers = 64: the default of --num_workers (line 6), passed on line 10",
+            "    pin_memory unknown: `cfg.pin` is not a value dldoctor can resolve",
+            "    start method: spawn: the workers start by spawn (`multiprocessing_context`)",
+            "train.py:11:10: TrainingArguments via transformers.TrainingArguments",
+            "    catalogue entry: queries/transformers.scm:",
+            "    num_workers (as dataloader_num_workers) = 2: passed on line 11",
+            "    pin_memory = True: the default of transformers.TrainingArguments",
+            "Found 2 loaders.",
+        ],
+    );
 
     let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
     assert_eq!(out.status.code(), Some(0));
@@ -456,16 +465,14 @@ fn argument<'v>(loader: &'v Value, param: &str) -> &'v Value {
 #[test]
 fn loaders_says_why_a_value_stayed_unknown() {
     let dir = project(&[("train.py", WHY_UNKNOWN)]);
-    let out = dldoctor(dir.path(), &["loaders"]);
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
-    for expected in [
-        "    num_workers unknown: `args.workers` is not a value dldoctor can resolve without running the code, passed on line 17\n        because written by `setattr` with a computed name on line 15\n",
-        "        because `cfg` is read from a config file at run time (`yaml.safe_load`, line 16)\n",
-        "        because `opts` is a parameter of `evaluate`, and no call dldoctor found in the project passes it a namespace it can resolve\n",
-    ] {
-        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
-    }
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers unknown: `args.workers` is not a value dldoctor can resolve without running the code, passed on line 17\n        because written by `setattr` with a computed name on line 15\n",
+            "        because `cfg` is read from a config file at run time (`yaml.safe_load`, line 16)\n",
+            "        because `opts` is a parameter of `evaluate`, and no call dldoctor found in the project passes it a namespace it can resolve\n",
+        ],
+    );
 
     let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
     let files: Value = serde_json::from_slice(&out.stdout).expect("json");
@@ -547,19 +554,17 @@ if __name__ == '__main__':
 #[test]
 fn loaders_explains_parameter_defaults_and_attributes_set_in_init() {
     let dir = project(&[("train.py", DEFAULTS)]);
-    let out = dldoctor(dir.path(), &["loaders"]);
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
-    for expected in [
-        "    num_workers = 0: the default of num_workers in Digits.__init__ (line 7), passed on line 13",
-        "    prefetch_factor = None: the value of self.prefetch_factor (line 10), passed on line 13",
-        "    num_workers = 4: the default of num_workers in Audio.__init__ (line 17), passed on line 22",
-        "    num_workers = 6: passed for workers to Speech (line 33), passed on line 30",
-        "    num_workers = 12: the default of workers in train (line 36), passed on line 37",
-        "Found 4 loaders.",
-    ] {
-        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
-    }
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 0: the default of num_workers in Digits.__init__ (line 7), passed on line 13",
+            "    prefetch_factor = None: the value of self.prefetch_factor (line 10), passed on line 13",
+            "    num_workers = 4: the default of num_workers in Audio.__init__ (line 17), passed on line 22",
+            "    num_workers = 6: passed for workers to Speech (line 33), passed on line 30",
+            "    num_workers = 12: the default of workers in train (line 36), passed on line 37",
+            "Found 4 loaders.",
+        ],
+    );
 
     let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
     let files: Value = serde_json::from_slice(&out.stdout).expect("json");
@@ -668,15 +673,13 @@ fn loaders_in_a_notebook_count_lines_in_cells() {
         "nbformat_minor": 5,
     });
     let dir = project(&[("explore.ipynb", &nb.to_string())]);
-    let out = dldoctor(dir.path(), &["loaders"]);
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
-    for expected in [
-        "explore.ipynb:cell 4:2:10: DataLoader via torch.utils.data.DataLoader",
-        "    num_workers = 4: the value of workers (cell 3, line 2), passed in cell 4, line 2",
-    ] {
-        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
-    }
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "explore.ipynb:cell 4:2:10: DataLoader via torch.utils.data.DataLoader",
+            "    num_workers = 4: the value of workers (cell 3, line 2), passed in cell 4, line 2",
+        ],
+    );
 
     let out = dldoctor(dir.path(), &["loaders", "--format", "json"]);
     let files: Value = serde_json::from_slice(&out.stdout).expect("json");
@@ -739,19 +742,17 @@ fn loaders_explains_config_values_and_why_they_stay_unknown() {
         ),
         ("conf/data/cluster.yaml", "num_workers: 24\nprefetch: ???\n"),
     ]);
-    let out = dldoctor(dir.path(), &["loaders"]);
-    assert_eq!(out.status.code(), Some(0));
-    let text = String::from_utf8_lossy(&out.stdout);
-    for expected in [
-        "    num_workers = 24: data.num_workers in ../conf/data/cluster.yaml line 1, passed on line 7",
-        "    prefetch_factor unknown: `cfg.data.prefetch`: data.prefetch in ../conf/data/cluster.yaml line 2 is `???`, a value the command line must give, passed on line 7",
-        "    batch_size unknown: `cfg.batch_size`: batch_size in ../conf/config.yaml line 5 is an interpolation, resolved only when the code runs, passed on line 8",
-        "    pin_memory unknown: `cfg.data.pin`: ../conf/config.yaml has no data.pin (the command line may add it), passed on line 8",
-        "    num_workers = 16: the default of TrainConfig.num_workers (line 9), passed on line 16",
-        "    timeout = 12: the default of --workers (line 13), passed on line 16",
-    ] {
-        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
-    }
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 24: data.num_workers in ../conf/data/cluster.yaml line 1, passed on line 7",
+            "    prefetch_factor unknown: `cfg.data.prefetch`: data.prefetch in ../conf/data/cluster.yaml line 2 is `???`, a value the command line must give, passed on line 7",
+            "    batch_size unknown: `cfg.batch_size`: batch_size in ../conf/config.yaml line 5 is an interpolation, resolved only when the code runs, passed on line 8",
+            "    pin_memory unknown: `cfg.data.pin`: ../conf/config.yaml has no data.pin (the command line may add it), passed on line 8",
+            "    num_workers = 16: the default of TrainConfig.num_workers (line 9), passed on line 16",
+            "    timeout = 12: the default of --workers (line 13), passed on line 16",
+        ],
+    );
 
     let (_, items) = check_json(dir.path());
     let found = codes(&items);
