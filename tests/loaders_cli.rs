@@ -798,3 +798,71 @@ fn loaders_explains_config_values_and_why_they_stay_unknown() {
         "{text}"
     );
 }
+
+/// An experiment object built in the entry script (`Exp = Experiment; Exp(args)`) keeps the
+/// namespace through its base class of another module (`self.args = args`, reached by
+/// `super().__init__(args)` or none at all), and a method hands `self.args` to a loader
+/// factory of a third module. The value reaches the factory's DataLoader; entry scripts that
+/// disagree, or a base class that may set any attribute of the namespace, leave it unknown.
+#[test]
+fn experiment_objects_keep_the_namespace_across_modules() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules/DL201_experiment_object_in_another_file");
+    let (_, findings) = check_json(&root);
+    let found: Vec<String> = codes(&findings)
+        .into_iter()
+        .filter(|c| c.ends_with("DL201"))
+        .collect();
+    assert_eq!(found.len(), 1, "{findings:#?}");
+    assert!(found[0].ends_with("data/factory.py:9:DL201"), "{found:?}");
+    assert!(!found[0].contains("forecast") && !found[0].contains("configured"));
+    assert_loaders_text(
+        &root,
+        &["num_workers = 24: the default of --workers (run.py line 8), passed on line 9"],
+    );
+    let out = dldoctor(&root, &["loaders", "forecast/data/factory.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(
+            "because the callers of `build_loader` in other files give `workers` no value they \
+             all agree on"
+        ),
+        "{text}"
+    );
+    let out = dldoctor(&root, &["loaders", "configured/data/factory.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("num_workers unknown"), "{text}");
+}
+
+/// Helpers of another module that add options to the parser they are given and return it,
+/// chained as `parser = add_x_args(parser)` (one through `deepspeed.add_config_arguments`):
+/// the defaults they add reach a DataLoader of that module through `init_..._dataloader(args)`,
+/// to PyTorch's ValueErrors. A helper that hands the parser to code dldoctor cannot read
+/// leaves every default unknown.
+#[test]
+fn parser_helpers_of_another_module_chained() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/rules/DL302_parser_helpers_in_another_file");
+    let (_, findings) = check_json(&root);
+    let found: Vec<String> = codes(&findings)
+        .into_iter()
+        .filter(|c| c.contains(":DL30"))
+        .map(|c| c.rsplit('/').next().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        found,
+        ["train_utils.py:42:DL302", "train_utils.py:43:DL301"],
+        "{findings:#?}"
+    );
+    let out = dldoctor(&root, &["loaders", "asr/utils/train_utils.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "num_workers = 0: the default of --num_workers (train_utils.py line 12)",
+        "prefetch_factor = 100: the default of --prefetch (train_utils.py line 14)",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+    let out = dldoctor(&root, &["loaders", "tts/utils/options.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("num_workers unknown"), "{text}");
+}

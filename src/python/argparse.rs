@@ -30,11 +30,14 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
+mod inherited;
 mod writes;
 
+pub(crate) use inherited::{KeptParameter, kept_parameter};
+
 use crate::python::model::{
-    AttributeAssignment, AttributeValues, Binding, BindingKind, CallSite, FunctionId, MODULE_SCOPE,
-    Module, ScopeId, literal_items, positional_args,
+    AttributeAssignment, AttributeValues, Binding, BindingKind, CallSite, ClassId, FunctionId,
+    MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value};
 use crate::python::{defaults, loaders};
@@ -1013,6 +1016,32 @@ pub(crate) fn returned_parser(m: &Module, function: FunctionId) -> Option<Parser
     folded(m, found?)
 }
 
+/// The position of the parameter a module-level function returns as it was given, when every
+/// `return` hands back the parser passed there (`def add_dataset_args(parser): ...; return
+/// parser`): for other files, `parser = add_dataset_args(parser)` keeps the caller's parser.
+pub(crate) fn returned_parameter(m: &Module, function: FunctionId) -> Option<usize> {
+    let def = m.function(function)?;
+    let flow = Flow::new(m);
+    let mut found: Option<usize> = None;
+    for ret in return_statements(def.body?) {
+        let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
+        let [parser] = flow.top(value, def.scope, Want::Parser)?[..] else {
+            return None;
+        };
+        let position = flow
+            .param_parsers
+            .borrow()
+            .iter()
+            .find(|(p, f, _)| *p == parser && *f == function)
+            .map(|(_, _, position)| *position)?;
+        if found.is_some_and(|f| f != position) {
+            return None;
+        }
+        found = Some(position);
+    }
+    found
+}
+
 /// `parser` of `m` with its parents folded in, located in `m`'s file, for other files.
 fn folded(m: &Module, parser: ParserId) -> Option<ParserOptions> {
     let mut out = ParserOptions::default();
@@ -1143,16 +1172,13 @@ pub(crate) fn passed_in(
 ) -> Vec<Option<NamespaceTable>> {
     let mut out = Vec::new();
     for call in m.calls() {
-        let Some(qualified) = call.qualified.as_deref() else {
-            continue;
-        };
-        if qualified.rsplit('.').next() != Some(external.callee.as_str()) {
-            continue;
-        }
-        let Some(def) = m.index.definition(m.path, qualified) else {
-            continue;
-        };
-        if def.file != helper || def.name != external.callee {
+        let reaches = callee_names(m, call).iter().any(|qualified| {
+            qualified.rsplit('.').next() == Some(external.callee.as_str())
+                && m.index
+                    .definition(m.path, qualified)
+                    .is_some_and(|def| def.file == helper && def.name == external.callee)
+        });
+        if !reaches {
             continue;
         }
         let arg = m.keyword_arg(call.node, &external.keyword).or_else(|| {
@@ -1164,6 +1190,35 @@ pub(crate) fn passed_in(
         out.push(arg.and_then(|arg| ArgparseDefaults::of(m)?.table(m, arg, call.scope)));
     }
     out
+}
+
+/// The qualified names a call's callee may have: its one name, or, for a name bound in
+/// several places (`if task == "long": Exp = Exp_Long` / `else: Exp = Exp_Short`), each
+/// import or alias it may hold. A call counts for every callee it may reach.
+fn callee_names(m: &Module, call: &CallSite) -> Vec<String> {
+    if let Some(qualified) = &call.qualified {
+        return vec![qualified.clone()];
+    }
+    if call.callee.kind() != "identifier" {
+        return Vec::new();
+    }
+    let Some(ids) = m.lookup(m.text(call.callee), call.scope) else {
+        return Vec::new();
+    };
+    ids.iter()
+        .filter_map(|id| {
+            let binding = m.bindings().get(*id)?;
+            match (&binding.kind, binding.value) {
+                (BindingKind::Import { qualified }, _) => Some(qualified.clone()),
+                (BindingKind::Assign, Some(value))
+                    if matches!(value.kind(), "identifier" | "attribute") =>
+                {
+                    m.qualified_in(value, binding.scope, 0)
+                }
+                _ => None,
+            }
+        })
+        .collect()
 }
 
 /// What an expression is followed for.
@@ -1315,7 +1370,18 @@ impl<'m, 'a> Flow<'m, 'a> {
                         // `parser = deepspeed.add_config_arguments(parser)`: the same parser.
                         if library_filler(&qualified).is_some() {
                             let given = *positional_args(expr).first()?;
-                            return self.resolve(given, scope, frame, depth + 1, Want::Parser);
+                            return self.resolve(given, scope, frame, depth, Want::Parser);
+                        }
+                        // `parser = add_dataset_args(parser)`: the parser given, which the
+                        // function fills (see `collect`).
+                        if let Some(position) = m.index.returned_parameter(m.path, &qualified) {
+                            if has_splat(expr) {
+                                return None;
+                            }
+                            // Not deeper: a script chains many (`parser = add_x_args(parser)`
+                            // for each part), and the binding each one reads comes first.
+                            let given = *positional_args(expr).get(position)?;
+                            return self.resolve(given, scope, frame, depth, Want::Parser);
                         }
                         let options = m.index.returned_parser(m.path, &qualified)?;
                         let id = expr.start_byte();
@@ -1548,7 +1614,8 @@ impl<'m, 'a> Flow<'m, 'a> {
         let mut out: Parsers = Vec::new();
         let mut any = false;
         for reference in m.references(callee_name) {
-            if !names_a_binding(reference) {
+            // `super(Trainer, self).__init__(args)` names the class without calling it.
+            if !names_a_binding(reference) || in_super_call(m, reference) {
                 continue;
             }
             let ref_scope = m.scope_at(reference);
@@ -1688,9 +1755,44 @@ impl<'m, 'a> Flow<'m, 'a> {
             out.extend(self.resolve(write.value?, write.scope, None, depth + 1, want)?);
             any = true;
         }
+        if !any && want == Want::Namespace {
+            return self.kept_by_constructor(class, attribute, depth);
+        }
         out.sort_unstable();
         out.dedup();
         any.then_some(out)
+    }
+
+    /// `self.args` that no method of the class assigns, kept by a base class from the
+    /// constructor's parameter ([`kept_parameter`]): what the class's constructor is given
+    /// there, by the calls of this file or, for a class only other files construct, theirs.
+    fn kept_by_constructor(&self, class: ClassId, attribute: &str, depth: u32) -> Option<Parsers> {
+        let m = self.m;
+        let kept = kept_parameter(m, class, attribute, false)?;
+        let def = m.class(class)?;
+        let init = def
+            .methods
+            .iter()
+            .copied()
+            .find(|f| m.function(*f).is_some_and(|f| f.name == "__init__"));
+        if let Some(init) = init {
+            let scope = m.function(init)?.scope;
+            let param = m.single_binding(&kept.keyword, scope)?;
+            return self.parameter(param, None, depth + 1, Want::Namespace);
+        }
+        // The base's constructor, called through this class: only other files may call it.
+        let called_here = m.references(def.name).into_iter().any(|r| {
+            names_a_binding(r) && Module::range(r) != def.name_range && !in_super_call(m, r)
+        });
+        if called_here || def.parent_scope != MODULE_SCOPE {
+            return None;
+        }
+        self.externals.borrow_mut().push(External {
+            callee: def.name.to_owned(),
+            position: Some(kept.position),
+            keyword: kept.keyword,
+        });
+        Some(Vec::new())
     }
 
     /// `Options().parse()`, or `opts.parse()` after `opts = Options()`: a method of a class
@@ -1846,6 +1948,14 @@ pub(crate) fn names_a_binding(identifier: Node) -> bool {
     let field = match parent.kind() {
         "attribute" => "attribute",
         "keyword_argument" => "name",
+        // `from data_provider.data_loader import X` names a module, not the function
+        // `data_provider` of the file.
+        "dotted_name" => {
+            return parent.parent().is_none_or(|p| {
+                p.kind() != "import_from_statement"
+                    || p.child_by_field_name("module_name") != Some(parent)
+            });
+        }
         _ => return true,
     };
     parent.child_by_field_name(field) != Some(identifier)
@@ -1877,6 +1987,16 @@ fn call_of<'a>(m: &Module<'a>, reference: Node<'a>) -> Option<Node<'a>> {
         && positional_args(call).first() == Some(&reference)
         && m.qualified_name(callee).as_deref() == Some("torch.multiprocessing.spawn"))
     .then_some(call)
+}
+
+/// Whether `reference` is an argument of `super(...)`.
+fn in_super_call(m: &Module, reference: Node) -> bool {
+    reference
+        .parent()
+        .filter(|p| p.kind() == "argument_list")
+        .and_then(|p| p.parent())
+        .and_then(|c| c.child_by_field_name("function"))
+        .is_some_and(|f| m.text(f) == "super")
 }
 
 /// What a call passes for one parameter.

@@ -464,7 +464,7 @@ pub(crate) fn self_of<'a>(
 }
 
 /// `setattr(self, ...)` or `self.__dict__.update(...)` in a method of the class.
-fn sets_attributes_dynamically(m: &Module, class: usize) -> bool {
+pub(crate) fn sets_attributes_dynamically(m: &Module, class: usize) -> bool {
     m.calls().iter().any(|c| {
         let in_class = c
             .function

@@ -36,7 +36,9 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, RwLock};
 use tree_sitter::{Node, Tree};
 
 use crate::python::analysis::Analysis;
-use crate::python::argparse::{self, External, NamespaceTable, ParamWrite, ParserOptions};
+use crate::python::argparse::{
+    self, External, KeptParameter, NamespaceTable, ParamWrite, ParserOptions,
+};
 use crate::python::catalogue::Catalogue;
 use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
@@ -135,8 +137,13 @@ pub struct FileSummary {
     parsers_returned: HashMap<String, Arc<ParserOptions>>,
     /// What each module-level function adds to the parsers it is given, by position.
     parsers_filled: HashMap<String, Vec<(usize, Arc<ParserOptions>)>>,
+    /// The module-level functions that return the parser given at a position, as given.
+    parsers_passed_through: HashMap<String, usize>,
     /// The parser whose parsed command line a method returns, by `Class.method`.
     namespaces_returned: HashMap<String, Arc<ParserOptions>>,
+    /// The constructor parameter each module-level class keeps as an attribute of `self`,
+    /// by `Class.attribute` (`self.args = args`).
+    kept: HashMap<String, KeptParameter>,
 }
 
 impl FileSummary {
@@ -149,12 +156,28 @@ impl FileSummary {
             Module::build_definitions(source, tree, path, &no_index, Catalogue::builtin_ref());
         let scope = Analysis::new(&module);
         let mut summary = FileSummary::default();
+        // The attributes of `self` some method assigns: the ones a class may keep.
+        let mut self_attributes: Vec<&str> = module
+            .attribute_assignments()
+            .iter()
+            .filter(|w| w.object == Some("self") && w.value.is_some())
+            .map(|w| w.attribute)
+            .collect();
+        self_attributes.sort_unstable();
+        self_attributes.dedup();
         for (name, binding) in module
             .bindings()
             .iter()
             .filter(|b| b.scope == MODULE_SCOPE)
             .map(|b| (b.name, &b.kind))
         {
+            if let BindingKind::Class(id) = binding {
+                for attribute in &self_attributes {
+                    if let Some(kept) = argparse::kept_parameter(&module, *id, attribute, true) {
+                        summary.kept.insert(format!("{name}.{attribute}"), kept);
+                    }
+                }
+            }
             if let BindingKind::Class(id) = binding
                 && let Some(class) = module.class(*id)
             {
@@ -181,7 +204,11 @@ impl FileSummary {
                 if !writes.is_empty() {
                     summary.param_writes.insert(name.to_owned(), writes);
                 }
-                if let Some(parser) = argparse::returned_parser(&module, *id) {
+                if let Some(position) = argparse::returned_parameter(&module, *id) {
+                    summary
+                        .parsers_passed_through
+                        .insert(name.to_owned(), position);
+                } else if let Some(parser) = argparse::returned_parser(&module, *id) {
                     summary
                         .parsers_returned
                         .insert(name.to_owned(), Arc::new(parser));
@@ -401,6 +428,28 @@ impl ProjectIndex {
     ) -> Option<Arc<ParserOptions>> {
         let def = self.definition(from_file, qualified)?;
         def.summary().parsers_returned.get(&def.name).cloned()
+    }
+
+    /// The position of the parser the module-level function `qualified` returns as given
+    /// (`parser = add_dataset_args(parser)`).
+    pub(crate) fn returned_parameter(&self, from_file: &Path, qualified: &str) -> Option<usize> {
+        let def = self.definition(from_file, qualified)?;
+        def.summary().parsers_passed_through.get(&def.name).copied()
+    }
+
+    /// The constructor parameter the module-level class `qualified` keeps as
+    /// `self.<attribute>` ([`argparse::kept_parameter`]).
+    pub(crate) fn kept_parameter(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        attribute: &str,
+    ) -> Option<KeptParameter> {
+        let def = self.definition(from_file, qualified)?;
+        def.summary()
+            .kept
+            .get(&format!("{}.{attribute}", def.name))
+            .cloned()
     }
 
     /// The parser whose parsed command line `method` of the module-level class `qualified`

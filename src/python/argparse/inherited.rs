@@ -1,0 +1,232 @@
+//! A namespace kept by a base class: `self.args` in a method of `Exp_Main(Exp_Basic)`, where
+//! `Exp_Basic.__init__(self, args)` (in this file or another) does `self.args = args` and
+//! `Exp_Main.__init__` hands its own `args` on through `super().__init__(args)`. What the
+//! attribute holds is what the constructor of the class is given at that parameter.
+
+use tree_sitter::Node;
+
+use crate::python::defaults;
+use crate::python::model::{BindingKind, ClassId, FunctionId, Module, positional_args};
+
+use super::{has_splat, parameter_position, writes_any_attribute_of};
+
+/// How many base classes deep a kept parameter is followed.
+const MAX_BASES: u32 = 8;
+
+/// A parameter of a class's `__init__` that the class keeps as an attribute of `self`:
+/// its position among the constructor's arguments (`self` not counted) and its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeptParameter {
+    pub position: usize,
+    pub keyword: String,
+}
+
+/// The parameter of the constructor of `class` that ends up as `self.<attribute>`: assigned
+/// once, in `__init__`, from a parameter, by the class or (when it assigns none) by its one
+/// base, which `__init__` calls with its own parameter. `None` when anything else may write the
+/// attribute, the attribute's own attributes (`self.args.workers = 2`), or any attribute
+/// of `self` by name (`setattr(self, ...)`): then the value is not the constructor's.
+///
+/// `for_other_files`: the attribute's own attributes written in this file count too (a file
+/// that uses the namespace here finds those writes itself, through the name `self.args`).
+pub(crate) fn kept_parameter(
+    m: &Module,
+    class: ClassId,
+    attribute: &str,
+    for_other_files: bool,
+) -> Option<KeptParameter> {
+    kept_in(m, class, attribute, for_other_files, 0)
+}
+
+fn kept_in(
+    m: &Module,
+    class: ClassId,
+    attribute: &str,
+    strict: bool,
+    hops: u32,
+) -> Option<KeptParameter> {
+    if hops > MAX_BASES || defaults::sets_attributes_dynamically(m, class) {
+        return None;
+    }
+    let def = m.class(class)?;
+    let init = def
+        .methods
+        .iter()
+        .copied()
+        .find(|f| m.function(*f).is_some_and(|f| f.name == "__init__"));
+    let is_self =
+        |object: Node, scope| defaults::self_of(m, object, scope).is_some_and(|(c, _)| c == class);
+    let mut writes = Vec::new();
+    for write in m.attribute_assignments() {
+        let Some(object) = write.target.child_by_field_name("object") else {
+            continue;
+        };
+        // `self.args.workers = 2`: the namespace kept is not what was given.
+        if strict
+            && object.kind() == "attribute"
+            && object
+                .child_by_field_name("attribute")
+                .is_some_and(|a| m.text(a) == attribute)
+            && object
+                .child_by_field_name("object")
+                .is_some_and(|o| is_self(o, write.scope))
+        {
+            return None;
+        }
+        if write.attribute == attribute && is_self(object, write.scope) {
+            writes.push(write);
+        }
+    }
+    // `setattr(self.args, ...)`, `vars(self.args).update(...)`.
+    let opaque = strict
+        && m.calls().iter().any(|call| {
+            writes_any_attribute_of(m, call, None).is_some_and(|o| {
+                o.kind() == "attribute"
+                    && o.child_by_field_name("attribute")
+                        .is_some_and(|a| m.text(a) == attribute)
+                    && o.child_by_field_name("object")
+                        .is_some_and(|s| is_self(s, call.scope))
+            })
+        });
+    if opaque {
+        return None;
+    }
+    match writes.as_slice() {
+        [write] => {
+            let init = init?;
+            if write.function != Some(init) {
+                return None;
+            }
+            constructor_parameter(m, init, write.value?)
+        }
+        [] => {
+            let from_base = base_kept(m, class, attribute, strict, hops)?;
+            match init {
+                // The constructor is the base's.
+                None => Some(from_base),
+                Some(init) => {
+                    let given = passed_to_base(m, class, init, &from_base)?;
+                    constructor_parameter(m, init, given)
+                }
+            }
+        }
+        _ => None,
+    }
+}
+
+/// What the one base of `class` keeps: a class of this file, or of another file of the project
+/// as its summary records.
+fn base_kept(
+    m: &Module,
+    class: ClassId,
+    attribute: &str,
+    strict: bool,
+    hops: u32,
+) -> Option<KeptParameter> {
+    let def = m.class(class)?;
+    let bases: Vec<Node> = def
+        .bases
+        .iter()
+        .copied()
+        .filter(|b| b.kind() != "keyword_argument" && m.text(*b) != "object")
+        .collect();
+    let [base] = bases.as_slice() else {
+        return None;
+    };
+    if base.kind() == "identifier"
+        && let Some(binding) = m.single_binding(m.text(*base), def.parent_scope)
+        && let BindingKind::Class(local) = binding.kind
+    {
+        return kept_in(m, local, attribute, strict, hops + 1);
+    }
+    let qualified = m.qualified_in(*base, def.parent_scope, 0)?;
+    m.index.kept_parameter(m.path, &qualified, attribute)
+}
+
+/// The argument `__init__` of `class` hands its base at the base's kept parameter:
+/// `super().__init__(args)`, `super(Exp_Main, self).__init__(args)` or
+/// `Exp_Basic.__init__(self, args)`, called once, unconditionally.
+fn passed_to_base<'a>(
+    m: &Module<'a>,
+    class: ClassId,
+    init: FunctionId,
+    kept: &KeptParameter,
+) -> Option<Node<'a>> {
+    let def = m.class(class)?;
+    let body = m.function(init)?.body?;
+    let mut found = None;
+    for call in m.calls() {
+        if call.function != Some(init) || call.callee.kind() != "attribute" {
+            continue;
+        }
+        if call
+            .callee
+            .child_by_field_name("attribute")
+            .map(|a| m.text(a))
+            != Some("__init__")
+        {
+            continue;
+        }
+        let object = call.callee.child_by_field_name("object")?;
+        let through_super = object.kind() == "call"
+            && object
+                .child_by_field_name("function")
+                .is_some_and(|f| m.text(f) == "super");
+        let named_base = def.bases.iter().any(|b| m.text(*b) == m.text(object));
+        let shift = match (through_super, named_base) {
+            (true, _) => 0,
+            (false, true) => 1,
+            (false, false) => continue,
+        };
+        if found.is_some() || has_splat(call.node) || !unconditional(body, call.node) {
+            return None;
+        }
+        found = Some(m.keyword_arg(call.node, &kept.keyword).or_else(|| {
+            positional_args(call.node)
+                .get(kept.position + shift)
+                .copied()
+        })?);
+    }
+    found
+}
+
+/// Whether `node` runs whenever `body` does: a statement of the body itself, not in a branch,
+/// loop, `try` or nested function.
+fn unconditional(body: Node, node: Node) -> bool {
+    let mut at = node;
+    while let Some(parent) = at.parent() {
+        if parent.id() == body.id() {
+            return true;
+        }
+        if !matches!(
+            parent.kind(),
+            "expression_statement" | "call" | "argument_list" | "attribute"
+        ) {
+            return false;
+        }
+        at = parent;
+    }
+    false
+}
+
+/// The constructor parameter `value` names in `init`: a parameter of `__init__` other than
+/// `self`, never assigned again, that may be given by position or keyword.
+fn constructor_parameter(m: &Module, init: FunctionId, value: Node) -> Option<KeptParameter> {
+    if value.kind() != "identifier" {
+        return None;
+    }
+    let def = m.function(init)?;
+    let name = m.text(value);
+    let binding = m.single_binding(name, def.scope)?;
+    if binding.kind != BindingKind::Parameter {
+        return None;
+    }
+    let (position, keyword_only) = parameter_position(m, def.node, name)?;
+    if keyword_only || position == 0 {
+        return None;
+    }
+    Some(KeptParameter {
+        position: position - 1,
+        keyword: name.to_owned(),
+    })
+}
