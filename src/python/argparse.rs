@@ -1523,6 +1523,14 @@ impl<'m, 'a> Flow<'m, 'a> {
     ) -> Option<Parsers> {
         let m = self.m;
         let ids = effective_bindings(m, m.lookup(m.text(expr), scope)?);
+        // `if args.resume: args = checkpoint["opt"]` does not happen under the defaults.
+        let ids = if ids.len() > 1 {
+            ids.into_iter()
+                .filter(|id| m.bindings().get(*id).is_none_or(|b| !never_runs(m, b.node)))
+                .collect()
+        } else {
+            ids
+        };
         let ids = reaching_binding(m, &ids, expr, scope).map_or(ids, |id| vec![id]);
         let mut out: Parsers = Vec::new();
         for id in ids {
@@ -1643,6 +1651,10 @@ impl<'m, 'a> Flow<'m, 'a> {
                 continue;
             }
             let call = call_of(m, reference)?;
+            // `if args.cv: [main(a) for a in folds(args)]`: not a caller under the defaults.
+            if never_runs(m, call) {
+                continue;
+            }
             let frame = CallFrame {
                 function: function_id,
                 call,
@@ -1908,7 +1920,10 @@ fn reaching_binding(m: &Module, ids: &[usize], used: Node, scope: ScopeId) -> Op
     if bindings.len() < 2 || bindings.iter().any(|(_, b)| b.scope != scope) {
         return None;
     }
-    let before = |b: &Binding| m.statement_of(b.node).end_byte() <= used.start_byte();
+    // A parameter is bound before the body runs.
+    let is_parameter = |b: &Binding| matches!(b.kind, BindingKind::Parameter);
+    let before =
+        |b: &Binding| is_parameter(b) || m.statement_of(b.node).end_byte() <= used.start_byte();
     let in_loop = {
         let mut current = used;
         let mut looped = false;
@@ -1934,8 +1949,7 @@ fn reaching_binding(m: &Module, ids: &[usize], used: Node, scope: ScopeId) -> Op
         .iter()
         .filter(|(_, b)| before(b))
         .max_by_key(|(_, b)| b.node.start_byte())?;
-    let unconditional = !m.is_conditional_relative_to(last.node, used)
-        && !matches!(last.kind, BindingKind::Parameter);
+    let unconditional = is_parameter(last) || !m.is_conditional_relative_to(last.node, used);
     unconditional.then_some(*id)
 }
 
@@ -1987,6 +2001,27 @@ fn call_of<'a>(m: &Module<'a>, reference: Node<'a>) -> Option<Node<'a>> {
         && positional_args(call).first() == Some(&reference)
         && m.qualified_name(callee).as_deref() == Some("torch.multiprocessing.spawn"))
     .then_some(call)
+}
+
+thread_local! {
+    /// How many branch conditions the flow is evaluating on this thread: each may follow
+    /// the namespace again, so only a few are nested.
+    static CONDITIONS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+/// How many branch conditions are evaluated one inside another.
+const MAX_CONDITIONS: u32 = 2;
+
+/// Whether the code at `node` never runs under the defaults: a condition around it is false
+/// ([`writes::branch_runs`]). `false` when that is unknown.
+fn never_runs(m: &Module, node: Node) -> bool {
+    let nested = CONDITIONS.with(std::cell::Cell::get);
+    if nested >= MAX_CONDITIONS {
+        return false;
+    }
+    CONDITIONS.with(|c| c.set(nested + 1));
+    let runs = writes::branch_runs(m, node, None, 0);
+    CONDITIONS.with(|c| c.set(nested));
+    runs == Some(false)
 }
 
 /// Whether `reference` is an argument of `super(...)`.

@@ -50,11 +50,18 @@ pub(super) fn branch_runs(m: &Module, node: Node, stop: Option<Node>, depth: u32
     let mut runs = Some(true);
     let mut current = node;
     while let Some(parent) = current.parent() {
-        if matches!(
-            parent.kind(),
-            "function_definition" | "class_definition" | "lambda" | "module"
-        ) || stop.is_some_and(|s| Module::range(parent).contains_range(Module::range(s)))
-        {
+        if stop.is_some_and(|s| Module::range(parent).contains_range(Module::range(s))) {
+            break;
+        }
+        // A function defined in a branch that never runs never runs either (`if args.cv:
+        // def folds(): args.workers = 0`); one that is defined may still not be called.
+        if matches!(parent.kind(), "function_definition" | "lambda") {
+            if stop.is_none() && branch_runs(m, parent, None, depth + 1) == Some(false) {
+                return Some(false);
+            }
+            break;
+        }
+        if matches!(parent.kind(), "class_definition" | "module") {
             break;
         }
         let in_body = |field: &str| {
@@ -130,8 +137,7 @@ pub(super) fn never_overwrites(m: &Module, call: Node, object: Node, name: Node)
                 None => return false,
             }
         }
-        let text = squeeze(m.text(node));
-        forms.contains(&text)
+        forms.contains(&squeeze(&spelled_out(m, node)))
     };
     let leaves = |block: Node| {
         let mut cursor = block.walk();
@@ -180,6 +186,37 @@ pub(super) fn never_overwrites(m: &Module, call: Node, object: Node, name: Node)
         current = parent;
     }
     false
+}
+
+/// The text of a condition, with a name that holds the namespace's attributes spelled as
+/// what it holds (`k not in args_vars` after `args_vars = vars(args)` is `k not in
+/// vars(args)`: `vars` gives the live `__dict__`, so the test sees every `setattr` before it).
+fn spelled_out(m: &Module, condition: Node) -> String {
+    let text = m.text(condition).to_owned();
+    if condition.kind() != "comparison_operator" {
+        return text;
+    }
+    let mut cursor = condition.walk();
+    let Some(last) = condition
+        .named_children(&mut cursor)
+        .last()
+        .filter(|n| n.kind() == "identifier")
+    else {
+        return text;
+    };
+    let held = m
+        .single_binding(m.text(last), m.scope_at(last))
+        .filter(|b| b.kind == BindingKind::Assign)
+        .and_then(|b| b.value)
+        .map(|v| m.text(v))
+        .filter(|v| squeeze(v).starts_with("vars(") || squeeze(v).ends_with(".__dict__"));
+    match held {
+        Some(held) => {
+            let start = last.start_byte() - condition.start_byte();
+            format!("{}{held}", text.get(..start).unwrap_or_default())
+        }
+        None => text,
+    }
 }
 
 /// The keys a `.update(...)` call writes when it names them all: a dict literal with string
