@@ -818,7 +818,10 @@ fn experiment_objects_keep_the_namespace_across_modules() {
     assert!(!found[0].contains("forecast") && !found[0].contains("configured"));
     assert_loaders_text(
         &root,
-        &["num_workers = 24: the default of --workers (run.py line 8), passed on line 9"],
+        &[
+            "num_workers = 24: the default of --workers (run.py line 8), through `Exp(args)` \
+             (run.py line 17), passed on line 9",
+        ],
     );
     let out = dldoctor(&root, &["loaders", "forecast/data/factory.py"]);
     let text = String::from_utf8_lossy(&out.stdout);
@@ -857,7 +860,8 @@ fn parser_helpers_of_another_module_chained() {
     let out = dldoctor(&root, &["loaders", "asr/utils/train_utils.py"]);
     let text = String::from_utf8_lossy(&out.stdout);
     for expected in [
-        "num_workers = 0: the default of --num_workers (train_utils.py line 12)",
+        "num_workers = 0: the default of --num_workers (train_utils.py line 12), through \
+         `init_dataset_and_dataloader(args, list(range(8)))` (train.py line 26)",
         "prefetch_factor = 100: the default of --prefetch (train_utils.py line 14)",
     ] {
         assert!(text.contains(expected), "missing {expected:?} in\n{text}");

@@ -39,7 +39,7 @@ use crate::python::model::{
     AttributeAssignment, AttributeValues, Binding, BindingKind, CallSite, ClassId, FunctionId,
     MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
 };
-use crate::python::values::{Provenance, Resolved, Value};
+use crate::python::values::{Provenance, Resolved, Value, Via};
 use crate::python::{defaults, loaders};
 use crate::text::TextRange;
 
@@ -92,6 +92,28 @@ pub(crate) struct NamespaceTable {
 impl NamespaceTable {
     pub(crate) fn get(&self, attribute: &str) -> Option<Resolved> {
         self.values.get(attribute).cloned()
+    }
+
+    /// The table as `call` of `m` hands it on: a default records the first call that hands
+    /// it to another file (the one in the file that parses the command line).
+    fn via(mut self, m: &Module, call: Node) -> NamespaceTable {
+        for resolved in self.values.values_mut() {
+            if let Provenance::ArgparseDefault {
+                via: via @ None, ..
+            } = &mut resolved.provenance
+            {
+                *via = Some(Box::new(Via {
+                    call: m
+                        .text(call)
+                        .split_whitespace()
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                    file: m.path.to_path_buf(),
+                    line: m.line(call.start_byte()),
+                }));
+            }
+        }
+        self
     }
 
     /// What two callers agree on: a value both give (the first one's provenance).
@@ -492,6 +514,7 @@ impl ArgparseDefaults {
                         at: set.at,
                         implicit: false,
                         file: set.file.clone(),
+                        via: None,
                     },
                 });
             }
@@ -506,6 +529,7 @@ impl ArgparseDefaults {
                     at: only.at,
                     implicit: only.implicit,
                     file: only.file.clone(),
+                    via: None,
                 },
             }),
             _ => None,
@@ -1187,7 +1211,8 @@ pub(crate) fn passed_in(
             }
             positional_args(call.node).get(external.position?).copied()
         });
-        out.push(arg.and_then(|arg| ArgparseDefaults::of(m)?.table(m, arg, call.scope)));
+        let table = arg.and_then(|arg| ArgparseDefaults::of(m)?.table(m, arg, call.scope));
+        out.push(table.map(|t| t.via(m, call.node)));
     }
     out
 }
@@ -1621,6 +1646,7 @@ impl<'m, 'a> Flow<'m, 'a> {
         }
         let mut out: Parsers = Vec::new();
         let mut any = false;
+        let mut calls: Vec<(Node<'a>, ScopeId)> = Vec::new();
         for reference in m.references(callee_name) {
             // `super(Trainer, self).__init__(args)` names the class without calling it.
             if !names_a_binding(reference) || in_super_call(m, reference) {
@@ -1650,15 +1676,26 @@ impl<'m, 'a> Flow<'m, 'a> {
             if !here {
                 continue;
             }
-            let call = call_of(m, reference)?;
-            // `if args.cv: [main(a) for a in folds(args)]`: not a caller under the defaults.
-            if never_runs(m, call) {
-                continue;
+            calls.push((call_of(m, reference)?, ref_scope));
+        }
+        // `if args.cv: [main(a) for a in folds(args)]` is no caller under the defaults when
+        // another call runs; a function only such calls reach (`if args.eval: test(args)`)
+        // takes them as written.
+        if calls.len() > 1 {
+            let running: Vec<(Node<'a>, ScopeId)> = calls
+                .iter()
+                .copied()
+                .filter(|(call, _)| !never_runs(m, *call))
+                .collect();
+            if !running.is_empty() {
+                calls = running;
             }
+        }
+        for (call, scope) in calls {
             let frame = CallFrame {
                 function: function_id,
                 call,
-                scope: ref_scope,
+                scope,
                 outer: None,
             };
             out.extend(follow(&frame)?);

@@ -143,6 +143,23 @@ impl fmt::Display for Value {
     }
 }
 
+/// A call that hands a value on to another file: `Exp(args)` on line 17 of `run.py`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Via {
+    /// The call as written, squeezed to one line.
+    pub call: String,
+    pub file: PathBuf,
+    pub line: u32,
+}
+
+impl Via {
+    fn place(&self) -> String {
+        self.file
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+    }
+}
+
 /// Where a resolved value came from, for messages and hover.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Provenance {
@@ -166,6 +183,8 @@ pub enum Provenance {
         /// The file of the `add_argument` when it is not the file the value is used in (a
         /// namespace parsed in an entry script and handed to a helper of another file).
         file: Option<PathBuf>,
+        /// The call of that file that hands the namespace on towards the use.
+        via: Option<Box<Via>>,
     },
     /// The default of a function's parameter, where every call found leaves it out (a script's
     /// `main()`, a class constructed from a config): `function` is `main` or
@@ -305,16 +324,26 @@ impl Provenance {
                 line,
                 implicit,
                 file,
+                via,
                 ..
             } => {
                 let place = match file.as_deref().and_then(Path::file_name) {
                     Some(name) => format!("{} line {line}", name.to_string_lossy()),
                     None => format!("line {line}"),
                 };
-                Some(if *implicit {
+                let what = if *implicit {
                     format!("argparse's default for {flag} ({place})")
                 } else {
                     format!("the default of {flag} ({place})")
+                };
+                Some(match via {
+                    Some(via) => format!(
+                        "{what}, through `{}` ({} line {})",
+                        via.call,
+                        via.place(),
+                        via.line
+                    ),
+                    None => what,
                 })
             }
             Provenance::ParameterDefault {
@@ -357,16 +386,26 @@ impl Provenance {
                 line,
                 implicit,
                 file,
+                via,
                 ..
             } => {
                 let place = match file.as_deref().and_then(Path::file_name) {
                     Some(name) => format!("{} 第 {line} 行", name.to_string_lossy()),
                     None => format!("第 {line} 行"),
                 };
-                Some(if *implicit {
+                let what = if *implicit {
                     format!("{place} argparse 为 {flag} 给出的默认值")
                 } else {
                     format!("{place} {flag} 的默认值")
+                };
+                Some(match via {
+                    Some(via) => format!(
+                        "{what}，经 {} 第 {} 行的 `{}` 传入",
+                        via.place(),
+                        via.line,
+                        via.call
+                    ),
+                    None => what,
                 })
             }
             Provenance::ParameterDefault {
@@ -557,6 +596,7 @@ mod tests {
                 at: TextRange::default(),
                 implicit: false,
                 file: None,
+                via: None,
             },
         };
         assert_eq!(
@@ -570,12 +610,36 @@ mod tests {
                 at: TextRange::default(),
                 implicit: false,
                 file: Some(PathBuf::from("/p/main.py")),
+                via: None,
             },
             ..r
         };
         assert_eq!(
             elsewhere.describe(Lang::En),
             "64, the default of --workers (main.py line 8)"
+        );
+        let through = Resolved {
+            provenance: Provenance::ArgparseDefault {
+                flag: "--workers".into(),
+                line: 8,
+                at: TextRange::default(),
+                implicit: false,
+                file: Some(PathBuf::from("/p/run.py")),
+                via: Some(Box::new(Via {
+                    call: "Exp(args)".into(),
+                    file: PathBuf::from("/p/run.py"),
+                    line: 17,
+                })),
+            },
+            ..elsewhere
+        };
+        assert_eq!(
+            through.describe(Lang::En),
+            "64, the default of --workers (run.py line 8), through `Exp(args)` (run.py line 17)"
+        );
+        assert_eq!(
+            through.describe(Lang::Zh),
+            "64（run.py 第 8 行 --workers 的默认值，经 run.py 第 17 行的 `Exp(args)` 传入）"
         );
     }
 }
