@@ -834,7 +834,13 @@ fn experiment_objects_keep_the_namespace_across_modules() {
     );
     let out = dldoctor(&root, &["loaders", "configured/data/factory.py"]);
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("num_workers unknown"), "{text}");
+    assert!(
+        text.contains(
+            "because `args` is a parameter of `build_loader`, and `build_loader(self.args, \
+             split)` (experiment.py line 7) passes it a namespace dldoctor cannot resolve"
+        ),
+        "{text}"
+    );
 }
 
 /// Helpers of another module that add options to the parser they are given and return it,

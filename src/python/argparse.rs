@@ -103,11 +103,7 @@ impl NamespaceTable {
             } = &mut resolved.provenance
             {
                 *via = Some(Box::new(Via {
-                    call: m
-                        .text(call)
-                        .split_whitespace()
-                        .collect::<Vec<_>>()
-                        .join(" "),
+                    call: squeezed(m.text(call)),
                     file: m.path.to_path_buf(),
                     line: m.line(call.start_byte()),
                 }));
@@ -717,12 +713,20 @@ impl ArgparseDefaults {
                         external.callee
                     )
                 }),
-                None => Err(format!(
-                    "`{}` is a parameter of `{}`, and no call dldoctor found in the project \
-                     passes it a namespace it can resolve",
-                    m.text(read),
-                    external.callee
-                )),
+                None => Err(match m.index.unresolved_caller(m.path, external) {
+                    Some(call) => format!(
+                        "`{}` is a parameter of `{}`, and {call} passes it a namespace \
+                         dldoctor cannot resolve",
+                        m.text(read),
+                        external.callee
+                    ),
+                    None => format!(
+                        "`{}` is a parameter of `{}`, and no call dldoctor found in the project \
+                         passes it a namespace it can resolve",
+                        m.text(read),
+                        external.callee
+                    ),
+                }),
             },
         };
         if elsewhere.is_empty() {
@@ -1187,13 +1191,13 @@ pub(crate) fn filled_parameters(m: &Module, function: FunctionId) -> Vec<(usize,
 
 /// The namespaces the calls of `file` pass to `external` of `helper` (another file of the
 /// project): one table per call that reaches it, `None` for a call whose namespace is
-/// unknown. Calls are recognised through the file's imports (`from utils.data import
+/// unknown, each with the call as a message names it. Calls are recognised through the file's imports (`from utils.data import
 /// get_loader`, `import utils.data as d; d.get_loader(args)`, `Trainer(args)`).
 pub(crate) fn passed_in(
     m: &Module,
     helper: &Path,
     external: &External,
-) -> Vec<Option<NamespaceTable>> {
+) -> Vec<(Option<NamespaceTable>, String)> {
     let mut out = Vec::new();
     for call in m.calls() {
         let reaches = callee_names(m, call).iter().any(|qualified| {
@@ -1212,7 +1216,13 @@ pub(crate) fn passed_in(
             positional_args(call.node).get(external.position?).copied()
         });
         let table = arg.and_then(|arg| ArgparseDefaults::of(m)?.table(m, arg, call.scope));
-        out.push(table.map(|t| t.via(m, call.node)));
+        let named = format!(
+            "`{}` ({} line {})",
+            squeezed(m.text(call.node)),
+            m.path.file_name().unwrap_or_default().to_string_lossy(),
+            m.line(call.node.start_byte())
+        );
+        out.push((table.map(|t| t.via(m, call.node)), named));
     }
     out
 }
@@ -2059,6 +2069,11 @@ fn never_runs(m: &Module, node: Node) -> bool {
     let runs = writes::branch_runs(m, node, None, 0);
     CONDITIONS.with(|c| c.set(nested));
     runs == Some(false)
+}
+
+/// Code on one line, its runs of whitespace made one space.
+fn squeezed(code: &str) -> String {
+    code.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// Whether `reference` is an argument of `super(...)`.

@@ -116,8 +116,9 @@ pub struct Construction {
     pub positional: usize,
 }
 
-/// What the callers of a helper pass it, once looked for; `None` when unknown.
-type Passed = Option<Arc<NamespaceTable>>;
+/// What the callers of a helper pass it, once looked for; `Err` when unknown, with the call
+/// that passes something unknown when one does.
+type Passed = Result<Arc<NamespaceTable>, Option<Arc<str>>>;
 
 /// A file's summary once made; `None` inside when the file could not be read or parsed.
 type Slot = OnceLock<Option<Arc<Entry>>>;
@@ -491,6 +492,19 @@ impl ProjectIndex {
         helper: &Path,
         external: &External,
     ) -> Option<Arc<NamespaceTable>> {
+        self.passed(helper, external).ok()
+    }
+
+    /// The call in another file that passes a helper's parameter a namespace dldoctor cannot
+    /// resolve, when that is why [`ProjectIndex::namespace_passed`] has no answer.
+    pub(crate) fn unresolved_caller(&self, helper: &Path, external: &External) -> Option<String> {
+        self.passed(helper, external)
+            .err()
+            .flatten()
+            .map(|call| call.to_string())
+    }
+
+    fn passed(&self, helper: &Path, external: &External) -> Passed {
         let key = (helper.to_path_buf(), external.clone());
         if let Some(found) = lock(&self.passed).get(&key) {
             return found.clone();
@@ -504,21 +518,33 @@ impl ProjectIndex {
             true
         });
         if !entered {
-            return None;
+            return Err(None);
         }
-        let found = self.find_passed(helper, external).map(Arc::new);
+        let found = self
+            .find_passed(helper, external)
+            .map(Arc::new)
+            .map_err(|call| call.map(Arc::from));
         SEEKING.with(|seeking| seeking.borrow_mut().pop());
         lock(&self.passed).insert(key, found.clone());
         found
     }
 
-    fn find_passed(&self, helper: &Path, external: &External) -> Option<NamespaceTable> {
-        let reader = self.reader.as_ref()?;
-        let module = match helper.file_stem()?.to_str()? {
-            "__init__" => helper.parent()?.file_name()?.to_str()?,
+    fn find_passed(
+        &self,
+        helper: &Path,
+        external: &External,
+    ) -> Result<NamespaceTable, Option<String>> {
+        let reader = self.reader.as_ref().ok_or(None)?;
+        let stem = helper.file_stem().and_then(|s| s.to_str()).ok_or(None)?;
+        let module = match stem {
+            "__init__" => helper
+                .parent()
+                .and_then(Path::file_name)
+                .and_then(|n| n.to_str())
+                .ok_or(None)?,
             stem => stem,
         };
-        let files = self.listing(&self.search_base(helper)?);
+        let files = self.listing(&self.search_base(helper).ok_or(None)?);
         let mut candidates = Vec::new();
         for file in files.iter().filter(|f| f.as_path() != helper) {
             let Some(source) = reader(file) else { continue };
@@ -526,7 +552,7 @@ impl ProjectIndex {
                 |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
             if has(&external.callee) && has(module) {
                 if candidates.len() == MAX_CALLER_FILES {
-                    return None;
+                    return Err(None);
                 }
                 candidates.push((file, source));
             }
@@ -538,15 +564,15 @@ impl ProjectIndex {
             };
             lock(&self.caller_files).insert(file.clone());
             let m = Module::build_definitions(&source, &tree, file, self, Catalogue::builtin_ref());
-            for passed in argparse::passed_in(&m, helper, external) {
-                let passed = passed?;
+            for (passed, call) in argparse::passed_in(&m, helper, external) {
+                let passed = passed.ok_or(Some(call))?;
                 table = Some(match table {
                     Some(table) => table.agree(&passed),
                     None => passed,
                 });
             }
         }
-        table
+        table.ok_or(None)
     }
 
     /// The folder a helper's callers (or a class's constructions, when no project root holds
