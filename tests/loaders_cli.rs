@@ -803,7 +803,8 @@ fn loaders_explains_config_values_and_why_they_stay_unknown() {
 /// namespace through its base class of another module (`self.args = args`, reached by
 /// `super().__init__(args)` or none at all), and a method hands `self.args` to a loader
 /// factory of a third module. The value reaches the factory's DataLoader; entry scripts that
-/// disagree, or a base class that may set any attribute of the namespace, leave it unknown.
+/// disagree, a subclass that hands the base its own namespace, or a base class that may set
+/// any attribute of the namespace leave it unknown.
 #[test]
 fn experiment_objects_keep_the_namespace_across_modules() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -815,7 +816,9 @@ fn experiment_objects_keep_the_namespace_across_modules() {
         .collect();
     assert_eq!(found.len(), 1, "{findings:#?}");
     assert!(found[0].ends_with("data/factory.py:9:DL201"), "{found:?}");
-    assert!(!found[0].contains("forecast") && !found[0].contains("configured"));
+    for family in ["forecast", "configured", "subclassed"] {
+        assert!(!found[0].contains(family), "{found:?}");
+    }
     assert_loaders_text(
         &root,
         &[
@@ -832,6 +835,10 @@ fn experiment_objects_keep_the_namespace_across_modules() {
         ),
         "{text}"
     );
+    // A subclass in another module hands the base a namespace of its own.
+    let out = dldoctor(&root, &["loaders", "subclassed/data/factory.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("num_workers unknown"), "{text}");
     let out = dldoctor(&root, &["loaders", "configured/data/factory.py"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(

@@ -714,9 +714,8 @@ impl ArgparseDefaults {
                     )
                 }),
                 None => Err(match m.index.unresolved_caller(m.path, external) {
-                    Some(call) => format!(
-                        "`{}` is a parameter of `{}`, and {call} passes it a namespace \
-                         dldoctor cannot resolve",
+                    Some(why) => format!(
+                        "`{}` is a parameter of `{}`, and {why}",
                         m.text(read),
                         external.callee
                     ),
@@ -1191,22 +1190,45 @@ pub(crate) fn filled_parameters(m: &Module, function: FunctionId) -> Vec<(usize,
 
 /// The namespaces the calls of `file` pass to `external` of `helper` (another file of the
 /// project): one table per call that reaches it, `None` for a call whose namespace is
-/// unknown, each with the call as a message names it. Calls are recognised through the file's imports (`from utils.data import
-/// get_loader`, `import utils.data as d; d.get_loader(args)`, `Trainer(args)`).
+/// unknown, each with why as a message says it (`` `get_loader(cfg)` (eval.py line 9)
+/// passes it a namespace dldoctor cannot resolve ``). Calls are recognised through the
+/// file's imports (`from utils.data import get_loader`, `import utils.data as d;
+/// d.get_loader(args)`, `Trainer(args)`). A subclass of the class `external` names, whose
+/// constructor may hand its base anything, makes the answer unknown.
 pub(crate) fn passed_in(
     m: &Module,
     helper: &Path,
     external: &External,
 ) -> Vec<(Option<NamespaceTable>, String)> {
+    let reaches = |qualified: &str| {
+        qualified.rsplit('.').next() == Some(external.callee.as_str())
+            && m.index
+                .definition(m.path, qualified)
+                .is_some_and(|def| def.file == helper && def.name == external.callee)
+    };
+    let file = m.path.file_name().unwrap_or_default().to_string_lossy();
     let mut out = Vec::new();
-    for call in m.calls() {
-        let reaches = callee_names(m, call).iter().any(|qualified| {
-            qualified.rsplit('.').next() == Some(external.callee.as_str())
-                && m.index
-                    .definition(m.path, qualified)
-                    .is_some_and(|def| def.file == helper && def.name == external.callee)
+    for class in m.classes() {
+        let subclass = class.bases.iter().any(|base| {
+            base.kind() != "keyword_argument"
+                && m.qualified_in(*base, class.parent_scope, 0)
+                    .is_some_and(|q| reaches(&q))
         });
-        if !reaches {
+        if subclass {
+            out.push((
+                None,
+                format!(
+                    "`{}` is subclassed by `{}` ({file} line {}), whose constructor may pass it \
+                     anything",
+                    external.callee,
+                    class.name,
+                    m.line(class.node.start_byte())
+                ),
+            ));
+        }
+    }
+    for call in m.calls() {
+        if !callee_names(m, call).iter().any(|q| reaches(q)) {
             continue;
         }
         let arg = m.keyword_arg(call.node, &external.keyword).or_else(|| {
@@ -1217,9 +1239,8 @@ pub(crate) fn passed_in(
         });
         let table = arg.and_then(|arg| ArgparseDefaults::of(m)?.table(m, arg, call.scope));
         let named = format!(
-            "`{}` ({} line {})",
+            "`{}` ({file} line {}) passes it a namespace dldoctor cannot resolve",
             squeezed(m.text(call.node)),
-            m.path.file_name().unwrap_or_default().to_string_lossy(),
             m.line(call.node.start_byte())
         );
         out.push((table.map(|t| t.via(m, call.node)), named));
@@ -1829,6 +1850,17 @@ impl<'m, 'a> Flow<'m, 'a> {
         let m = self.m;
         let kept = kept_parameter(m, class, attribute, false)?;
         let def = m.class(class)?;
+        // A subclass's constructor may hand the base anything.
+        let subclassed = m.classes().iter().any(|c| {
+            c.bases.iter().any(|b| {
+                b.kind() == "identifier"
+                    && m.single_binding(m.text(*b), c.parent_scope)
+                        .is_some_and(|binding| binding.kind == BindingKind::Class(class))
+            })
+        });
+        if subclassed {
+            return None;
+        }
         let init = def
             .methods
             .iter()

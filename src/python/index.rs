@@ -495,8 +495,8 @@ impl ProjectIndex {
         self.passed(helper, external).ok()
     }
 
-    /// The call in another file that passes a helper's parameter a namespace dldoctor cannot
-    /// resolve, when that is why [`ProjectIndex::namespace_passed`] has no answer.
+    /// Why [`ProjectIndex::namespace_passed`] has no answer, when a caller in another file is
+    /// the reason: the call that passes something unknown, or a subclass.
     pub(crate) fn unresolved_caller(&self, helper: &Path, external: &External) -> Option<String> {
         self.passed(helper, external)
             .err()
@@ -564,8 +564,8 @@ impl ProjectIndex {
             };
             lock(&self.caller_files).insert(file.clone());
             let m = Module::build_definitions(&source, &tree, file, self, Catalogue::builtin_ref());
-            for (passed, call) in argparse::passed_in(&m, helper, external) {
-                let passed = passed.ok_or(Some(call))?;
+            for (passed, why) in argparse::passed_in(&m, helper, external) {
+                let passed = passed.ok_or(Some(why))?;
                 table = Some(match table {
                     Some(table) => table.agree(&passed),
                     None => passed,
