@@ -798,3 +798,125 @@ fn loaders_explains_config_values_and_why_they_stay_unknown() {
         "{text}"
     );
 }
+
+/// A yacs config as vision projects lay it out: defaults in a package module, re-exported,
+/// imported by an entry script that merges the `--cfg` YAML and an empty `opts` list.
+const YACS_DEFAULTS: &str = "\
+from yacs.config import CfgNode as CN
+
+_C = CN()
+_C.DIR = \"ckpt\"
+_C.TRAIN = CN()
+_C.TRAIN.batch_size_per_gpu = 2
+_C.TRAIN.workers = 16
+_C.VAL = CN()
+_C.VAL.workers = 12
+
+
+def get_cfg_defaults():
+    return _C.clone()
+";
+
+const YACS_TRAIN: &str = "\
+import argparse
+
+import torch
+from seg.config import cfg
+
+
+def main(cfg, gpus):
+    loader = torch.utils.data.DataLoader(ds, batch_size=2, num_workers=cfg.TRAIN.workers)
+    val = torch.utils.data.DataLoader(ds, batch_size=2, num_workers=cfg.VAL.workers)
+    for batch in zip(loader, val):
+        pass
+
+
+if __name__ == \"__main__\":
+    parser = argparse.ArgumentParser()
+    parser.add_argument(\"--cfg\", default=\"config/ade20k.yaml\", type=str)
+    parser.add_argument(\"opts\", default=None, nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    cfg.merge_from_file(args.cfg)
+    cfg.merge_from_list(args.opts)
+    main(cfg, [0])
+";
+
+const YACS_TOOL: &str = "\
+from torch.utils.data import DataLoader
+from seg.config.defaults import get_cfg_defaults
+
+
+def run():
+    cfg = get_cfg_defaults()
+    for batch in DataLoader(ds, num_workers=cfg.VAL.workers):
+        pass
+
+
+if __name__ == \"__main__\":
+    run()
+";
+
+/// The library module reads the shared config: the entry scripts merge into it, so unknown.
+const YACS_LIBRARY: &str = "\
+from torch.utils.data import DataLoader
+from .config import cfg
+
+
+def loader(ds):
+    for batch in DataLoader(ds, num_workers=cfg.TRAIN.workers):
+        pass
+";
+
+#[test]
+fn yacs_defaults_and_merged_files_across_files() {
+    let dir = project(&[
+        ("seg/__init__.py", ""),
+        (
+            "seg/config/__init__.py",
+            "from .defaults import _C as cfg\n",
+        ),
+        ("seg/config/defaults.py", YACS_DEFAULTS),
+        ("seg/data.py", YACS_LIBRARY),
+        ("train.py", YACS_TRAIN),
+        ("tools/defaults.py", YACS_TOOL),
+        (
+            "config/ade20k.yaml",
+            "TRAIN:\n  batch_size_per_gpu: 2\n  workers: 24\n",
+        ),
+    ]);
+    let out = dldoctor(
+        dir.path(),
+        &["loaders", "train.py", "tools/defaults.py", "seg/data.py"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "    num_workers = 24: TRAIN.workers in config/ade20k.yaml line 3, passed on line 8",
+        "    num_workers = 12: the default of _C.VAL.workers (seg/config/defaults.py line 9), passed on line 9",
+        "    num_workers = 12: the default of _C.VAL.workers (../seg/config/defaults.py line 9), passed on line 7",
+        "    num_workers unknown: `cfg.TRAIN.workers` is not a value dldoctor can resolve without running the code, passed on line 6",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+    let (_, items) = check_json(dir.path());
+    let found = codes(&items);
+    for expected in [
+        "train.py:8:DL201",
+        "train.py:9:DL201",
+        "tools/defaults.py:7:DL201",
+    ] {
+        assert!(found.contains(&expected.to_owned()), "{found:?}");
+    }
+    assert!(!found.iter().any(|f| f.starts_with("seg/")), "{found:?}");
+
+    // The merged file gone: the value it would set stays unknown, with the reason; a default
+    // the run still gets from the code would be the file's, so it is unknown too.
+    std::fs::remove_file(dir.path().join("config/ade20k.yaml")).unwrap();
+    let out = dldoctor(dir.path(), &["loaders", "train.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("`cfg.TRAIN.workers`: the config file config/ade20k.yaml is not there"),
+        "{text}"
+    );
+    assert!(!text.contains("num_workers = "), "{text}");
+}

@@ -663,11 +663,37 @@ impl ProjectIndex {
         self.follow(from_file, qualified, 0)
     }
 
+    /// Where the name `qualified` (imported into `from_file`) is bound by something other
+    /// than an import: the file of the project, found through re-exports, that assigns it
+    /// (`cfg = CN()`) or defines it. The file is not checked to bind it at all.
+    pub fn binding(&self, from_file: &Path, qualified: &str) -> Option<Definition> {
+        self.follow_to(from_file, qualified, 0, &|entry, name| {
+            !entry.imports.names.contains_key(name)
+        })
+    }
+
+    /// The text of a project file, as the index reads it (an editor's copy of an open one).
+    pub fn source(&self, path: &Path) -> Option<String> {
+        (self.reader.as_ref()?)(path)
+    }
+
     fn follow(&self, from_file: &Path, qualified: &str, hops: u8) -> Option<Definition> {
+        self.follow_to(from_file, qualified, hops, &|entry, name| {
+            entry.summary.defines(name)
+        })
+    }
+
+    fn follow_to(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        hops: u8,
+        here: &dyn Fn(&Entry, &str) -> bool,
+    ) -> Option<Definition> {
         let (level, parts, name) = split_qualified(qualified)?;
         let file = self.module_file(from_file, level, &parts)?;
         let entry = self.entry(&file)?;
-        if entry.summary.defines(name) {
+        if here(&entry, name) {
             return Some(Definition {
                 file,
                 name: name.to_owned(),
@@ -678,13 +704,13 @@ impl ProjectIndex {
             return None;
         }
         if let Some(target) = entry.imports.names.get(name) {
-            return self.follow(&file, target, hops + 1);
+            return self.follow_to(&file, target, hops + 1, here);
         }
         entry
             .imports
             .stars
             .iter()
-            .find_map(|module| self.follow(&file, &join_module(module, name), hops + 1))
+            .find_map(|module| self.follow_to(&file, &join_module(module, name), hops + 1, here))
     }
 
     /// The file of the module `level` dots up and `parts` down from `from_file`: a relative
