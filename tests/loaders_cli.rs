@@ -920,3 +920,81 @@ fn yacs_defaults_and_merged_files_across_files() {
     );
     assert!(!text.contains("num_workers = "), "{text}");
 }
+
+/// A project without a marker file, checked one file at a time from the folder above, beside
+/// other projects: its files are searched for callers and constructions, not the other
+/// projects' (which may be many, or use the same names).
+#[test]
+fn a_file_checked_by_itself_sees_its_own_folder_not_the_projects_beside_it() {
+    let mut files = vec![
+        (
+            "repo/train.py".to_owned(),
+            "\
+import argparse
+from torch.utils.data import DataLoader
+from utils import get_loader
+
+
+class Trainer:
+    def __init__(self, workers=16):
+        self.workers = workers
+
+    def loader(self, ds):
+        return DataLoader(ds, num_workers=self.workers)
+
+
+parser = argparse.ArgumentParser()
+parser.add_argument(\"--workers\", type=int, default=32)
+args = parser.parse_args()
+for b in get_loader(args, ds): pass
+for b in Trainer().loader(ds): pass
+"
+            .to_owned(),
+        ),
+        (
+            "repo/utils.py".to_owned(),
+            "\
+from torch.utils.data import DataLoader
+
+
+def get_loader(args, ds):
+    return DataLoader(ds, num_workers=args.workers)
+"
+            .to_owned(),
+        ),
+        // Another project beside it builds its own `Trainer` from a value.
+        (
+            "other/use.py".to_owned(),
+            "from train import Trainer\nmake = Trainer\n".to_owned(),
+        ),
+    ];
+    // ... and many of its files call their own `utils.get_loader`.
+    for i in 0..70 {
+        files.push((
+            format!("other/s{i}.py"),
+            "from utils import get_loader\nget_loader(None, None)\n".to_owned(),
+        ));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, c)| (n.as_str(), c.as_str()))
+        .collect();
+    let dir = project(&files);
+    let expected = [
+        "    num_workers = 16: the default of workers in Trainer.__init__ (line 7), passed on line 11",
+        "    num_workers = 32: the default of --workers (train.py line 15), passed on line 5",
+    ];
+    for paths in [&["repo/train.py", "repo/utils.py"][..], &["repo/"][..]] {
+        let mut args = vec!["loaders"];
+        args.extend(paths);
+        let out = dldoctor(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&out.stdout);
+        for expected in expected {
+            assert!(
+                text.contains(expected),
+                "{paths:?}: missing {expected:?} in\n{text}"
+            );
+        }
+    }
+}
