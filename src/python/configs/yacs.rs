@@ -96,7 +96,7 @@ pub(super) fn copied<'a>(
     depth: u32,
 ) -> Option<Config<'a>> {
     let callee = call.child_by_field_name("function")?;
-    let copy = |config| copy_of(config, call.start_byte());
+    let copy = |config| owned(config).map(|parts| parts.copy(call.start_byte()));
     if callee.kind() == "attribute" {
         let method = m.text(callee.child_by_field_name("attribute")?);
         if method == "clone" && positional_args(call).is_empty() {
@@ -114,26 +114,39 @@ pub(super) fn copied<'a>(
     }
     let qualified = m.qualified_in(callee, scope, depth + 1)?;
     let found = m.index.definition(m.path, &qualified)?;
-    let source = m.index.source(&found.file)?;
-    let tree = crate::python::parse(&source, None)?;
-    let other = Module::build_definitions(
-        &source,
-        &tree,
-        &found.file,
-        m.index,
-        Catalogue::builtin_ref(),
-    );
-    let function = other
-        .functions()
-        .iter()
-        .find(|f| f.name == found.name && f.parent_scope == MODULE_SCOPE)?;
-    let returned = returned_clone(&other, function.body?)?;
-    // The copy's values are owned: the other file's model may go.
-    copy(config_of(&other, returned, function.scope, depth + 1)?)
+    let read = |source: &str| {
+        if !source.contains(".clone()") {
+            return None;
+        }
+        let tree = crate::python::parse(source, None)?;
+        let other = Module::build_definitions(
+            source,
+            &tree,
+            &found.file,
+            m.index,
+            Catalogue::builtin_ref(),
+        );
+        let function = other
+            .functions()
+            .iter()
+            .find(|f| f.name == found.name && f.parent_scope == MODULE_SCOPE)?;
+        let returned = returned_clone(&other, function.body?)?;
+        owned(config_of(&other, returned, function.scope, depth + 1)?)
+    };
+    memoised(m, &found.file, &found.name, Kind::Copier, read)
+        .map(|parts| parts.copy(call.start_byte()))
 }
 
-/// A copy of a yacs config made by the call at byte `at`.
-fn copy_of<'a>(config: Config, at: usize) -> Option<Config<'a>> {
+/// What a config found in another file is, kept when its model goes.
+#[derive(Clone)]
+struct Parts {
+    tree: Arc<yaml::Node>,
+    path: Vec<String>,
+    file: PathBuf,
+    name: String,
+}
+
+fn owned(config: Config) -> Option<Parts> {
     match config {
         Config::Yacs {
             tree,
@@ -141,14 +154,26 @@ fn copy_of<'a>(config: Config, at: usize) -> Option<Config<'a>> {
             file,
             name,
             ..
-        } => Some(Config::Yacs {
-            object: Object::Copy { at },
+        } => Some(Parts {
             tree,
             path,
             file,
             name,
         }),
         _ => None,
+    }
+}
+
+impl Parts {
+    /// A copy of the config made by the call at byte `at`.
+    fn copy<'a>(self, at: usize) -> Config<'a> {
+        Config::Yacs {
+            object: Object::Copy { at },
+            tree: self.tree,
+            path: self.path,
+            file: self.file,
+            name: self.name,
+        }
     }
 }
 
@@ -191,33 +216,60 @@ fn is_construction(m: &Module, value: Node) -> bool {
             .is_some_and(|q| CFG_NODE.contains(&q.as_str()))
 }
 
-type Cache = HashMap<(PathBuf, String), (u64, Arc<yaml::Node>)>;
+/// What a module-level name of another file is asked as.
+#[derive(Clone, Copy, Hash, PartialEq, Eq)]
+enum Kind {
+    /// A config node (`_C = CN()`).
+    Node,
+    /// A function returning a copy of one (`def get_cfg_defaults(): return _C.clone()`).
+    Copier,
+}
+
+/// The config a name of another file is, or `None` when it is none, with a hash of the text
+/// it was read from.
+type Cache = HashMap<(PathBuf, String, Kind), (u64, Option<Parts>)>;
 
 static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(HashMap::new()));
 
-/// The defaults the module-level config `name` of another project file holds (memoised until
-/// the file's text changes).
-fn defaults_of_file(m: &Module, file: &Path, name: &str) -> Option<Arc<yaml::Node>> {
+/// `read` of the text of `file` for the name `name`, memoised (finding none as well) until the
+/// file's text changes: every imported name a value is looked for through asks.
+fn memoised(
+    m: &Module,
+    file: &Path,
+    name: &str,
+    kind: Kind,
+    read: impl FnOnce(&str) -> Option<Parts>,
+) -> Option<Parts> {
     let source = m.index.source(file)?;
     let mut hasher = DefaultHasher::new();
     source.hash(&mut hasher);
     let hash = hasher.finish();
-    let key = (file.to_path_buf(), name.to_owned());
+    let key = (file.to_path_buf(), name.to_owned(), kind);
     if let Ok(cache) = CACHE.lock()
-        && let Some((h, tree)) = cache.get(&key)
+        && let Some((h, found)) = cache.get(&key)
         && *h == hash
     {
-        return Some(tree.clone());
+        return found.clone();
     }
-    let tree = crate::python::parse(&source, None)?;
-    let other = Module::build_definitions(&source, &tree, file, m.index, Catalogue::builtin_ref());
-    let Some(Config::Yacs { tree, .. }) = global(&other, name) else {
-        return None;
-    };
+    let found = read(&source);
     if let Ok(mut cache) = CACHE.lock() {
-        cache.insert(key, (hash, tree.clone()));
+        cache.insert(key, (hash, found.clone()));
     }
-    Some(tree)
+    found
+}
+
+/// The defaults the module-level config `name` of another project file holds.
+fn defaults_of_file(m: &Module, file: &Path, name: &str) -> Option<Arc<yaml::Node>> {
+    let read = |source: &str| {
+        if !source.contains("CfgNode") {
+            return None;
+        }
+        let tree = crate::python::parse(source, None)?;
+        let other =
+            Module::build_definitions(source, &tree, file, m.index, Catalogue::builtin_ref());
+        owned(global(&other, name)?)
+    };
+    memoised(m, file, name, Kind::Node, read).map(|parts| parts.tree)
 }
 
 /// The tree of defaults the module-level statements of `m` set on its config `name`. A key
