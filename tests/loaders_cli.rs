@@ -867,6 +867,26 @@ def loader(ds):
         pass
 ";
 
+const YACS_SETUP: &str = "\
+from .config import cfg
+
+
+def setup(path):
+    cfg.merge_from_file(path)
+";
+
+/// An entry script whose imported helper merges into the shared config.
+const YACS_TRAIN_SETUP: &str = "\
+from torch.utils.data import DataLoader
+from seg.config import cfg
+from seg.setup import setup
+
+if __name__ == \"__main__\":
+    setup(\"x.yaml\")
+    for b in DataLoader(ds, num_workers=cfg.VAL.workers):
+        pass
+";
+
 #[test]
 fn yacs_defaults_and_merged_files_across_files() {
     let dir = project(&[
@@ -883,6 +903,9 @@ fn yacs_defaults_and_merged_files_across_files() {
             "config/ade20k.yaml",
             "TRAIN:\n  batch_size_per_gpu: 2\n  workers: 24\n",
         ),
+        // A helper that merges into the shared config without being handed it.
+        ("seg/setup.py", YACS_SETUP),
+        ("train_setup.py", YACS_TRAIN_SETUP),
     ]);
     let out = dldoctor(
         dir.path(),
@@ -907,7 +930,12 @@ fn yacs_defaults_and_merged_files_across_files() {
     ] {
         assert!(found.contains(&expected.to_owned()), "{found:?}");
     }
-    assert!(!found.iter().any(|f| f.starts_with("seg/")), "{found:?}");
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.starts_with("seg/") || f.starts_with("train_setup.py")),
+        "{found:?}"
+    );
 
     // The merged file gone: the value it would set stays unknown, with the reason; a default
     // the run still gets from the code would be the file's, so it is unknown too.

@@ -416,9 +416,11 @@ pub(super) fn value(
     {
         return None;
     }
-    let is_entry = m.top_level_statements().iter().any(|s| m.is_main_guard(*s));
-    if matches!(object, Object::Global { .. }) && !is_entry {
-        return None;
+    if let Object::Global { file, .. } = object {
+        let is_entry = m.top_level_statements().iter().any(|s| m.is_main_guard(*s));
+        if !is_entry || imports_a_writer(m, file, key) {
+            return None;
+        }
     }
     if handed_to_project(m, object, path, depth) {
         return None;
@@ -471,6 +473,33 @@ pub(super) fn value(
     }
     let here = m.path.parent()?;
     hydra::value_at(m, &tree, path, &hydra::shown(here, defaults.file))
+}
+
+/// Whether a project file this one imports from (but the config's own) may change the shared
+/// config without being handed it: it merges into a config (`merge_from_file`), or assigns an
+/// attribute named `key`, anywhere in its text.
+fn imports_a_writer(m: &Module, config_file: &Path, key: &str) -> bool {
+    let assignment = format!(".{key} =");
+    let mut seen: Vec<PathBuf> = Vec::new();
+    m.bindings().iter().any(|binding| {
+        let BindingKind::Import { qualified } = &binding.kind else {
+            return false;
+        };
+        let Some(found) = m
+            .index
+            .definition(m.path, qualified)
+            .or_else(|| m.index.binding(m.path, qualified))
+        else {
+            return false;
+        };
+        if found.file == config_file || seen.contains(&found.file) {
+            return false;
+        }
+        seen.push(found.file.clone());
+        m.index
+            .source(&found.file)
+            .is_none_or(|source| source.contains("merge_from_") || source.contains(&assignment))
+    })
 }
 
 /// Whether the config (or the part of it holding `path`) is passed to a function or class of
