@@ -1095,7 +1095,8 @@ def get_loader(args, ds):
     let dir = project(&files);
     let expected = [
         "    num_workers = 16: the default of workers in Trainer.__init__ (line 7), passed on line 11",
-        "    num_workers = 32: the default of --workers (train.py line 15), passed on line 5",
+        "    num_workers = 32: the default of --workers (train.py line 15), through \
+         `get_loader(args, ds)` (train.py line 17), passed on line 5",
     ];
     for paths in [&["repo/train.py", "repo/utils.py"][..], &["repo/"][..]] {
         let mut args = vec!["loaders"];

@@ -25,8 +25,11 @@ Checks for a `num_workers` larger than the CPUs this machine lets the process us
 affinity mask, capped by a cgroup CPU quota), or larger than the configured `max-workers`.
 The value may be written in the call, bound once to a name, or be the `default=` of an
 argparse option (also through a parser built in a helper such as `get_args_parser()` or
-`parse_args(input_args=None)`, and a namespace passed on as `main(args)` or kept as
-`self.args`), the default of a dataclass config's field (`cfg = TrainConfig()`, also parsed by
+`parse_args(input_args=None)`, options added by helpers of other modules chained as
+`parser = add_dataset_args(parser)`, and a namespace passed on as `main(args)`, kept as
+`self.args` (also by a base class of another module, `super().__init__(args)`), or handed to
+a loader factory of another module: then every caller in the project must agree, and the
+message names the call it came through), the default of a dataclass config's field (`cfg = TrainConfig()`, also parsed by
 `HfArgumentParser`), of a `@click.option`, or the value in the YAML file Hydra composes by
 default (`@hydra.main(config_path=..., config_name=...)`, `OmegaConf.load("x.yaml")`), or a
 yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
@@ -37,7 +40,8 @@ options given by default, a config file chosen only on the command line), and `d
 loaders` says why. A count bounded by the CPU count
 (`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
 rewrites in a way the analysis cannot follow (`args.workers = args.workers // ngpus` under a
-condition) is left alone.
+condition) is left alone; a rewrite, a rebinding (`if args.resume: args = checkpoint["opt"]`)
+or a call in a branch whose condition is false under the defaults does not count.
 
 ## Why is this bad?
 Each worker is a process that decodes and augments samples. More workers than CPUs do not
