@@ -29,10 +29,10 @@ argparse option (also through a parser built in a helper such as `get_args_parse
 `parser = add_dataset_args(parser)`, and a namespace passed on as `main(args)`, kept as
 `self.args` (also by a base class of another module, `super().__init__(args)`), or handed to
 a loader factory of another module: then every caller in the project must agree, and the
-message names the call it came through), the default of a dataclass config's field (`cfg = TrainConfig()`, also parsed by
-`HfArgumentParser`), of a `@click.option`, or the value in the YAML file Hydra composes by
-default (`@hydra.main(config_path=..., config_name=...)`, `OmegaConf.load("x.yaml")`), or a
-yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
+message names the call it came through), the default of a dataclass config's field
+(`cfg = TrainConfig()`, also parsed by `HfArgumentParser`), of a `@click.option`, or the
+value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
+config_name=...)`, `OmegaConf.load("x.yaml")`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
 (`cfg.merge_from_file(args.cfg)` with the option's default path); the message says which. A
 config value that is an interpolation (`${...}`) or `???` stays unknown, as does a yacs value
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
