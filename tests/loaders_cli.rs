@@ -798,3 +798,231 @@ fn loaders_explains_config_values_and_why_they_stay_unknown() {
         "{text}"
     );
 }
+
+/// A yacs config as vision projects lay it out: defaults in a package module, re-exported,
+/// imported by an entry script that merges the `--cfg` YAML and an empty `opts` list.
+const YACS_DEFAULTS: &str = "\
+from yacs.config import CfgNode as CN
+
+_C = CN()
+_C.DIR = \"ckpt\"
+_C.TRAIN = CN()
+_C.TRAIN.batch_size_per_gpu = 2
+_C.TRAIN.workers = 16
+_C.VAL = CN()
+_C.VAL.workers = 12
+
+
+def get_cfg_defaults():
+    return _C.clone()
+";
+
+const YACS_TRAIN: &str = "\
+import argparse
+
+import torch
+from seg.config import cfg
+
+
+def main(cfg, gpus):
+    loader = torch.utils.data.DataLoader(ds, batch_size=2, num_workers=cfg.TRAIN.workers)
+    val = torch.utils.data.DataLoader(ds, batch_size=2, num_workers=cfg.VAL.workers)
+    for batch in zip(loader, val):
+        pass
+
+
+if __name__ == \"__main__\":
+    parser = argparse.ArgumentParser()
+    parser.add_argument(\"--cfg\", default=\"config/ade20k.yaml\", type=str)
+    parser.add_argument(\"opts\", default=None, nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    cfg.merge_from_file(args.cfg)
+    cfg.merge_from_list(args.opts)
+    main(cfg, [0])
+";
+
+const YACS_TOOL: &str = "\
+from torch.utils.data import DataLoader
+from seg.config.defaults import get_cfg_defaults
+
+
+def run():
+    cfg = get_cfg_defaults()
+    for batch in DataLoader(ds, num_workers=cfg.VAL.workers):
+        pass
+
+
+if __name__ == \"__main__\":
+    run()
+";
+
+/// The library module reads the shared config: the entry scripts merge into it, so unknown.
+const YACS_LIBRARY: &str = "\
+from torch.utils.data import DataLoader
+from .config import cfg
+
+
+def loader(ds):
+    for batch in DataLoader(ds, num_workers=cfg.TRAIN.workers):
+        pass
+";
+
+const YACS_SETUP: &str = "\
+from .config import cfg
+
+
+def setup(path):
+    cfg.merge_from_file(path)
+";
+
+/// An entry script whose imported helper merges into the shared config.
+const YACS_TRAIN_SETUP: &str = "\
+from torch.utils.data import DataLoader
+from seg.config import cfg
+from seg.setup import setup
+
+if __name__ == \"__main__\":
+    setup(\"x.yaml\")
+    for b in DataLoader(ds, num_workers=cfg.VAL.workers):
+        pass
+";
+
+#[test]
+fn yacs_defaults_and_merged_files_across_files() {
+    let dir = project(&[
+        ("seg/__init__.py", ""),
+        (
+            "seg/config/__init__.py",
+            "from .defaults import _C as cfg\n",
+        ),
+        ("seg/config/defaults.py", YACS_DEFAULTS),
+        ("seg/data.py", YACS_LIBRARY),
+        ("train.py", YACS_TRAIN),
+        ("tools/defaults.py", YACS_TOOL),
+        (
+            "config/ade20k.yaml",
+            "TRAIN:\n  batch_size_per_gpu: 2\n  workers: 24\n",
+        ),
+        // A helper that merges into the shared config without being handed it.
+        ("seg/setup.py", YACS_SETUP),
+        ("train_setup.py", YACS_TRAIN_SETUP),
+    ]);
+    let out = dldoctor(
+        dir.path(),
+        &["loaders", "train.py", "tools/defaults.py", "seg/data.py"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    for expected in [
+        "    num_workers = 24: TRAIN.workers in config/ade20k.yaml line 3, passed on line 8",
+        "    num_workers = 12: the default of _C.VAL.workers (seg/config/defaults.py line 9), passed on line 9",
+        "    num_workers = 12: the default of _C.VAL.workers (../seg/config/defaults.py line 9), passed on line 7",
+        "    num_workers unknown: `cfg.TRAIN.workers` is not a value dldoctor can resolve without running the code, passed on line 6",
+    ] {
+        assert!(text.contains(expected), "missing {expected:?} in\n{text}");
+    }
+    let (_, items) = check_json(dir.path());
+    let found = codes(&items);
+    for expected in [
+        "train.py:8:DL201",
+        "train.py:9:DL201",
+        "tools/defaults.py:7:DL201",
+    ] {
+        assert!(found.contains(&expected.to_owned()), "{found:?}");
+    }
+    assert!(
+        !found
+            .iter()
+            .any(|f| f.starts_with("seg/") || f.starts_with("train_setup.py")),
+        "{found:?}"
+    );
+
+    // The merged file gone: the value it would set stays unknown, with the reason; a default
+    // the run still gets from the code would be the file's, so it is unknown too.
+    std::fs::remove_file(dir.path().join("config/ade20k.yaml")).unwrap();
+    let out = dldoctor(dir.path(), &["loaders", "train.py"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("`cfg.TRAIN.workers`: the config file config/ade20k.yaml is not there"),
+        "{text}"
+    );
+    assert!(!text.contains("num_workers = "), "{text}");
+}
+
+/// A project without a marker file, checked one file at a time from the folder above, beside
+/// other projects: its files are searched for callers and constructions, not the other
+/// projects' (which may be many, or use the same names).
+#[test]
+fn a_file_checked_by_itself_sees_its_own_folder_not_the_projects_beside_it() {
+    let mut files = vec![
+        (
+            "repo/train.py".to_owned(),
+            "\
+import argparse
+from torch.utils.data import DataLoader
+from utils import get_loader
+
+
+class Trainer:
+    def __init__(self, workers=16):
+        self.workers = workers
+
+    def loader(self, ds):
+        return DataLoader(ds, num_workers=self.workers)
+
+
+parser = argparse.ArgumentParser()
+parser.add_argument(\"--workers\", type=int, default=32)
+args = parser.parse_args()
+for b in get_loader(args, ds): pass
+for b in Trainer().loader(ds): pass
+"
+            .to_owned(),
+        ),
+        (
+            "repo/utils.py".to_owned(),
+            "\
+from torch.utils.data import DataLoader
+
+
+def get_loader(args, ds):
+    return DataLoader(ds, num_workers=args.workers)
+"
+            .to_owned(),
+        ),
+        // Another project beside it builds its own `Trainer` from a value.
+        (
+            "other/use.py".to_owned(),
+            "from train import Trainer\nmake = Trainer\n".to_owned(),
+        ),
+    ];
+    // ... and many of its files call their own `utils.get_loader`.
+    for i in 0..70 {
+        files.push((
+            format!("other/s{i}.py"),
+            "from utils import get_loader\nget_loader(None, None)\n".to_owned(),
+        ));
+    }
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(n, c)| (n.as_str(), c.as_str()))
+        .collect();
+    let dir = project(&files);
+    let expected = [
+        "    num_workers = 16: the default of workers in Trainer.__init__ (line 7), passed on line 11",
+        "    num_workers = 32: the default of --workers (train.py line 15), passed on line 5",
+    ];
+    for paths in [&["repo/train.py", "repo/utils.py"][..], &["repo/"][..]] {
+        let mut args = vec!["loaders"];
+        args.extend(paths);
+        let out = dldoctor(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&out.stdout);
+        for expected in expected {
+            assert!(
+                text.contains(expected),
+                "{paths:?}: missing {expected:?} in\n{text}"
+            );
+        }
+    }
+}

@@ -131,7 +131,9 @@ fn render(source: &str, diagnostics: &[Diagnostic]) -> String {
 
 #[test]
 fn rule_fixtures() {
-    insta::glob!("fixtures/rules/DL*.{py,ipynb}", |path| {
+    // The base is the fixtures folder, not `tests/`: insta walks the whole base (following
+    // links), and a local `tests/editors/vscode-e2e/node_modules` would be walked too.
+    insta::glob!("fixtures/rules", "DL*.{py,ipynb}", |path| {
         let source = read_fixture(path);
         let stem = path.file_stem().and_then(|s| s.to_str()).expect("name");
         let (code, case) = stem.split_once('_').expect("<CODE>_<case>.py");

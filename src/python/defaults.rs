@@ -49,6 +49,8 @@ pub(crate) enum Passed<'a> {
     Value(Node<'a>, ScopeId),
     /// The call leaves the parameter to its default.
     Nothing,
+    /// `Model(**vars(args))`: the namespace's attribute of the parameter's name.
+    Namespace(Node<'a>, ScopeId),
 }
 
 /// The value of a parameter binding: its default or what every call passes (see the module's
@@ -166,6 +168,12 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
                 }
             }
             Passed::Nothing => default_value(m, function, param, class.map(|_| name), depth)?,
+            // An attribute the namespace may lack would leave the default: only a value the
+            // parser is known to give counts.
+            Passed::Namespace(namespace, scope) => {
+                m.attribute_values()
+                    .attribute_value(m, namespace, param.name, scope, depth + 4)?
+            }
         };
         if !resolved.value.is_known() {
             return None;
@@ -252,20 +260,38 @@ pub(crate) fn passed_for<'a>(
     }
     let args = call.child_by_field_name("arguments")?;
     let mut cursor = args.walk();
-    if args
+    let splats: Vec<Node> = args
         .named_children(&mut cursor)
-        .any(|n| matches!(n.kind(), "list_splat" | "dictionary_splat"))
-    {
-        return None;
-    }
+        .filter(|n| matches!(n.kind(), "list_splat" | "dictionary_splat"))
+        .collect();
     let index = if is_method {
         position.checked_sub(1)?
     } else {
         position
     };
-    match positional_args(call).get(index) {
-        Some(value) if !keyword_only => Some(Passed::Value(*value, scope)),
-        _ => Some(Passed::Nothing),
+    match (positional_args(call).get(index), splats.as_slice()) {
+        (Some(value), []) if !keyword_only => Some(Passed::Value(*value, scope)),
+        (_, []) => Some(Passed::Nothing),
+        // `Model(**vars(args), encoder="resnet18")`, the parameter not passed before it.
+        (None, [splat]) if splat.kind() == "dictionary_splat" => {
+            Some(Passed::Namespace(vars_of(m, *splat)?, scope))
+        }
+        _ => None,
+    }
+}
+
+/// `ns` of `**vars(ns)`.
+fn vars_of<'a>(m: &Module<'a>, splat: Node<'a>) -> Option<Node<'a>> {
+    let call = splat.named_child(0).filter(|c| c.kind() == "call")?;
+    let callee = call.child_by_field_name("function")?;
+    if m.qualified_name(callee).as_deref() != Some("builtins.vars") {
+        return None;
+    }
+    match positional_args(call).as_slice() {
+        [namespace] if call.child_by_field_name("arguments")?.named_child_count() == 1 => {
+            Some(*namespace)
+        }
+        _ => None,
     }
 }
 

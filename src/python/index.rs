@@ -469,7 +469,7 @@ impl ProjectIndex {
             "__init__" => helper.parent()?.file_name()?.to_str()?,
             stem => stem,
         };
-        let files = self.listing(&self.search_base(helper)?);
+        let files = self.search_files(helper)?;
         let mut candidates = Vec::new();
         for file in files.iter().filter(|f| f.as_path() != helper) {
             let Some(source) = reader(file) else { continue };
@@ -500,14 +500,16 @@ impl ProjectIndex {
         table
     }
 
-    /// The folder a helper's callers (or a class's constructions, when no project root holds
-    /// its file) are looked for in: the one that holds its top-level
+    /// The Python files a helper's callers (or a class's constructions, when no project root
+    /// holds its file) are looked for in: those under the folder that holds its top-level
     /// package (`pkg/` of `pkg/sub/helper.py`, with `__init__.py` files), or, for a module
-    /// outside a package, the folder above its own (`main.py` importing `utils.data`),
-    /// unless its own holds a project file (`setup.py`, `pyproject.toml`, `.git`); never
-    /// beyond the project's root. Callers further away, importing it through a longer path,
-    /// are not seen.
-    fn search_base(&self, helper: &Path) -> Option<PathBuf> {
+    /// outside a package, under its own folder and the one above (`main.py` importing
+    /// `utils.data`), unless its own holds a project file (`setup.py`, `pyproject.toml`,
+    /// `.git`); never beyond the project's root. When no root holds a module outside a
+    /// package (a file checked by itself), only the files directly in the folder above are
+    /// added: that folder may hold other projects, or a whole home directory. Callers further
+    /// away, importing it through a longer path, are not seen.
+    fn search_files(&self, helper: &Path) -> Option<Arc<Vec<PathBuf>>> {
         let folder = helper.parent()?;
         let is_package = |dir: &Path| dir.join("__init__.py").is_file();
         let is_project = |dir: &Path| {
@@ -515,8 +517,9 @@ impl ProjectIndex {
                 .iter()
                 .any(|f| dir.join(f).exists())
         };
+        let in_package = is_package(folder);
         let mut top = folder;
-        if is_package(top) {
+        if in_package {
             while let Some(parent) = top.parent().filter(|p| is_package(p)) {
                 top = parent;
             }
@@ -535,8 +538,13 @@ impl ProjectIndex {
             .filter(|r| helper.starts_with(r))
             .max_by_key(|r| r.components().count());
         Some(match root {
-            Some(root) if !base.starts_with(root) => root.clone(),
-            _ => base.to_path_buf(),
+            Some(root) if !base.starts_with(root) => self.listing(root),
+            None if !in_package && base != folder => {
+                let mut files = self.listing(folder).to_vec();
+                files.extend(python_files(base, Some(1)));
+                Arc::new(files)
+            }
+            _ => self.listing(base),
         })
     }
 
@@ -545,23 +553,7 @@ impl ProjectIndex {
         if let Some(files) = lock(&self.listings).get(base) {
             return Arc::clone(files);
         }
-        // A relative path's folder may be the empty path: the current folder, whose files
-        // are named as the importing files are (`main.py`, not `./main.py`).
-        let here = base.as_os_str().is_empty();
-        let files: Vec<PathBuf> =
-            ignore::WalkBuilder::new(if here { Path::new(".") } else { base })
-                .require_git(false)
-                .build()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
-                .map(ignore::DirEntry::into_path)
-                .filter(|p| p.extension().is_some_and(|e| e == "py"))
-                .map(|p| match p.strip_prefix(".") {
-                    Ok(rest) if here => rest.to_path_buf(),
-                    _ => p,
-                })
-                .collect();
-        let files = Arc::new(files);
+        let files = Arc::new(python_files(base, None));
         lock(&self.listings).insert(base.to_path_buf(), Arc::clone(&files));
         files
     }
@@ -597,17 +589,19 @@ impl ProjectIndex {
         let Some(reader) = self.reader.as_ref() else {
             return Some(Vec::new());
         };
-        let base = {
+        let root = {
             let roots = read(&self.roots);
             roots
                 .iter()
                 .filter(|r| file.starts_with(r))
                 .max_by_key(|r| r.components().count())
                 .cloned()
-                .or_else(|| self.search_base(file))?
         };
         // The same memoised listing the callers of helpers are searched in.
-        let files = self.listing(&base);
+        let files = match root {
+            Some(root) => self.listing(&root),
+            None => self.search_files(file)?,
+        };
         if files.len() > MAX_SEARCHED_FILES {
             return None;
         }
@@ -663,11 +657,37 @@ impl ProjectIndex {
         self.follow(from_file, qualified, 0)
     }
 
+    /// Where the name `qualified` (imported into `from_file`) is bound by something other
+    /// than an import: the file of the project, found through re-exports, that assigns it
+    /// (`cfg = CN()`) or defines it. The file is not checked to bind it at all.
+    pub fn binding(&self, from_file: &Path, qualified: &str) -> Option<Definition> {
+        self.follow_to(from_file, qualified, 0, &|entry, name| {
+            !entry.imports.names.contains_key(name)
+        })
+    }
+
+    /// The text of a project file, as the index reads it (an editor's copy of an open one).
+    pub fn source(&self, path: &Path) -> Option<String> {
+        (self.reader.as_ref()?)(path)
+    }
+
     fn follow(&self, from_file: &Path, qualified: &str, hops: u8) -> Option<Definition> {
+        self.follow_to(from_file, qualified, hops, &|entry, name| {
+            entry.summary.defines(name)
+        })
+    }
+
+    fn follow_to(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        hops: u8,
+        here: &dyn Fn(&Entry, &str) -> bool,
+    ) -> Option<Definition> {
         let (level, parts, name) = split_qualified(qualified)?;
         let file = self.module_file(from_file, level, &parts)?;
         let entry = self.entry(&file)?;
-        if entry.summary.defines(name) {
+        if here(&entry, name) {
             return Some(Definition {
                 file,
                 name: name.to_owned(),
@@ -678,13 +698,13 @@ impl ProjectIndex {
             return None;
         }
         if let Some(target) = entry.imports.names.get(name) {
-            return self.follow(&file, target, hops + 1);
+            return self.follow_to(&file, target, hops + 1, here);
         }
         entry
             .imports
             .stars
             .iter()
-            .find_map(|module| self.follow(&file, &join_module(module, name), hops + 1))
+            .find_map(|module| self.follow_to(&file, &join_module(module, name), hops + 1, here))
     }
 
     /// The file of the module `level` dots up and `parts` down from `from_file`: a relative
@@ -877,6 +897,26 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 
 fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// The Python files under `base` (`max_depth` 1: only those directly in it), honouring ignore
+/// files. A relative path's folder may be the empty path: the current folder, whose files are
+/// named as the importing files are (`main.py`, not `./main.py`).
+fn python_files(base: &Path, max_depth: Option<usize>) -> Vec<PathBuf> {
+    let here = base.as_os_str().is_empty();
+    ignore::WalkBuilder::new(if here { Path::new(".") } else { base })
+        .require_git(false)
+        .max_depth(max_depth)
+        .build()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+        .map(ignore::DirEntry::into_path)
+        .filter(|p| p.extension().is_some_and(|e| e == "py"))
+        .map(|p| match p.strip_prefix(".") {
+            Ok(rest) if here => rest.to_path_buf(),
+            _ => p,
+        })
+        .collect()
 }
 
 /// A project file's text from disk; `None` for a file too large to be code, or not UTF-8.

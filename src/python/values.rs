@@ -207,6 +207,14 @@ pub enum Provenance {
         shown: String,
         line: u32,
     },
+    /// A default of a configuration set in Python code (a yacs `_C.TRAIN.workers = 16`),
+    /// not changed by a merge the analysis reads: `name` as assigned there, `shown` its file
+    /// as the file using it names it.
+    ConfigDefault {
+        name: String,
+        shown: String,
+        line: u32,
+    },
     /// A configuration value that stays unknown, and why (the value is unknown).
     ConfigGap(ConfigGap),
     /// Computed from other values (arithmetic, `min`, `int(...)`).
@@ -241,6 +249,9 @@ pub enum ConfigGap {
     Unreadable { shown: String, line: u32 },
     /// A defaults list or package directive the analysis does not follow.
     Composed { shown: String },
+    /// A merge into a yacs config (`cfg.merge_from_list(args.opts)`, a `merge_from_file` of a
+    /// path known only at run time) that may change it: `call` as written, on `line`.
+    Merged { call: String, line: u32 },
 }
 
 impl ConfigGap {
@@ -279,6 +290,12 @@ impl ConfigGap {
             }
             (ConfigGap::Composed { shown }, Lang::Zh) => {
                 format!("{shown} 的组合方式超出了分析范围")
+            }
+            (ConfigGap::Merged { call, line }, Lang::En) => {
+                format!("{call} (line {line}) may change it when the code runs")
+            }
+            (ConfigGap::Merged { call, line }, Lang::Zh) => {
+                format!("第 {line} 行的 {call} 在运行时可能改变它")
             }
         }
     }
@@ -340,6 +357,9 @@ impl Provenance {
             Provenance::ConfigFile { key, shown, line } => {
                 Some(format!("{key} in {shown} line {line}"))
             }
+            Provenance::ConfigDefault { name, shown, line } => {
+                Some(format!("the default of {name} ({shown} line {line})"))
+            }
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::En)),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
             Provenance::EntryDefault { entry } => {
@@ -389,6 +409,9 @@ impl Provenance {
             }
             Provenance::ConfigFile { key, shown, line } => {
                 Some(format!("{shown} 第 {line} 行 {key} 的值"))
+            }
+            Provenance::ConfigDefault { name, shown, line } => {
+                Some(format!("{shown} 第 {line} 行 {name} 的默认值"))
             }
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::Zh)),
             Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),

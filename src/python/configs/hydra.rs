@@ -82,30 +82,38 @@ pub(super) fn load_literal<'a>(m: &Module<'a>, call: Node, _scope: ScopeId) -> O
         return None;
     };
     let relative = m.string_value(*argument)?;
+    let (tree, shown) = load_relative(m, &relative)?;
+    Some(Config::Yaml {
+        tree: Arc::new(tree),
+        path: Vec::new(),
+        shown,
+    })
+}
+
+/// The YAML file at `relative`, a path relative to where the script runs, looked for from the
+/// file's folder up (the nearest found), with how the file names it; a file that cannot be
+/// read is a gap saying why.
+pub(super) fn load_relative(m: &Module, relative: &str) -> Option<(yaml::Node, String)> {
     let here = m.path.parent()?;
     let candidates: Vec<PathBuf> = if Path::new(&relative).is_absolute() {
-        vec![PathBuf::from(&relative)]
+        vec![PathBuf::from(relative)]
     } else {
         here.ancestors()
             .take(5)
-            .map(|d| normalize(&d.join(&relative)))
+            .map(|d| normalize(&d.join(relative)))
             .collect()
     };
     let path = candidates
         .iter()
         .find(|p| p.is_file())
         .cloned()
-        .unwrap_or_else(|| normalize(&here.join(&relative)));
+        .unwrap_or_else(|| normalize(&here.join(relative)));
     let shown = shown(here, &path);
     let tree = match &*yaml::load(&path) {
         Ok(tree) => tree.clone(),
         Err(e) => gap(e, &shown),
     };
-    Some(Config::Yaml {
-        tree: Arc::new(tree),
-        path: Vec::new(),
-        shown,
-    })
+    Some((tree, shown))
 }
 
 /// The value at a dotted path of a config tree.
@@ -136,11 +144,23 @@ pub(super) fn value_at(
     match node {
         yaml::Node::Gap(gap) => Some(unknown(gap.clone())),
         yaml::Node::Scalar {
-            leaf, file, line, ..
+            text,
+            leaf,
+            file,
+            line,
         } => {
             let shown = self::shown(here, file);
             let line = *line;
             Some(match leaf {
+                // A default set in Python code (a yacs `_C.TRAIN.workers = 16`).
+                Leaf::Value(value) if file.extension().is_some_and(|e| e == "py") => Resolved {
+                    value: value.clone(),
+                    provenance: Provenance::ConfigDefault {
+                        name: text.clone(),
+                        shown,
+                        line,
+                    },
+                },
                 Leaf::Value(value) => Resolved {
                     value: value.clone(),
                     provenance: Provenance::ConfigFile { key, shown, line },
@@ -154,14 +174,14 @@ pub(super) fn value_at(
     }
 }
 
-fn unknown(gap: ConfigGap) -> Resolved {
+pub(super) fn unknown(gap: ConfigGap) -> Resolved {
     Resolved {
         value: crate::python::values::Value::Unknown,
         provenance: Provenance::ConfigGap(gap),
     }
 }
 
-fn gap(error: &LoadError, shown: &str) -> yaml::Node {
+pub(super) fn gap(error: &LoadError, shown: &str) -> yaml::Node {
     yaml::Node::Gap(match error {
         LoadError::NoFile => ConfigGap::NoFile {
             shown: shown.to_owned(),
@@ -297,8 +317,9 @@ fn normalize(path: &Path) -> PathBuf {
 
 /// A config file as the Python file in `here` would name it: relative to its folder or one
 /// of the folders above (`../conf/config.yaml`).
-fn shown(here: &Path, file: &Path) -> String {
+pub(super) fn shown(here: &Path, file: &Path) -> String {
     let here = normalize(here);
+    let file = &normalize(file);
     let mut up = String::new();
     for base in here.ancestors().take(4) {
         if let Ok(rest) = file.strip_prefix(base) {

@@ -1,7 +1,8 @@
 //! Loader arguments read from configuration objects rather than argparse: dataclass configs
 //! (`cfg = TrainConfig()`, also through `HfArgumentParser(...).parse_args_into_dataclasses()`),
 //! `@click.option` defaults, and Hydra / OmegaConf YAML files (`@hydra.main(config_path=...,
-//! config_name=...)`, `OmegaConf.load("x.yaml")`).
+//! config_name=...)`, `OmegaConf.load("x.yaml")`), and yacs `CfgNode` configs with the YAML
+//! files merged into them.
 //!
 //! What runs is what a run without command-line options gets: a dataclass field's default, a
 //! click option's `default=`, the value in the config file Hydra composes by default. A config
@@ -13,6 +14,7 @@
 mod click;
 mod dataclass;
 mod hydra;
+mod yacs;
 mod yaml;
 
 use std::sync::Arc;
@@ -21,7 +23,9 @@ use tree_sitter::Node;
 
 use crate::python::argparse::parameter_position;
 use crate::python::defaults::{self, Passed, passed_for};
-use crate::python::model::{Binding, BindingKind, ClassId, MAX_DEPTH, Module, ScopeId};
+use crate::python::model::{
+    Binding, BindingKind, ClassId, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId,
+};
 use crate::python::values::{Provenance, Resolved};
 
 pub(crate) use click::parameter_value;
@@ -45,6 +49,15 @@ enum Config<'a> {
         path: Vec<String>,
         shown: String,
     },
+    /// A yacs config node at `path` under the config `object`, whose defaults (`tree`) are
+    /// set on the module-level node `name` of `file`; merges are read when a value is.
+    Yacs {
+        object: yacs::Object,
+        tree: Arc<yaml::Node>,
+        path: Vec<String>,
+        file: std::path::PathBuf,
+        name: String,
+    },
 }
 
 impl Config<'_> {
@@ -63,6 +76,18 @@ impl Config<'_> {
                     tree: b, path: pb, ..
                 },
             ) => Arc::ptr_eq(a, b) && pa == pb,
+            (
+                Config::Yacs {
+                    object: a,
+                    path: pa,
+                    ..
+                },
+                Config::Yacs {
+                    object: b,
+                    path: pb,
+                    ..
+                },
+            ) => a == b && pa == pb,
             _ => false,
         }
     }
@@ -93,6 +118,18 @@ pub(crate) fn attribute_value(
             let mut path = path.clone();
             path.push(attribute.to_owned());
             hydra::value_at(m, tree, &path, shown)
+        }
+        Config::Yacs {
+            object,
+            tree,
+            path,
+            file,
+            name,
+        } => {
+            let mut path = path.clone();
+            path.push(attribute.to_owned());
+            let defaults = yacs::Defaults { tree, file, name };
+            yacs::value(m, object, &defaults, &path, depth + 1)
         }
     }
 }
@@ -130,7 +167,7 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
             }
             match m.qualified_in(callee, scope, depth + 1).as_deref() {
                 Some("omegaconf.OmegaConf.load") => hydra::load_literal(m, expr, scope),
-                _ => None,
+                _ => yacs::copied(m, expr, scope, depth),
             }
         }
         _ => None,
@@ -151,6 +188,22 @@ fn nested<'a>(m: &Module<'a>, base: Config<'a>, attribute: &str, depth: u32) -> 
             path.push(attribute.to_owned());
             Some(Config::Yaml { tree, path, shown })
         }
+        Config::Yacs {
+            object,
+            tree,
+            mut path,
+            file,
+            name,
+        } => {
+            path.push(attribute.to_owned());
+            Some(Config::Yacs {
+                object,
+                tree,
+                path,
+                file,
+                name,
+            })
+        }
     }
 }
 
@@ -167,6 +220,13 @@ fn name_config<'a>(
     for id in ids {
         let binding = m.bindings().get(*id)?;
         let config = match (&binding.kind, binding.value) {
+            (BindingKind::Assign, Some(_)) if binding.scope == MODULE_SCOPE => {
+                match yacs::global(m, binding.name) {
+                    Some(config) => config,
+                    None => config_of(m, binding.value?, binding.scope, depth + 1)?,
+                }
+            }
+            (BindingKind::Import { qualified }, _) => yacs::imported(m, qualified)?,
             (BindingKind::Assign | BindingKind::Walrus, Some(value)) => {
                 config_of(m, value, binding.scope, depth + 1)?
             }

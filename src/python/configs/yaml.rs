@@ -19,7 +19,8 @@ pub(crate) enum Node {
     Map(Vec<(String, Node)>),
     Seq(Vec<Node>),
     Scalar {
-        /// The text as written (keys, group names).
+        /// The text as written (keys, group names); for a default set in Python code, the
+        /// assigned name (`_C.TRAIN.workers`).
         text: String,
         leaf: Leaf,
         file: Arc<Path>,

@@ -726,6 +726,7 @@ const BUILTINS: &[&str] = &[
     "super",
     "tuple",
     "type",
+    "vars",
     "zip",
 ];
 

@@ -28,9 +28,13 @@ argparse option (also through a parser built in a helper such as `get_args_parse
 `parse_args(input_args=None)`, and a namespace passed on as `main(args)` or kept as
 `self.args`), the default of a dataclass config's field (`cfg = TrainConfig()`, also parsed by
 `HfArgumentParser`), of a `@click.option`, or the value in the YAML file Hydra composes by
-default (`@hydra.main(config_path=..., config_name=...)`, `OmegaConf.load("x.yaml")`); the
-message says which. A config value that is an interpolation (`${...}`) or `???` stays
-unknown, and `dldoctor loaders` says why. A count bounded by the CPU count
+default (`@hydra.main(config_path=..., config_name=...)`, `OmegaConf.load("x.yaml")`), or a
+yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
+(`cfg.merge_from_file(args.cfg)` with the option's default path); the message says which. A
+config value that is an interpolation (`${...}`) or `???` stays unknown, as does a yacs value
+that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
+options given by default, a config file chosen only on the command line), and `dldoctor
+loaders` says why. A count bounded by the CPU count
 (`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
 rewrites in a way the analysis cannot follow (`args.workers = args.workers // ngpus` under a
 condition) is left alone.

@@ -1,0 +1,610 @@
+//! yacs `CfgNode` configs (and fvcore's and detectron2's subclasses of it): the defaults a
+//! module sets at its top level (`_C = CN()`, `_C.TRAIN = CN()`, `_C.TRAIN.workers = 16`),
+//! followed into the file that reads them through imports, `_C.clone()` and a function that
+//! returns it (`get_cfg_defaults()`), with the merges that file makes: `merge_from_file` of a
+//! path known before the run (a literal, an argparse default) merges that YAML file, and
+//! `merge_from_list` of what is empty by default (a positional `opts` with
+//! `nargs=argparse.REMAINDER`) changes nothing.
+//!
+//! Any other merge, a merge under a condition, a write of the same key, or the config handed
+//! to a function of another project file (which may merge into it) makes the value unknown,
+//! with its reason where one can be given. The module-level config itself is shared by every
+//! file that imports it, so it is read only in an entry script (one with a `__main__` guard).
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, LazyLock, Mutex};
+
+use tree_sitter::Node;
+
+use super::yaml::{self, Leaf};
+use super::{Config, config_of, hydra};
+use crate::python::catalogue::Catalogue;
+use crate::python::model::{
+    BindingKind, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, positional_args,
+};
+use crate::python::values::{ConfigGap, Resolved, Value};
+
+/// The classes whose instances are yacs config nodes.
+const CFG_NODE: &[&str] = &[
+    "yacs.config.CfgNode",
+    "fvcore.common.config.CfgNode",
+    "detectron2.config.CfgNode",
+];
+
+/// The methods that change a config node's values.
+const MERGES: &[&str] = &[
+    "merge_from_file",
+    "merge_from_list",
+    "merge_from_other_cfg",
+    "set_new_allowed",
+];
+
+/// Which config object an expression is.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) enum Object {
+    /// The module-level node `name` of `file` itself, shared by every file importing it.
+    Global { file: PathBuf, name: String },
+    /// A copy made by the call starting at this byte of the file (`_C.clone()`,
+    /// `get_cfg_defaults()`).
+    Copy { at: usize },
+}
+
+/// The config the module-level name `name` of this file holds, when it is bound once to a
+/// `CfgNode()` there.
+pub(super) fn global<'a>(m: &Module<'a>, name: &str) -> Option<Config<'a>> {
+    let binding = m.single_binding(name, MODULE_SCOPE)?;
+    if binding.kind != BindingKind::Assign || !is_construction(m, binding.value?) {
+        return None;
+    }
+    Some(Config::Yacs {
+        object: Object::Global {
+            file: m.path.to_path_buf(),
+            name: name.to_owned(),
+        },
+        tree: Arc::new(defaults(m, name)),
+        path: Vec::new(),
+        file: m.path.to_path_buf(),
+        name: name.to_owned(),
+    })
+}
+
+/// The config an imported name (`from mit_semseg.config import cfg`) holds: a module-level
+/// `CfgNode()` of another file of the project.
+pub(super) fn imported<'a>(m: &Module<'a>, qualified: &str) -> Option<Config<'a>> {
+    let found = m.index.binding(m.path, qualified)?;
+    let tree = defaults_of_file(m, &found.file, &found.name)?;
+    Some(Config::Yacs {
+        object: Object::Global {
+            file: found.file.clone(),
+            name: found.name.clone(),
+        },
+        tree,
+        path: Vec::new(),
+        file: found.file,
+        name: found.name,
+    })
+}
+
+/// `cfg.clone()` of a config, or a call of a function (of this file or another of the
+/// project) whose body only returns such a copy: a new object with the same values.
+pub(super) fn copied<'a>(
+    m: &Module<'a>,
+    call: Node<'a>,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Config<'a>> {
+    let callee = call.child_by_field_name("function")?;
+    let copy = |config| owned(config).map(|parts| parts.copy(call.start_byte()));
+    if callee.kind() == "attribute" {
+        let method = m.text(callee.child_by_field_name("attribute")?);
+        if method == "clone" && positional_args(call).is_empty() {
+            let object = callee.child_by_field_name("object")?;
+            return copy(config_of(m, object, scope, depth + 1)?);
+        }
+    }
+    if callee.kind() == "identifier"
+        && let Some(binding) = m.single_binding(m.text(callee), scope)
+        && let BindingKind::Function(f) = binding.kind
+    {
+        let function = m.function(f)?;
+        let returned = returned_clone(m, function.body?)?;
+        return copy(config_of(m, returned, function.scope, depth + 1)?);
+    }
+    let qualified = m.qualified_in(callee, scope, depth + 1)?;
+    let found = m.index.definition(m.path, &qualified)?;
+    let read = |source: &str| {
+        if !source.contains(".clone()") {
+            return None;
+        }
+        let tree = crate::python::parse(source, None)?;
+        let other = Module::build_definitions(
+            source,
+            &tree,
+            &found.file,
+            m.index,
+            Catalogue::builtin_ref(),
+        );
+        let function = other
+            .functions()
+            .iter()
+            .find(|f| f.name == found.name && f.parent_scope == MODULE_SCOPE)?;
+        let returned = returned_clone(&other, function.body?)?;
+        owned(config_of(&other, returned, function.scope, depth + 1)?)
+    };
+    memoised(m, &found.file, &found.name, Kind::Copier, read)
+        .map(|parts| parts.copy(call.start_byte()))
+}
+
+/// What a config found in another file is, kept when its model goes.
+#[derive(Clone)]
+struct Parts {
+    tree: Arc<yaml::Node>,
+    path: Vec<String>,
+    file: PathBuf,
+    name: String,
+}
+
+fn owned(config: Config) -> Option<Parts> {
+    match config {
+        Config::Yacs {
+            tree,
+            path,
+            file,
+            name,
+            ..
+        } => Some(Parts {
+            tree,
+            path,
+            file,
+            name,
+        }),
+        _ => None,
+    }
+}
+
+impl Parts {
+    /// A copy of the config made by the call at byte `at`.
+    fn copy<'a>(self, at: usize) -> Config<'a> {
+        Config::Yacs {
+            object: Object::Copy { at },
+            tree: self.tree,
+            path: self.path,
+            file: self.file,
+            name: self.name,
+        }
+    }
+}
+
+/// `X` of a function body that is only `return X.clone()` (after a docstring).
+fn returned_clone<'a>(m: &Module<'a>, body: Node<'a>) -> Option<Node<'a>> {
+    let mut cursor = body.walk();
+    let statements: Vec<Node> = body
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .collect();
+    let last = match statements.as_slice() {
+        [only] => *only,
+        [doc, last]
+            if doc.kind() == "expression_statement"
+                && doc.named_child(0).is_some_and(|s| s.kind() == "string") =>
+        {
+            *last
+        }
+        _ => return None,
+    };
+    let call = last
+        .named_child(0)
+        .filter(|c| last.kind() == "return_statement" && c.kind() == "call")?;
+    let callee = call.child_by_field_name("function")?;
+    let is_clone = callee.kind() == "attribute"
+        && callee
+            .child_by_field_name("attribute")
+            .is_some_and(|a| m.text(a) == "clone")
+        && positional_args(call).is_empty();
+    is_clone.then(|| callee.child_by_field_name("object"))?
+}
+
+/// Whether `value` constructs a config node (`CN()`, `CfgNode(new_allowed=True)`).
+fn is_construction(m: &Module, value: Node) -> bool {
+    value.kind() == "call"
+        && positional_args(value).is_empty()
+        && value
+            .child_by_field_name("function")
+            .and_then(|f| m.qualified_name(f))
+            .is_some_and(|q| CFG_NODE.contains(&q.as_str()))
+}
+
+/// What a module-level name of another file is asked as.
+#[derive(Clone, Copy, Hash, PartialEq, Eq)]
+enum Kind {
+    /// A config node (`_C = CN()`).
+    Node,
+    /// A function returning a copy of one (`def get_cfg_defaults(): return _C.clone()`).
+    Copier,
+}
+
+/// The config a name of another file is, or `None` when it is none, with a hash of the text
+/// it was read from.
+type Cache = HashMap<(PathBuf, String, Kind), (u64, Option<Parts>)>;
+
+static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// `read` of the text of `file` for the name `name`, memoised (finding none as well) until the
+/// file's text changes: every imported name a value is looked for through asks.
+fn memoised(
+    m: &Module,
+    file: &Path,
+    name: &str,
+    kind: Kind,
+    read: impl FnOnce(&str) -> Option<Parts>,
+) -> Option<Parts> {
+    let source = m.index.source(file)?;
+    let mut hasher = DefaultHasher::new();
+    source.hash(&mut hasher);
+    let hash = hasher.finish();
+    let key = (file.to_path_buf(), name.to_owned(), kind);
+    if let Ok(cache) = CACHE.lock()
+        && let Some((h, found)) = cache.get(&key)
+        && *h == hash
+    {
+        return found.clone();
+    }
+    let found = read(&source);
+    if let Ok(mut cache) = CACHE.lock() {
+        cache.insert(key, (hash, found.clone()));
+    }
+    found
+}
+
+/// The defaults the module-level config `name` of another project file holds.
+fn defaults_of_file(m: &Module, file: &Path, name: &str) -> Option<Arc<yaml::Node>> {
+    let read = |source: &str| {
+        if !source.contains("CfgNode") {
+            return None;
+        }
+        let tree = crate::python::parse(source, None)?;
+        let other =
+            Module::build_definitions(source, &tree, file, m.index, Catalogue::builtin_ref());
+        owned(global(&other, name)?)
+    };
+    memoised(m, file, name, Kind::Node, read).map(|parts| parts.tree)
+}
+
+/// The tree of defaults the module-level statements of `m` set on its config `name`. A key
+/// also written inside a function of the file, or a merge into the config there, is a gap.
+fn defaults(m: &Module, name: &str) -> yaml::Node {
+    let file: Arc<Path> = Arc::from(m.path);
+    let mut tree = yaml::Node::Map(Vec::new());
+    for statement in m.top_level_statements() {
+        let Some(assignment) = statement
+            .named_child(0)
+            .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")
+        else {
+            continue;
+        };
+        let (Some(left), Some(right)) = (
+            assignment.child_by_field_name("left"),
+            assignment.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        let Some(path) = attribute_path(m, left, name) else {
+            continue;
+        };
+        let node = if is_construction(m, right) {
+            yaml::Node::Map(Vec::new())
+        } else {
+            yaml::Node::Scalar {
+                text: m.text(left).to_owned(),
+                leaf: leaf(m, right),
+                file: file.clone(),
+                line: m.line(left.start_byte()),
+            }
+        };
+        set(&mut tree, &path, node);
+    }
+    for write in m.attribute_assignments() {
+        if write.function.is_some()
+            && let Some(path) = attribute_path(m, write.target, name)
+        {
+            let line = m.line(write.target.start_byte());
+            let gap = yaml::Node::Scalar {
+                text: m.text(write.target).to_owned(),
+                leaf: Leaf::Unreadable,
+                file: file.clone(),
+                line,
+            };
+            set(&mut tree, &path, gap);
+        }
+    }
+    let merged = m.calls().iter().find(|c| {
+        c.method.is_some_and(|method| MERGES.contains(&method))
+            && c.callee
+                .child_by_field_name("object")
+                .is_some_and(|o| attribute_path(m, o, name).is_some())
+    });
+    if let Some(call) = merged {
+        return yaml::Node::Gap(ConfigGap::Merged {
+            call: m.text(call.callee).to_owned(),
+            line: m.line(call.node.start_byte()),
+        });
+    }
+    tree
+}
+
+/// The keys of `name.A.b` (empty for `name` itself), when `expr` is such a chain.
+fn attribute_path(m: &Module, expr: Node, name: &str) -> Option<Vec<String>> {
+    match expr.kind() {
+        "identifier" => (m.text(expr) == name).then(Vec::new),
+        "attribute" => {
+            let mut path = attribute_path(m, expr.child_by_field_name("object")?, name)?;
+            path.push(m.text(expr.child_by_field_name("attribute")?).to_owned());
+            Some(path)
+        }
+        _ => None,
+    }
+}
+
+/// A default's value: literals only (a computed default stays unreadable).
+fn leaf(m: &Module, value: Node) -> Leaf {
+    let literal = matches!(
+        value.kind(),
+        "integer" | "float" | "string" | "concatenated_string" | "true" | "false" | "none"
+    ) || value.kind() == "unary_operator"
+        && value
+            .child_by_field_name("argument")
+            .is_some_and(|a| matches!(a.kind(), "integer" | "float"));
+    match literal.then(|| m.value_of(value).value) {
+        Some(value) if value.is_known() => Leaf::Value(value),
+        _ => Leaf::Unreadable,
+    }
+}
+
+/// Puts `node` at `path` of `tree` (the whole tree for an empty path); a path through
+/// something that is not a mapping is left alone, as yacs would fail there.
+fn set(tree: &mut yaml::Node, path: &[String], node: yaml::Node) {
+    let Some((first, rest)) = path.split_first() else {
+        *tree = node;
+        return;
+    };
+    let yaml::Node::Map(entries) = tree else {
+        return;
+    };
+    if rest.is_empty() {
+        match entries.iter_mut().rev().find(|(k, _)| k == first) {
+            Some((_, existing)) => *existing = node,
+            None => entries.push((first.clone(), node)),
+        }
+        return;
+    }
+    if let Some((_, child)) = entries.iter_mut().rev().find(|(k, _)| k == first) {
+        set(child, rest, node);
+    }
+}
+
+/// Where a config's defaults are set: the module-level node `name` of `file`.
+pub(super) struct Defaults<'d> {
+    pub(super) tree: &'d yaml::Node,
+    pub(super) file: &'d Path,
+    pub(super) name: &'d str,
+}
+
+/// The value at `path` of the config `object`, after the merges this file makes into it.
+pub(super) fn value(
+    m: &Module,
+    object: &Object,
+    defaults: &Defaults,
+    path: &[String],
+    depth: u32,
+) -> Option<Resolved> {
+    if depth > MAX_DEPTH {
+        return None;
+    }
+    let key = path.last()?;
+    // `cfg.TRAIN.workers = ...` anywhere in the file (but the defaults themselves): the
+    // default may not be what runs.
+    let sets_defaults = |w: &crate::python::model::AttributeAssignment| {
+        m.path == defaults.file
+            && w.function.is_none()
+            && attribute_path(m, w.target, defaults.name).is_some()
+    };
+    if m.attribute_assignments()
+        .iter()
+        .any(|w| w.attribute == key && !sets_defaults(w))
+    {
+        return None;
+    }
+    if let Object::Global { file, .. } = object {
+        let is_entry = m.top_level_statements().iter().any(|s| m.is_main_guard(*s));
+        if !is_entry || imports_a_writer(m, file, key) {
+            return None;
+        }
+    }
+    if handed_to_project(m, object, path, depth) {
+        return None;
+    }
+    let mut tree = defaults.tree.clone();
+    for call in m.calls() {
+        let Some(method) = call.method.filter(|method| MERGES.contains(method)) else {
+            continue;
+        };
+        let receiver = call.callee.child_by_field_name("object")?;
+        let merged = || {
+            yaml::Node::Gap(ConfigGap::Merged {
+                call: m.text(call.callee).to_owned(),
+                line: m.line(call.node.start_byte()),
+            })
+        };
+        match config_of(m, receiver, call.scope, depth + 1) {
+            Some(Config::Yacs {
+                object: o, path: p, ..
+            }) if o == *object => {
+                if !p.is_empty() || is_conditional(m, call.node) {
+                    tree = merged();
+                    continue;
+                }
+                let args = positional_args(call.node);
+                let [argument] = args.as_slice() else {
+                    tree = merged();
+                    continue;
+                };
+                match method {
+                    "merge_from_file" => match m.value_in(*argument, call.scope, depth + 1).value {
+                        Value::Str(relative) => {
+                            let (loaded, shown) = hydra::load_relative(m, &relative)?;
+                            if loaded.get("_BASE_").is_some() {
+                                tree = yaml::Node::Gap(ConfigGap::Composed { shown });
+                            } else {
+                                tree.merge(loaded);
+                            }
+                        }
+                        _ => tree = merged(),
+                    },
+                    "merge_from_list" if empty_by_default(m, *argument) => {}
+                    _ => tree = merged(),
+                }
+            }
+            Some(_) => {}
+            // A merge into an object the analysis cannot name may be this one.
+            None => tree = merged(),
+        }
+    }
+    let here = m.path.parent()?;
+    hydra::value_at(m, &tree, path, &hydra::shown(here, defaults.file))
+}
+
+/// Whether a project file this one imports from (but the config's own) may change the shared
+/// config without being handed it: it merges into a config (`merge_from_file`), or assigns an
+/// attribute named `key`, anywhere in its text.
+fn imports_a_writer(m: &Module, config_file: &Path, key: &str) -> bool {
+    let assignment = format!(".{key} =");
+    let mut seen: Vec<PathBuf> = Vec::new();
+    m.bindings().iter().any(|binding| {
+        let BindingKind::Import { qualified } = &binding.kind else {
+            return false;
+        };
+        let Some(found) = m
+            .index
+            .definition(m.path, qualified)
+            .or_else(|| m.index.binding(m.path, qualified))
+        else {
+            return false;
+        };
+        if found.file == config_file || seen.contains(&found.file) {
+            return false;
+        }
+        seen.push(found.file.clone());
+        m.index
+            .source(&found.file)
+            .is_none_or(|source| source.contains("merge_from_") || source.contains(&assignment))
+    })
+}
+
+/// Whether the config (or the part of it holding `path`) is passed to a function or class of
+/// another file of the project, which may merge into it (`update_config(cfg, args)`).
+fn handed_to_project(m: &Module, object: &Object, path: &[String], depth: u32) -> bool {
+    m.calls().iter().any(|call| {
+        let Some(arguments) = call.node.child_by_field_name("arguments") else {
+            return false;
+        };
+        let mut cursor = arguments.walk();
+        let passes_it = arguments.named_children(&mut cursor).any(|argument| {
+            let argument = match argument.kind() {
+                "keyword_argument" => argument.child_by_field_name("value"),
+                _ => Some(argument),
+            };
+            argument
+                .filter(|a| matches!(a.kind(), "identifier" | "attribute"))
+                .and_then(|a| config_of(m, a, call.scope, depth + 1))
+                .is_some_and(|config| match config {
+                    Config::Yacs {
+                        object: o, path: p, ..
+                    } => o == *object && path.starts_with(&p),
+                    _ => false,
+                })
+        });
+        passes_it
+            && call
+                .qualified
+                .as_deref()
+                .is_some_and(|q| m.index.definition(m.path, q).is_some())
+    })
+}
+
+/// Whether a call runs only under a condition or in a loop of its function (the
+/// `__main__` guard aside).
+fn is_conditional(m: &Module, node: Node) -> bool {
+    let mut current = node;
+    while let Some(parent) = current.parent() {
+        match parent.kind() {
+            "function_definition" | "lambda" | "module" => return false,
+            "if_statement" if m.is_main_guard(parent) => {}
+            "if_statement"
+            | "elif_clause"
+            | "else_clause"
+            | "for_statement"
+            | "while_statement"
+            | "try_statement"
+            | "except_clause"
+            | "case_clause"
+            | "conditional_expression"
+            | "boolean_operator" => return true,
+            _ => {}
+        }
+        current = parent;
+    }
+    false
+}
+
+/// Whether the list a `merge_from_list` gets is empty on a run without options: `[]`, or
+/// `args.opts` when the file's one `add_argument("opts", ...)` is a positional with
+/// `nargs=argparse.REMAINDER` or `nargs="*"` and no default (argparse then gives an empty
+/// list), every parse in the file reads the command line, and nothing writes `.opts`.
+fn empty_by_default(m: &Module, argument: Node) -> bool {
+    if argument.kind() == "list" && argument.named_child_count() == 0 {
+        return true;
+    }
+    let Some(dest) = argument
+        .child_by_field_name("attribute")
+        .filter(|_| argument.kind() == "attribute")
+    else {
+        return false;
+    };
+    let dest = m.text(dest);
+    let parses_command_line = m
+        .calls()
+        .iter()
+        .filter(|c| matches!(c.method, Some("parse_args" | "parse_known_args")))
+        .all(|c| {
+            c.node
+                .child_by_field_name("arguments")
+                .is_some_and(|a| a.named_child_count() == 0)
+        });
+    if !parses_command_line
+        || m.attribute_assignments()
+            .iter()
+            .any(|w| w.attribute == dest)
+    {
+        return false;
+    }
+    let mut adds = m.calls().iter().filter(|c| {
+        c.method == Some("add_argument")
+            && positional_args(c.node)
+                .first()
+                .and_then(|flag| m.string_value(*flag))
+                .is_some_and(|flag| flag == dest)
+    });
+    let (Some(add), None) = (adds.next(), adds.next()) else {
+        return false;
+    };
+    let no_default = m
+        .keyword_arg(add.node, "default")
+        .is_none_or(|d| d.kind() == "none");
+    let nargs = m.keyword_arg(add.node, "nargs").is_some_and(|n| {
+        m.string_value(n).as_deref() == Some("*")
+            || m.qualified_name(n).as_deref() == Some("argparse.REMAINDER")
+    });
+    no_default && nargs
+}
