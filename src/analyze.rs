@@ -22,13 +22,16 @@ pub struct Context<'a> {
 /// A cheap byte test run before parsing: `false` means no rule can fire in this file. Every
 /// loader rule needs a loader's name in the file (however it is imported or aliased, the
 /// import names it): `DataLoader`, a project class named `...Loader`, or a callee of the
-/// catalogue; DL204 needs `set_sharing_strategy`; dataset rules need a `Dataset`.
+/// catalogue; DL204 needs `set_sharing_strategy`; dataset rules need a `Dataset`. A name
+/// that holds `Loader` but ends in `Mixin` (`StableDiffusionLoraLoaderMixin`, hundreds of
+/// files of diffusers) names a mixin, which builds no loader by itself.
 pub fn may_have_findings(source: &[u8], catalogue: &Catalogue) -> bool {
     use memchr::memmem;
     let found = |needle: &[u8]| memmem::find(source, needle).is_some();
-    if [b"Loader".as_slice(), b"set_sharing_strategy", b"Dataset"]
+    if [b"set_sharing_strategy".as_slice(), b"Dataset"]
         .iter()
         .any(|n| found(n))
+        || names_a_loader(source)
     {
         return true;
     }
@@ -37,6 +40,19 @@ pub fn may_have_findings(source: &[u8], catalogue: &Catalogue) -> bool {
         // A user pattern that names no callee may match anything.
         None => true,
     }
+}
+
+/// Whether a name holding `Loader` other than a mixin's occurs in `source`.
+fn names_a_loader(source: &[u8]) -> bool {
+    const NEEDLE: &[u8] = b"Loader";
+    memchr::memmem::find_iter(source, NEEDLE).any(|at| {
+        let rest = source.get(at + NEEDLE.len()..).unwrap_or_default();
+        let end = rest
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .unwrap_or(rest.len());
+        !rest[..end].ends_with(b"Mixin")
+    })
 }
 
 /// Parses and analyses one file.
@@ -66,4 +82,26 @@ pub fn analyze_tree(source: &str, tree: &Tree, path: &Path, ctx: &Context) -> Ve
     );
     diagnostics.sort_by_key(|d| (d.range.start, d.code));
     diagnostics
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_byte_test_passes_files_that_name_a_loader_and_skips_mixins() {
+        let catalogue = Catalogue::builtin_ref();
+        let may = |text: &str| may_have_findings(text.as_bytes(), catalogue);
+        assert!(may("from torch.utils.data import DataLoader\n"));
+        assert!(may("loader = InfiniteDataLoader(ds)\n"));
+        assert!(may("x = MyLoader\n"));
+        assert!(may("class D(Dataset):\n    pass\n"));
+        assert!(may("mp.set_sharing_strategy('file_system')\n"));
+        // A mixin beside a real loader still counts the loader.
+        assert!(may("class P(LoraLoaderMixin):\n    pass\nDataLoader(ds)\n"));
+        assert!(!may(
+            "class P(StableDiffusionLoraLoaderMixin, UNet2DConditionLoadersMixin):\n    pass\n"
+        ));
+        assert!(!may("x = 1\n"));
+    }
 }

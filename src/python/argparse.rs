@@ -26,6 +26,7 @@
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::rc::Rc;
 use std::sync::Arc;
 
 use tree_sitter::Node;
@@ -58,9 +59,17 @@ pub(crate) struct ArgparseDefaults {
     parsers: HashMap<ParserId, ParserOptions>,
     /// Namespaces already traced, by the byte range of the expression that holds one.
     namespaces: RefCell<HashMap<(usize, usize), Option<Namespace>>>,
+    /// What other files' functions write on each namespace ([`foreign_writes`]): every read
+    /// of an attribute asks, and the answer, a walk of every call of the file, is the same
+    /// for every read of one namespace.
+    foreign: RefCell<HashMap<Namespace, Rc<ForeignWrites>>>,
 }
 
-#[derive(Clone, Debug)]
+/// The attributes functions of other files assign on a namespace, each with the call that
+/// hands it over; `Err` with the call that may assign any.
+type ForeignWrites = Result<HashMap<String, String>, String>;
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Namespace {
     parsers: Parsers,
     /// Parameters of functions of this file that only other files call, which the namespace
@@ -642,7 +651,15 @@ impl ArgparseDefaults {
             }
         }
         // Functions of other files the namespace is handed to.
-        match foreign_writes(m, &flow, namespace) {
+        let foreign = self.foreign.borrow().get(namespace).cloned();
+        let foreign = foreign.unwrap_or_else(|| {
+            let found = Rc::new(foreign_writes(m, &flow, namespace));
+            self.foreign
+                .borrow_mut()
+                .insert(namespace.clone(), Rc::clone(&found));
+            found
+        });
+        match foreign.as_ref() {
             Err(call) => {
                 return Err(format!(
                     "the namespace is handed to {call}, which may assign any of its attributes"
@@ -880,11 +897,7 @@ fn writes_any_attribute_of<'a>(
 /// the namespace (`setup_workers(args)` that sets `args.workers`), as their summaries record,
 /// each with the call that hands it over (`` `setup_workers(args)` on line 12 ``); `Err` with
 /// that call when one may assign any. A function outside the project is taken not to.
-fn foreign_writes<'a>(
-    m: &Module<'a>,
-    flow: &Flow<'_, 'a>,
-    namespace: &Namespace,
-) -> Result<HashMap<String, String>, String> {
+fn foreign_writes<'a>(m: &Module<'a>, flow: &Flow<'_, 'a>, namespace: &Namespace) -> ForeignWrites {
     let mut out = HashMap::new();
     for call in m.calls() {
         let Some(qualified) = call.qualified.as_deref() else {
