@@ -209,6 +209,8 @@ struct OptionDefault {
     file: Option<PathBuf>,
 }
 
+/// The value of `object.attribute` when `object` holds the result of `parse_args()` (see the
+/// module's documentation for the ways it may get there).
 impl AttributeValues for ArgparseDefaults {
     fn attribute_value(
         &self,
@@ -218,7 +220,7 @@ impl AttributeValues for ArgparseDefaults {
         scope: ScopeId,
         depth: u32,
     ) -> Option<Resolved> {
-        self.value(m, object, attribute, scope, depth)
+        self.explained(m, object, attribute, scope, depth)?.ok()
     }
 
     fn why_unknown(&self, m: &Module, expr: Node, scope: ScopeId) -> Option<String> {
@@ -372,19 +374,6 @@ impl ArgparseDefaults {
             flow.register(&mut out.parsers, parser);
         }
         out
-    }
-
-    /// The value of `object.attribute` when `object` holds the result of `parse_args()` (see
-    /// the module's documentation for the ways it may get there).
-    pub(crate) fn value(
-        &self,
-        m: &Module,
-        object: Node,
-        attribute: &str,
-        scope: ScopeId,
-        depth: u32,
-    ) -> Option<Resolved> {
-        self.explained(m, object, attribute, scope, depth)?.ok()
     }
 
     /// Why an unresolved expression (`args.workers`, `cfg["workers"]`, `workers`) stays
