@@ -1112,3 +1112,99 @@ def get_loader(args, ds):
         }
     }
 }
+
+/// Lightning's parser helpers across modules: `LitModel.add_model_specific_args(parser)`, a
+/// static method of another module that returns a copy of the parser made with
+/// `parents=[parent_parser]`, and a class method that adds a group to the parser given, each
+/// value located in `models.py`; `pl.Trainer.add_argparse_args(parser)` adds only the
+/// Trainer's own options. A helper that makes a copy but returns the parser it was given adds
+/// nothing the caller sees: its option stays unknown.
+#[test]
+fn lightning_parser_helpers_of_another_module() {
+    let dir = project(&[
+        (
+            "models.py",
+            "from argparse import ArgumentParser\n\
+             \n\
+             from pytorch_lightning import LightningModule\n\
+             \n\
+             \n\
+             class LitModel(LightningModule):\n\
+             \x20   @staticmethod\n\
+             \x20   def add_model_specific_args(parent_parser):\n\
+             \x20       parser = ArgumentParser(parents=[parent_parser], add_help=False)\n\
+             \x20       parser.add_argument(\"--num_workers\", type=int, default=16)\n\
+             \x20       return parser\n\
+             \n\
+             \x20   @staticmethod\n\
+             \x20   def add_eval_args(parent_parser):\n\
+             \x20       parser = ArgumentParser(parents=[parent_parser], add_help=False)\n\
+             \x20       parser.add_argument(\"--eval_workers\", type=int, default=16)\n\
+             \x20       return parent_parser\n\
+             \n\
+             \n\
+             class LitData:\n\
+             \x20   @classmethod\n\
+             \x20   def add_data_args(cls, parent_parser):\n\
+             \x20       group = parent_parser.add_argument_group(\"LitData\")\n\
+             \x20       group.add_argument(\"--workers\", type=int, default=12)\n\
+             \x20       return parent_parser\n",
+        ),
+        (
+            "train.py",
+            "from argparse import ArgumentParser\n\
+             \n\
+             import pytorch_lightning as pl\n\
+             from torch.utils.data import DataLoader\n\
+             \n\
+             from models import LitData, LitModel\n\
+             \n\
+             \n\
+             def main():\n\
+             \x20   parser = ArgumentParser()\n\
+             \x20   parser.add_argument(\"--batch_size\", type=int, default=32)\n\
+             \x20   parser = pl.Trainer.add_argparse_args(parser)\n\
+             \x20   parser = LitModel.add_model_specific_args(parser)\n\
+             \x20   parser = LitData.add_data_args(parser)\n\
+             \x20   args = parser.parse_args()\n\
+             \x20   train = DataLoader(range(10), batch_size=args.batch_size, num_workers=args.num_workers)\n\
+             \x20   val = DataLoader(range(10), num_workers=args.workers)\n\
+             \x20   return train, val\n\
+             \n\
+             \n\
+             if __name__ == \"__main__\":\n\
+             \x20   main()\n",
+        ),
+        (
+            "evaluate.py",
+            "from argparse import ArgumentParser\n\
+             \n\
+             from torch.utils.data import DataLoader\n\
+             \n\
+             from models import LitModel\n\
+             \n\
+             parser = LitModel.add_eval_args(ArgumentParser())\n\
+             args = parser.parse_args()\n\
+             test = DataLoader(range(10), num_workers=args.eval_workers)\n",
+        ),
+    ]);
+    let (_, findings) = check_json(dir.path());
+    let found: Vec<String> = codes(&findings)
+        .into_iter()
+        .filter(|c| c.contains(":DL201"))
+        .collect();
+    assert_eq!(
+        found,
+        ["train.py:16:DL201", "train.py:17:DL201"],
+        "{findings:#?}"
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "batch_size = 32: the default of --batch_size (line 11)",
+            "num_workers = 16: the default of --num_workers (models.py line 10)",
+            "num_workers = 12: the default of --workers (models.py line 24)",
+            "num_workers unknown: `args.eval_workers`",
+        ],
+    );
+}

@@ -319,6 +319,7 @@ impl ArgparseDefaults {
         // a function of another file adds what its summary says.
         for call in m.calls() {
             if flow.local_function(call.callee, call.scope).is_some()
+                || flow.class_method(call.callee, call.scope).is_some()
                 || call
                     .qualified
                     .as_deref()
@@ -1029,6 +1030,29 @@ pub(crate) fn parameter_writes(m: &Module, function: FunctionId) -> Vec<ParamWri
 /// call it (`parser = get_args_parser()`, `ArgumentParser(parents=[get_args_parser()])`).
 /// `None` when it returns anything else, or a parser the model cannot fully see.
 pub(crate) fn returned_parser(m: &Module, function: FunctionId) -> Option<ParserOptions> {
+    folded(m, returned_one(m, function)?.1)
+}
+
+/// The position of the parameter a module-level function returns as it was given, when every
+/// `return` hands back the parser passed there (`def add_dataset_args(parser): ...; return
+/// parser`), or a copy of it (`ArgumentParser(parents=[parser])`, see [`copied_parameter`]):
+/// for other files, `parser = add_dataset_args(parser)` keeps the caller's parser.
+pub(crate) fn returned_parameter(m: &Module, function: FunctionId) -> Option<usize> {
+    let (flow, parser) = returned_one(m, function)?;
+    let given = flow
+        .param_parsers
+        .borrow()
+        .iter()
+        .find(|(p, f, _)| *p == parser && *f == function)
+        .map(|(_, _, position)| *position);
+    given.or_else(|| copied_parameter(m, function, parser).map(|(position, _)| position))
+}
+
+/// The one parser every `return` of `function` gives, with the flow that followed it.
+fn returned_one<'m, 'a>(
+    m: &'m Module<'a>,
+    function: FunctionId,
+) -> Option<(Flow<'m, 'a>, ParserId)> {
     let def = m.function(function)?;
     let flow = Flow::new(m);
     let mut found: Option<ParserId> = None;
@@ -1042,33 +1066,7 @@ pub(crate) fn returned_parser(m: &Module, function: FunctionId) -> Option<Parser
         }
         found = Some(parser);
     }
-    folded(m, found?)
-}
-
-/// The position of the parameter a module-level function returns as it was given, when every
-/// `return` hands back the parser passed there (`def add_dataset_args(parser): ...; return
-/// parser`): for other files, `parser = add_dataset_args(parser)` keeps the caller's parser.
-pub(crate) fn returned_parameter(m: &Module, function: FunctionId) -> Option<usize> {
-    let def = m.function(function)?;
-    let flow = Flow::new(m);
-    let mut found: Option<usize> = None;
-    for ret in return_statements(def.body?) {
-        let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
-        let [parser] = flow.top(value, def.scope, Want::Parser)?[..] else {
-            return None;
-        };
-        let position = flow
-            .param_parsers
-            .borrow()
-            .iter()
-            .find(|(p, f, _)| *p == parser && *f == function)
-            .map(|(_, _, position)| *position)?;
-        if found.is_some_and(|f| f != position) {
-            return None;
-        }
-        found = Some(position);
-    }
-    found
+    Some((flow, found?))
 }
 
 /// `parser` of `m` with its parents folded in, located in `m`'s file, for other files.
@@ -1084,16 +1082,110 @@ fn folded(m: &Module, parser: ParserId) -> Option<ParserOptions> {
 /// return it, with the dests they add. `deepspeed.add_config_arguments` adds its `DeepSpeed`
 /// group: `--deepspeed`, `--deepspeed_config` and, by version, `--deepscale`,
 /// `--deepscale_config`, `--deepspeed_mpi` (deepspeed/__init__.py, `_add_core_arguments`).
-const LIBRARY_FILLERS: [(&str, &[&str]); 1] = [(
-    "deepspeed.add_config_arguments",
-    &[
-        "deepspeed",
-        "deepspeed_config",
-        "deepscale",
-        "deepscale_config",
-        "deepspeed_mpi",
-    ],
-)];
+///
+/// Lightning 1.x's `Trainer.add_argparse_args(parser)` adds an option for each parameter of
+/// `Trainer.__init__` (pytorch_lightning/utilities/argparse.py, `add_argparse_args` through
+/// `get_init_arguments_and_types`): the union of those parameters from 1.0 to 1.9. The same
+/// classmethod of a model or data module adds that class's parameters, which is not this entry.
+const LIBRARY_FILLERS: [(&str, &[&str]); 5] = [
+    (
+        "deepspeed.add_config_arguments",
+        &[
+            "deepspeed",
+            "deepspeed_config",
+            "deepscale",
+            "deepscale_config",
+            "deepspeed_mpi",
+        ],
+    ),
+    (
+        "pytorch_lightning.Trainer.add_argparse_args",
+        TRAINER_OPTIONS,
+    ),
+    (
+        "pytorch_lightning.trainer.Trainer.add_argparse_args",
+        TRAINER_OPTIONS,
+    ),
+    (
+        "pytorch_lightning.trainer.trainer.Trainer.add_argparse_args",
+        TRAINER_OPTIONS,
+    ),
+    (
+        "lightning.pytorch.Trainer.add_argparse_args",
+        TRAINER_OPTIONS,
+    ),
+];
+
+/// The parameters of Lightning's `Trainer.__init__`, 1.0 to 1.9.
+const TRAINER_OPTIONS: &[&str] = &[
+    "accelerator",
+    "accumulate_grad_batches",
+    "amp_backend",
+    "amp_level",
+    "auto_lr_find",
+    "auto_scale_batch_size",
+    "auto_select_gpus",
+    "automatic_optimization",
+    "benchmark",
+    "callbacks",
+    "check_val_every_n_epoch",
+    "checkpoint_callback",
+    "default_root_dir",
+    "detect_anomaly",
+    "deterministic",
+    "devices",
+    "distributed_backend",
+    "enable_checkpointing",
+    "enable_model_summary",
+    "enable_pl_optimizer",
+    "enable_progress_bar",
+    "fast_dev_run",
+    "flush_logs_every_n_steps",
+    "gpus",
+    "gradient_clip_algorithm",
+    "gradient_clip_val",
+    "hpus",
+    "inference_mode",
+    "ipus",
+    "limit_predict_batches",
+    "limit_test_batches",
+    "limit_train_batches",
+    "limit_val_batches",
+    "log_every_n_steps",
+    "log_gpu_memory",
+    "logger",
+    "max_epochs",
+    "max_steps",
+    "max_time",
+    "min_epochs",
+    "min_steps",
+    "move_metrics_to_cpu",
+    "multiple_trainloader_mode",
+    "num_nodes",
+    "num_processes",
+    "num_sanity_val_steps",
+    "overfit_batches",
+    "plugins",
+    "precision",
+    "prepare_data_per_node",
+    "process_position",
+    "profiler",
+    "progress_bar_refresh_rate",
+    "reload_dataloaders_every_epoch",
+    "reload_dataloaders_every_n_epochs",
+    "replace_sampler_ddp",
+    "resume_from_checkpoint",
+    "stochastic_weight_avg",
+    "strategy",
+    "sync_batchnorm",
+    "terminate_on_nan",
+    "tpu_cores",
+    "track_grad_norm",
+    "truncated_bptt_steps",
+    "val_check_interval",
+    "weights_save_path",
+    "weights_summary",
+];
 
 fn library_filler(qualified: &str) -> Option<&'static [&'static str]> {
     LIBRARY_FILLERS
@@ -1186,8 +1278,61 @@ pub(crate) fn filled_parameters(m: &Module, function: FunctionId) -> Vec<(usize,
             _ => None,
         })
         .collect();
+    // `parser = ArgumentParser(parents=[parent_parser])` returned: what it adds to the copy.
+    if let Some((position, copy)) =
+        returned_one(m, function).and_then(|(_, parser)| copied_parameter(m, function, parser))
+    {
+        let copy = ParserOptions {
+            parents: Vec::new(),
+            ..copy.clone()
+        }
+        .located(m.path);
+        match out.iter_mut().find(|(p, _)| *p == position) {
+            Some((_, filled)) => filled.absorb(&copy),
+            None => out.push((position, copy)),
+        }
+    }
     out.sort_by_key(|(position, _)| *position);
     out
+}
+
+/// A parser of `function` made as a copy of the one its caller passes
+/// (`ArgumentParser(parents=[parent_parser], add_help=False)` in a helper that returns it):
+/// the position of that parameter (as the call passes it) and the copy's options.
+fn copied_parameter<'d>(
+    m: &'d Module,
+    function: FunctionId,
+    parser: ParserId,
+) -> Option<(usize, &'d ParserOptions)> {
+    let defaults = ArgparseDefaults::of(m)?;
+    let options = defaults.parsers.get(&parser)?;
+    let [parent] = options.parents[..] else {
+        return None;
+    };
+    if options.opaque || options.pseudo.is_some() {
+        return None;
+    }
+    let def = m.function(function)?;
+    let params = def.node.child_by_field_name("parameters")?;
+    let mut cursor = params.walk();
+    let name = params
+        .named_children(&mut cursor)
+        .find(|p| p.start_byte() == parent)
+        .and_then(|p| match p.kind() {
+            "identifier" => Some(p),
+            _ => p.child_by_field_name("name").or_else(|| p.named_child(0)),
+        })?;
+    let (position, keyword_only) = parameter_position(m, def.node, m.text(name))?;
+    if keyword_only {
+        return None;
+    }
+    let position = match (def.class.is_some(), binds_first(m, function)) {
+        (false, _) => position,
+        (true, Some(false)) => position,
+        (true, Some(true)) => position.checked_sub(1)?,
+        (true, None) => return None,
+    };
+    Some((position, options))
 }
 
 /// The namespaces the calls of `file` pass to `external` of `helper` (another file of the
@@ -1396,7 +1541,10 @@ impl<'m, 'a> Flow<'m, 'a> {
                 if let Some(found) = self.method_call(expr, callee, scope, frame, depth, want) {
                     return found;
                 }
-                if let Some(function) = self.local_function(callee, scope) {
+                if let Some(function) = self
+                    .local_function(callee, scope)
+                    .or_else(|| self.class_method(callee, scope))
+                {
                     let inner = CallFrame {
                         function,
                         call: expr,
@@ -1671,7 +1819,9 @@ impl<'m, 'a> Flow<'m, 'a> {
         // A method's callers: `__init__` is called through its class.
         let (callee_name, callee_range, is_init) = match function.class.and_then(|c| m.class(c)) {
             Some(class) if function.name == "__init__" => (class.name, class.name_range, true),
-            Some(_) => return None,
+            Some(class) => {
+                return self.class_method_parameter(class, function_id, param, depth, want);
+            }
             None => (function.name, function.name_range, false),
         };
         if is_init && position == 0 {
@@ -1948,6 +2098,121 @@ impl<'m, 'a> Flow<'m, 'a> {
         Some(vec![id])
     }
 
+    /// The `@staticmethod` or `@classmethod` of a class of this file a callee names through
+    /// the class (`Model.add_model_specific_args`).
+    fn class_method(&self, callee: Node, scope: ScopeId) -> Option<FunctionId> {
+        let m = self.m;
+        if callee.kind() != "attribute" {
+            return None;
+        }
+        let object = callee.child_by_field_name("object")?;
+        if object.kind() != "identifier" {
+            return None;
+        }
+        let BindingKind::Class(class) = m.single_binding(m.text(object), scope)?.kind else {
+            return None;
+        };
+        let name = m.text(callee.child_by_field_name("attribute")?);
+        let function = m
+            .class(class)?
+            .methods
+            .iter()
+            .copied()
+            .find(|f| m.function(*f).is_some_and(|f| f.name == name))?;
+        binds_first(m, function)?;
+        Some(function)
+    }
+
+    /// A parameter of a static or class method: what every call through the class in this
+    /// file passes (`parser = Model.add_model_specific_args(parser)`). Any other reference to
+    /// the method (on an instance, through `super()`, not called) makes it unknown.
+    fn class_method_parameter(
+        &self,
+        class: &crate::python::model::ClassDef<'a>,
+        function: FunctionId,
+        param: &Binding<'a>,
+        depth: u32,
+        want: Want,
+    ) -> Option<Parsers> {
+        let m = self.m;
+        let def = m.function(function)?;
+        let method = def.name;
+        let (position, keyword_only) = parameter_position(m, def.node, param.name)?;
+        let callers = m.calls().iter().filter(|c| {
+            c.callee.kind() == "attribute"
+                && c.callee
+                    .child_by_field_name("attribute")
+                    .is_some_and(|a| m.text(a) == method)
+        });
+        let mut out: Parsers = Vec::new();
+        let mut any = false;
+        for call in callers {
+            if self.class_method(call.callee, call.scope) != Some(function) {
+                // The same name on an import or another class of this file (`Trainer.
+                // add_argparse_args(parser)`) is another method; on an instance, through
+                // `super()` or a subclass it may be this one, with what it is given unknown.
+                let object = call.callee.child_by_field_name("object")?;
+                let other = object.kind() == "identifier"
+                    && m.single_binding(m.text(object), call.scope)
+                        .is_some_and(|b| match b.kind {
+                            BindingKind::Import { .. } => true,
+                            // A subclass of this class inherits the method.
+                            BindingKind::Class(c) => m.class(c).is_some_and(|other| {
+                                other.name_range != class.name_range
+                                    && !other.bases.iter().any(|b| m.text(*b) == class.name)
+                            }),
+                            _ => false,
+                        });
+                if !other {
+                    return None;
+                }
+                continue;
+            }
+            let frame = CallFrame {
+                function,
+                call: call.node,
+                scope: call.scope,
+                outer: None,
+            };
+            match passed_for(m, &frame, position, keyword_only, param.name) {
+                Passed::Value(v) => {
+                    out.extend(self.resolve(v, call.scope, None, depth + 1, want)?)
+                }
+                Passed::Nothing | Passed::Unknown => return None,
+            }
+            any = true;
+        }
+        // The method named without a call (`parsers = [Model.add_args]`).
+        let named_elsewhere = m.references(class.name).into_iter().any(|r| {
+            r.parent().is_some_and(|a| {
+                a.kind() == "attribute"
+                    && a.child_by_field_name("object") == Some(r)
+                    && a.child_by_field_name("attribute")
+                        .is_some_and(|n| m.text(n) == method)
+                    && a.parent().and_then(|c| c.child_by_field_name("function")) != Some(a)
+            })
+        });
+        if named_elsewhere {
+            return None;
+        }
+        // No caller here: other files may call it with their parser (see `parameter`), at the
+        // call's position (a class method's first parameter is the class).
+        if !any && want == Want::Parser && class.parent_scope == MODULE_SCOPE && !keyword_only {
+            let position = match binds_first(m, function)? {
+                true => position.checked_sub(1)?,
+                false => position,
+            };
+            let id = param.node.start_byte();
+            self.param_parsers
+                .borrow_mut()
+                .push((id, function, position));
+            return Some(vec![id]);
+        }
+        out.sort_unstable();
+        out.dedup();
+        any.then_some(out)
+    }
+
     /// The function of this file a callee names (a local `def` wins over an import it shadows).
     fn local_function(&self, callee: Node, scope: ScopeId) -> Option<FunctionId> {
         let m = self.m;
@@ -2120,6 +2385,27 @@ fn in_super_call(m: &Module, reference: Node) -> bool {
         .is_some_and(|f| m.text(f) == "super")
 }
 
+/// For a method decorated `@staticmethod` (`Some(false)`) or `@classmethod` (`Some(true)`, the
+/// class bound to its first parameter), whether a call through the class binds the first
+/// parameter; `None` for any other method, whose decorators the model cannot read.
+pub(crate) fn binds_first(m: &Module, function: FunctionId) -> Option<bool> {
+    let node = m.function(function)?.node;
+    let decorated = node
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")?;
+    let mut cursor = decorated.walk();
+    let decorators: Vec<&str> = decorated
+        .named_children(&mut cursor)
+        .filter(|d| d.kind() == "decorator")
+        .map(|d| m.text(d).trim_start_matches('@').trim())
+        .collect();
+    match decorators.as_slice() {
+        ["staticmethod"] => Some(false),
+        ["classmethod"] => Some(true),
+        _ => None,
+    }
+}
+
 /// What a call passes for one parameter.
 enum Passed<'a> {
     Value(Node<'a>),
@@ -2145,7 +2431,8 @@ fn passed_for<'a>(
     };
     let is_method = m
         .function(frame.function)
-        .is_some_and(|f| f.class.is_some());
+        .is_some_and(|f| f.class.is_some())
+        && binds_first(m, frame.function) != Some(false);
     if m.qualified_name(callee).as_deref() == Some("torch.multiprocessing.spawn") {
         // `spawn(fn, args=(...))` or `spawn(fn, (...), nprocs)`.
         let tuple = m

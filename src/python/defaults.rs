@@ -14,7 +14,7 @@
 use tree_sitter::Node;
 
 use crate::python::argparse::{
-    effective_bindings, names_a_binding, parameter_default, parameter_position,
+    binds_first, effective_bindings, names_a_binding, parameter_default, parameter_position,
 };
 use crate::python::model::{
     Binding, BindingKind, ClassId, FunctionDef, FunctionId, Module, ScopeId, positional_args,
@@ -126,6 +126,11 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
             entry = true;
             continue;
         }
+        // `Model.add_model_specific_args(parser)`: a static method constructs nothing through
+        // this name (a class method may: `cls(...)`).
+        if class.is_some_and(|c| names_static_method(m, reference, c)) {
+            continue;
+        }
         return None;
     }
     // A plain function must be run from here; a class constructed nowhere in the file is
@@ -185,6 +190,25 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
         }
     }
     found
+}
+
+/// Whether `reference` (to the class `class`) is the object of `Class.method`, `method` a
+/// `@staticmethod` of the class.
+fn names_static_method(m: &Module, reference: Node, class: ClassId) -> bool {
+    let Some(attribute) = reference
+        .parent()
+        .filter(|a| a.kind() == "attribute" && a.child_by_field_name("object") == Some(reference))
+    else {
+        return false;
+    };
+    let Some(name) = attribute
+        .child_by_field_name("attribute")
+        .map(|n| m.text(n))
+    else {
+        return false;
+    };
+    m.method_id(class, name)
+        .is_some_and(|f| binds_first(m, f) == Some(false))
 }
 
 /// The references to the function `function` of this file (named `name`, defined at

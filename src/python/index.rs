@@ -40,7 +40,7 @@ use crate::python::argparse::{
     self, External, KeptParameter, NamespaceTable, ParamWrite, ParserOptions,
 };
 use crate::python::catalogue::Catalogue;
-use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
+use crate::python::model::{BindingKind, FunctionId, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
 use crate::python::syntax;
 use crate::python::workers::{self, Facts};
@@ -148,6 +148,21 @@ pub struct FileSummary {
 }
 
 impl FileSummary {
+    /// What the function `id` (keyed `key`: its name, or `Class.method`) does with the
+    /// parsers it is given or returns, for other files that call it.
+    fn parser_helper(&mut self, module: &Module, key: String, id: FunctionId) {
+        if let Some(position) = argparse::returned_parameter(module, id) {
+            self.parsers_passed_through.insert(key.clone(), position);
+        } else if let Some(parser) = argparse::returned_parser(module, id) {
+            self.parsers_returned.insert(key.clone(), Arc::new(parser));
+        }
+        let filled = argparse::filled_parameters(module, id);
+        if !filled.is_empty() {
+            let filled = filled.into_iter().map(|(p, o)| (p, Arc::new(o))).collect();
+            self.parsers_filled.insert(key, filled);
+        }
+    }
+
     /// Summarises a parsed file. Independent of other files, so files can be summarised in
     /// parallel.
     pub fn of(path: &Path, source: &str, tree: &Tree) -> FileSummary {
@@ -186,10 +201,16 @@ impl FileSummary {
                     let Some(def) = module.function(*method) else {
                         continue;
                     };
+                    let key = format!("{name}.{}", def.name);
                     if let Some(parser) = argparse::returned_namespace(&module, *method) {
                         summary
                             .namespaces_returned
-                            .insert(format!("{name}.{}", def.name), Arc::new(parser));
+                            .insert(key.clone(), Arc::new(parser));
+                    }
+                    // `Model.add_model_specific_args(parser)`: a static or class method that
+                    // fills or returns a parser, as a module-level function does.
+                    if argparse::binds_first(&module, *method).is_some() {
+                        summary.parser_helper(&module, key, *method);
                     }
                 }
             }
@@ -205,20 +226,7 @@ impl FileSummary {
                 if !writes.is_empty() {
                     summary.param_writes.insert(name.to_owned(), writes);
                 }
-                if let Some(position) = argparse::returned_parameter(&module, *id) {
-                    summary
-                        .parsers_passed_through
-                        .insert(name.to_owned(), position);
-                } else if let Some(parser) = argparse::returned_parser(&module, *id) {
-                    summary
-                        .parsers_returned
-                        .insert(name.to_owned(), Arc::new(parser));
-                }
-                let filled = argparse::filled_parameters(&module, *id);
-                if !filled.is_empty() {
-                    let filled = filled.into_iter().map(|(p, o)| (p, Arc::new(o))).collect();
-                    summary.parsers_filled.insert(name.to_owned(), filled);
-                }
+                summary.parser_helper(&module, name.to_owned(), *id);
             }
         }
         let root = tree.root_node();
@@ -420,6 +428,20 @@ impl ProjectIndex {
         )
     }
 
+    /// The definition of a parser helper and its key in that file's summary: a module-level
+    /// function (`data.add_dataset_args`), or a static or class method of a module-level
+    /// class (`models.LitModel.add_model_specific_args`).
+    fn helper(&self, from_file: &Path, qualified: &str) -> Option<(Definition, String)> {
+        if let Some(def) = self.definition(from_file, qualified) {
+            let key = def.name.clone();
+            return Some((def, key));
+        }
+        let (class, method) = qualified.rsplit_once('.')?;
+        let def = self.definition(from_file, class)?;
+        let key = format!("{}.{method}", def.name);
+        Some((def, key))
+    }
+
     /// The argparse parser the module-level function `qualified` returns (its options, each
     /// located in its file).
     pub(crate) fn returned_parser(
@@ -427,15 +449,15 @@ impl ProjectIndex {
         from_file: &Path,
         qualified: &str,
     ) -> Option<Arc<ParserOptions>> {
-        let def = self.definition(from_file, qualified)?;
-        def.summary().parsers_returned.get(&def.name).cloned()
+        let (def, key) = self.helper(from_file, qualified)?;
+        def.summary().parsers_returned.get(&key).cloned()
     }
 
     /// The position of the parser the module-level function `qualified` returns as given
     /// (`parser = add_dataset_args(parser)`).
     pub(crate) fn returned_parameter(&self, from_file: &Path, qualified: &str) -> Option<usize> {
-        let def = self.definition(from_file, qualified)?;
-        def.summary().parsers_passed_through.get(&def.name).copied()
+        let (def, key) = self.helper(from_file, qualified)?;
+        def.summary().parsers_passed_through.get(&key).copied()
     }
 
     /// The constructor parameter the module-level class `qualified` keeps as
@@ -476,8 +498,8 @@ impl ProjectIndex {
         qualified: &str,
         position: usize,
     ) -> Option<Arc<ParserOptions>> {
-        let def = self.definition(from_file, qualified)?;
-        let filled = def.summary().parsers_filled.get(&def.name)?;
+        let (def, key) = self.helper(from_file, qualified)?;
+        let filled = def.summary().parsers_filled.get(&key)?;
         filled
             .iter()
             .find(|(p, _)| *p == position)
