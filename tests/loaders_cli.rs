@@ -111,6 +111,81 @@ fn a_loader_subclass_in_another_file_through_two_levels() {
     assert!(items.is_empty(), "{items:?}");
 }
 
+const MEDICAL_LOADERS: &str = "\
+import monai
+import torchio as tio
+from prefetch_generator import BackgroundGenerator
+
+
+class BackgroundLoader(tio.SubjectsLoader):
+    def __iter__(self):
+        return BackgroundGenerator(super().__iter__())
+
+
+class CachedLoader(monai.data.DataLoader):
+    def __init__(self, dataset, workers=20, **kwargs):
+        super().__init__(dataset, num_workers=workers, **kwargs)
+";
+
+const MEDICAL_TRAIN: &str = "\
+import argparse
+
+from utils.data_loader import BackgroundLoader, CachedLoader
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--num_workers', type=int, default=24)
+args = parser.parse_args()
+
+
+def main(subjects, volumes):
+    train = BackgroundLoader(dataset=subjects, batch_size=2, num_workers=args.num_workers)
+    val = CachedLoader(volumes, batch_size=1)
+    few = CachedLoader(volumes, workers=2, persistent_workers=True)
+    for loader in (train, val, few):
+        next(iter(loader))
+
+
+if __name__ == '__main__':
+    main(None, None)
+";
+
+/// Subclasses of third-party loader classes of the catalogue (TorchIO's SubjectsLoader,
+/// MONAI's DataLoader) in another module of the project are loaders with their base's
+/// signature, read through their `__init__`.
+#[test]
+fn subclasses_of_third_party_loaders_in_another_module() {
+    let dir = project(&[
+        ("utils/data_loader.py", MEDICAL_LOADERS),
+        ("train.py", MEDICAL_TRAIN),
+    ]);
+    let (out, items) = check_json(dir.path());
+    let dl201: Vec<String> = codes(&items)
+        .into_iter()
+        .filter(|c| c.ends_with("DL201"))
+        .collect();
+    assert_eq!(
+        dl201,
+        ["train.py:11:DL201", "train.py:12:DL201"],
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "train.py:11:13: BackgroundLoader via BackgroundLoader (data_loader.py), a subclass of torchio.SubjectsLoader",
+            "    num_workers = 24: the default of --num_workers (line 6), passed on line 11",
+            "train.py:12:11: CachedLoader via CachedLoader (data_loader.py), a subclass of monai.data.DataLoader",
+            "    num_workers = 20: the default of CachedLoader (data_loader.py)",
+            "    num_workers (as workers) = 2: passed on line 13",
+            "Found 3 loaders.",
+        ],
+    );
+    // Without the module the classes are unknown: nothing, never a guess.
+    let alone = project(&[("train.py", MEDICAL_TRAIN)]);
+    let (_, items) = check_json(alone.path());
+    assert!(items.is_empty(), "{items:?}");
+}
+
 const USER_QUERIES: &str = r#"
 ; Our own factory: make_loaders(dataset, workers=16, pin=True) builds a DataLoader.
 ((call function: (_) @callee) @loader
