@@ -4,6 +4,7 @@
 
 pub mod analysis;
 pub mod argparse;
+pub mod batch_samplers;
 pub mod catalogue;
 pub mod closures;
 pub mod conditions;
