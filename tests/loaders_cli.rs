@@ -65,6 +65,14 @@ fn codes(items: &[Value]) -> Vec<String> {
     out
 }
 
+/// The findings of one rule, as `codes` gives them.
+fn codes_of(items: &[Value], code: &str) -> Vec<String> {
+    codes(items)
+        .into_iter()
+        .filter(|c| c.ends_with(code))
+        .collect()
+}
+
 const UTILS: &str = "\
 import torch
 
@@ -159,10 +167,7 @@ fn subclasses_of_third_party_loaders_in_another_module() {
         ("train.py", MEDICAL_TRAIN),
     ]);
     let (out, items) = check_json(dir.path());
-    let dl201: Vec<String> = codes(&items)
-        .into_iter()
-        .filter(|c| c.ends_with("DL201"))
-        .collect();
+    let dl201 = codes_of(&items, "DL201");
     assert_eq!(
         dl201,
         ["train.py:11:DL201", "train.py:12:DL201"],
@@ -184,6 +189,94 @@ fn subclasses_of_third_party_loaders_in_another_module() {
     let alone = project(&[("train.py", MEDICAL_TRAIN)]);
     let (_, items) = check_json(alone.path());
     assert!(items.is_empty(), "{items:?}");
+}
+
+const STABILITY: &str = "\
+import functools
+import inspect
+import warnings
+
+
+def under_review():
+    def decorator(cls_or_callable, feature_name=None, was_class=False):
+        if feature_name is None:
+            feature_name = cls_or_callable.__qualname__
+        message = f'The feature {feature_name} is currently marked under review.'
+        if inspect.isclass(cls_or_callable):
+            cls_or_callable.__init__ = decorator(cls_or_callable.__init__, feature_name=feature_name, was_class=True)
+            cls_or_callable.__doc__ = message
+            return cls_or_callable
+
+        @functools.wraps(cls_or_callable)
+        def wrapper(*args, **kwargs):
+            warnings.warn(message)
+            return cls_or_callable(*args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def renamed(cls):
+    return type('Renamed' + cls.__name__, (cls,), {})
+";
+
+const DECORATED_MODEL: &str = "\
+from pytorch_lightning import LightningModule
+from torch.utils.data import DataLoader
+
+from pkg.utils.stability import renamed, under_review
+
+
+@under_review()
+class AMDIM(LightningModule):
+    def __init__(self, batch_size=200, num_workers=16):
+        super().__init__()
+        self.save_hyperparameters()
+
+    def train_dataloader(self):
+        return DataLoader(build_set(), batch_size=self.hparams.batch_size, num_workers=self.hparams.num_workers)
+
+
+@renamed
+class Other(LightningModule):
+    def __init__(self, num_workers=16):
+        super().__init__()
+        self.save_hyperparameters()
+
+    def train_dataloader(self):
+        return DataLoader(build_set(), num_workers=self.hparams.num_workers)
+";
+
+/// A class behind a decorator of another module that returns the class it is given keeps its
+/// `__init__` defaults; one behind a decorator that builds another class stays unknown.
+#[test]
+fn classes_behind_a_project_decorator_of_another_module() {
+    let dir = project(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/utils/__init__.py", ""),
+        ("pkg/utils/stability.py", STABILITY),
+        ("pkg/models/amdim.py", DECORATED_MODEL),
+    ]);
+    let (out, items) = check_json(dir.path());
+    let dl201 = codes_of(&items, "DL201");
+    assert_eq!(
+        dl201,
+        ["pkg/models/amdim.py:14:DL201"],
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 16: the default of num_workers in AMDIM.__init__ (line 9)",
+            "    num_workers unknown: `self.hparams.num_workers`",
+        ],
+    );
+    // Without the decorator's module it could be anything: unknown.
+    let alone = project(&[("pkg/models/amdim.py", DECORATED_MODEL)]);
+    let (_, items) = check_json(alone.path());
+    assert!(codes_of(&items, "DL201").is_empty(), "{items:?}");
 }
 
 const USER_QUERIES: &str = r#"

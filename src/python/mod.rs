@@ -10,6 +10,7 @@ pub mod closures;
 pub mod conditions;
 pub mod configs;
 pub mod cuda;
+pub mod decorators;
 pub mod defaults;
 pub mod edit;
 pub mod facts;
