@@ -279,6 +279,51 @@ fn classes_behind_a_project_decorator_of_another_module() {
     assert!(codes_of(&items, "DL201").is_empty(), "{items:?}");
 }
 
+const BATCH_SAMPLERS: &str = "\
+import torch
+from torch.utils.data import BatchSampler, DataLoader, RandomSampler
+
+BATCH = 512
+
+
+class Buckets(BatchSampler):
+    def __iter__(self):
+        yield from bucketed(self.sampler, self.batch_size)
+
+
+def main(ds):
+    fixed = DataLoader(ds, batch_sampler=BatchSampler(RandomSampler(ds), BATCH, False), num_workers=4)
+    bucketed = DataLoader(ds, batch_sampler=Buckets(RandomSampler(ds), BATCH, False), num_workers=4)
+    return fixed, bucketed
+";
+
+/// `dldoctor loaders` says how long the batches of a batch sampler are, or why that is not
+/// known.
+#[test]
+fn loaders_explains_the_batches_of_a_batch_sampler() {
+    let dir = project(&[("train.py", BATCH_SAMPLERS)]);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    batch_sampler = BatchSampler(RandomSampler(ds), BATCH, False): BatchSampler on line 13, batches of 512 (the value of BATCH (line 4)), passed on line 13",
+            "    batch_sampler unknown: `Buckets(RandomSampler(ds), BATCH, False)`: the length of its batches is not provable",
+        ],
+    );
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let sampler = |i: usize| {
+        files[0]["loaders"][i]["arguments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["param"] == "batch_sampler")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(sampler(0)["status"], "passed");
+    assert_eq!(sampler(1)["status"], "unknown");
+}
+
 const USER_QUERIES: &str = r#"
 ; Our own factory: make_loaders(dataset, workers=16, pin=True) builds a DataLoader.
 ((call function: (_) @callee) @loader
