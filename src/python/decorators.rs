@@ -364,3 +364,81 @@ fn nested_def<'t>(source: &str, body: Node<'t>, name: &str) -> Option<Node<'t>> 
             .is_some_and(|x| node_text(x, source) == name)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use std::path::Path;
+
+    use super::*;
+    use crate::python::index::ProjectIndex;
+    use crate::python::model::Module;
+
+    /// Whether the decorators of the last class of `source` are looked through.
+    fn looks_through(source: &str) -> bool {
+        let tree = crate::python::parse(source, None).unwrap();
+        let index = ProjectIndex::default();
+        let m = Module::build(source, &tree, Path::new("t.py"), &index);
+        let class = m.classes().last().expect("a class");
+        let decorated = class.node.parent().expect("decorated");
+        transparent(&m, decorated, class.parent_scope)
+    }
+
+    const WRAPPER: &str = "
+def warn_on_use(obj, was_class=False):
+    if inspect.isclass(obj):
+        obj.__init__ = warn_on_use(obj.__init__, was_class=True)
+        return obj
+
+    @functools.wraps(obj)
+    def wrapper(*args, **kwargs):
+        warnings.warn('deprecated')
+        return obj(*args, **kwargs)
+
+    return wrapper
+";
+
+    #[test]
+    fn decorators_that_return_their_class() {
+        assert!(looks_through(
+            "def mark(cls):\n    cls.marked = True\n    return cls\n\n@mark\nclass A: pass\n"
+        ));
+        assert!(looks_through(
+            "def reg(cls):\n    R[cls.__name__] = cls\n    return cls\n\n@reg\nclass A: pass\n"
+        ));
+        assert!(looks_through(&format!(
+            "{WRAPPER}\n@warn_on_use\nclass A: pass\n"
+        )));
+        assert!(looks_through(
+            "def f():\n    def d(cls):\n        return cls\n    return d\n\n@f()\nclass A: pass\n"
+        ));
+    }
+
+    #[test]
+    fn decorators_that_may_not_return_it_keep_the_class_opaque() {
+        for source in [
+            // Another class, nothing, or an unknown function's result.
+            "def d(cls):\n    return type('B', (cls,), {})\n\n@d\nclass A: pass\n",
+            "def d(cls):\n    cls.x = 1\n\n@d\nclass A: pass\n",
+            "def d(cls):\n    if cls.x:\n        return None\n    return cls\n\n@d\nclass A: pass\n",
+            "def d(cls):\n    cls = other(cls)\n    return cls\n\n@d\nclass A: pass\n",
+            // `__init__` replaced by something that is not a forwarding wrapper.
+            "def d(cls):\n    cls.__init__ = functools.partialmethod(cls.__init__, n=2)\n    return cls\n\n@d\nclass A: pass\n",
+            "def d(cls):\n    setattr(cls, '__init__', init)\n    return cls\n\n@d\nclass A: pass\n",
+            // A wrapper that changes the arguments.
+            &format!(
+                "{}\n@warn_on_use\nclass A: pass\n",
+                WRAPPER.replace("obj(*args, **kwargs)", "obj(*args, n=2, **kwargs)")
+            ),
+            // A library's decorator, an attribute, a factory returning something else.
+            "from lib import register\n\n@register\nclass A: pass\n",
+            "import lib\n\n@lib.register()\nclass A: pass\n",
+            "def f():\n    return lambda cls: cls\n\n@f()\nclass A: pass\n",
+            // A decorated decorator.
+            "@cache\ndef d(cls):\n    return cls\n\n@d\nclass A: pass\n",
+        ] {
+            assert!(!looks_through(source), "looked through:\n{source}");
+        }
+    }
+}
