@@ -55,16 +55,10 @@ const BUILTIN: &[(&str, &str)] = &[
     ),
 ];
 
-/// The built-in catalogue, parsed once.
+/// The built-in catalogue, compiled once.
 static BUILTIN_CATALOGUE: LazyLock<Arc<Catalogue>> = LazyLock::new(|| {
-    let mut catalogue = Catalogue::default();
-    for (name, text) in BUILTIN {
-        // The built-in files are tested; a broken one leaves only itself out.
-        if let Ok(file) = QueryFile::parse(Path::new(name), text) {
-            catalogue.files.push(file);
-        }
-    }
-    Arc::new(catalogue)
+    let sources: Vec<(&Path, &str)> = BUILTIN.iter().map(|(n, t)| (Path::new(*n), *t)).collect();
+    Arc::new(Catalogue::of(&sources))
 });
 
 /// A query file that could not be read or compiled.
@@ -208,43 +202,50 @@ pub struct Entry {
     conditions: Vec<(u32, Vec<String>)>,
 }
 
+/// The entries of one query file.
 struct QueryFile {
-    query: Query,
-    loader: u32,
     entries: Vec<Entry>,
-    /// The source, for the catalogue's [`Combined`] query.
-    text: String,
 }
 
 impl QueryFile {
-    fn parse(path: &Path, text: &str) -> Result<QueryFile, CatalogueError> {
-        let invalid = |line: usize, column: usize, message: String| CatalogueError::Invalid {
-            path: path.to_owned(),
-            line,
-            column,
-            message,
-        };
+    /// Compiles one file by itself: its query, the capture index of `@loader`, its entries.
+    /// Used to name the line of a broken file, and when the files do not compile together.
+    fn parse(path: &Path, text: &str) -> Result<(Query, u32, QueryFile), CatalogueError> {
         let query = Query::new(&crate::python::language(), text)
-            .map_err(|e| invalid(e.row + 1, e.column + 1, e.message.trim().to_owned()))?;
-        let position = |pattern: usize| {
-            let offset = query.start_byte_for_pattern(pattern);
-            let before = text.get(..offset).unwrap_or("");
-            let line = before.matches('\n').count() + 1;
-            let column = offset - before.rfind('\n').map_or(0, |i| i + 1) + 1;
-            (line, column)
-        };
+            .map_err(|e| invalid(path, e.row + 1, e.column + 1, e.message.trim().to_owned()))?;
         let loader = query.capture_index_for_name("loader").ok_or_else(|| {
             invalid(
+                path,
                 1,
                 1,
                 "no pattern captures the loader call as @loader".to_owned(),
             )
         })?;
+        let file = QueryFile::of(&query, path, text, 0, 0..query.pattern_count())?;
+        Ok((query, loader, file))
+    }
+
+    /// The entries of the patterns `patterns` of `query`, which come from `text`, a query
+    /// file that starts at byte `offset` of the query's source.
+    fn of(
+        query: &Query,
+        path: &Path,
+        text: &str,
+        offset: usize,
+        patterns: Range<usize>,
+    ) -> Result<QueryFile, CatalogueError> {
+        let position = |pattern: usize| {
+            let at = query.start_byte_for_pattern(pattern).saturating_sub(offset);
+            let before = text.get(..at).unwrap_or("");
+            let line = before.matches('\n').count() + 1;
+            let column = at - before.rfind('\n').map_or(0, |i| i + 1) + 1;
+            (line, column)
+        };
         let callee = query.capture_index_for_name("callee");
         let mut entries = Vec::new();
-        for pattern in 0..query.pattern_count() {
+        for pattern in patterns {
             let (line, column) = position(pattern);
-            let bad = |message: String| invalid(line, column, message);
+            let bad = |message: String| invalid(path, line, column, message);
             let mut callees = Vec::new();
             let mut conditions = Vec::new();
             for predicate in query.general_predicates(pattern) {
@@ -310,12 +311,16 @@ impl QueryFile {
             }
             entries.push(entry);
         }
-        Ok(QueryFile {
-            query,
-            loader,
-            entries,
-            text: text.to_owned(),
-        })
+        Ok(QueryFile { entries })
+    }
+}
+
+fn invalid(path: &Path, line: usize, column: usize, message: String) -> CatalogueError {
+    CatalogueError::Invalid {
+        path: path.to_owned(),
+        line,
+        column,
+        message,
     }
 }
 
@@ -401,52 +406,30 @@ pub fn parse_literal(text: &str) -> Option<Value> {
 pub struct Catalogue {
     /// User files first: their entries win over the built-in ones for the same call.
     files: Vec<QueryFile>,
+    /// The compiled queries that find the entries' calls.
+    walks: Walks,
     /// [`Catalogue::needles`], made once: the byte test asks for every file.
     needles: OnceLock<Option<Vec<String>>>,
-    /// All files' patterns in one query, made once: one walk of a tree instead of one per file.
-    combined: OnceLock<Option<Combined>>,
 }
 
-/// The patterns of every query file of a catalogue compiled as one query, in file order, so
-/// that pattern `i` of file `f` is pattern `starts[f] + i`.
-struct Combined {
-    query: Query,
-    loader: u32,
-    starts: Vec<usize>,
-    /// Per file, its capture indices in the combined query.
-    captures: Vec<Vec<u32>>,
+/// The queries a tree is walked with.
+enum Walks {
+    /// Every file's patterns compiled as one query, in file order, so that pattern `i` of file
+    /// `f` is pattern `starts[f] + i`: one walk of a tree instead of one per file. The
+    /// entries' capture indices are the combined query's.
+    Combined {
+        query: Query,
+        loader: u32,
+        starts: Vec<usize>,
+    },
+    /// Each file's own query and its `@loader` capture, when the files, each valid alone, do
+    /// not compile together; the entries' capture indices are their own file's.
+    Separate(Vec<(Query, u32)>),
 }
 
-impl Combined {
-    /// `None` if the files, each valid alone, do not compile together (then each file's query
-    /// walks the tree in turn).
-    fn of(files: &[QueryFile]) -> Option<Combined> {
-        let text: String = files.iter().map(|f| format!("{}\n", f.text)).collect();
-        let query = Query::new(&crate::python::language(), &text).ok()?;
-        let mut starts = Vec::with_capacity(files.len());
-        let mut count = 0;
-        let mut captures = Vec::with_capacity(files.len());
-        for file in files {
-            starts.push(count);
-            count += file.query.pattern_count();
-            let map = file
-                .query
-                .capture_names()
-                .iter()
-                .map(|name| query.capture_index_for_name(name))
-                .collect::<Option<Vec<u32>>>()?;
-            captures.push(map);
-        }
-        if count != query.pattern_count() {
-            return None;
-        }
-        let loader = query.capture_index_for_name("loader")?;
-        Some(Combined {
-            query,
-            loader,
-            starts,
-            captures,
-        })
+impl Default for Walks {
+    fn default() -> Self {
+        Walks::Separate(Vec::new())
     }
 }
 
@@ -497,26 +480,112 @@ impl Catalogue {
     }
 
     fn compile(paths: &[PathBuf]) -> (Arc<Catalogue>, Vec<CatalogueError>) {
-        let mut catalogue = Catalogue::default();
+        let mut user = Vec::new();
         let mut errors = Vec::new();
         for path in paths {
-            let parsed = std::fs::read_to_string(path)
-                .map_err(|e| CatalogueError::Io {
-                    path: path.clone(),
-                    message: e.to_string(),
-                })
-                .and_then(|text| QueryFile::parse(path, &text));
-            match parsed {
-                Ok(file) => catalogue.files.push(file),
+            let read = std::fs::read_to_string(path).map_err(|e| CatalogueError::Io {
+                path: path.clone(),
+                message: e.to_string(),
+            });
+            // Each user file alone first, to name the line of a broken one and keep the rest.
+            match read.and_then(|text| QueryFile::parse(path, &text).map(|_| text)) {
+                Ok(text) => user.push((path.as_path(), text)),
                 Err(e) => errors.push(e),
             }
         }
-        for (name, text) in BUILTIN {
-            if let Ok(file) = QueryFile::parse(Path::new(name), text) {
-                catalogue.files.push(file);
-            }
+        let sources: Vec<(&Path, &str)> = user
+            .iter()
+            .map(|(p, t)| (*p, t.as_str()))
+            .chain(BUILTIN.iter().map(|(n, t)| (Path::new(*n), *t)))
+            .collect();
+        (Arc::new(Catalogue::of(&sources)), errors)
+    }
+
+    /// The catalogue of these query files, in order, compiled as one query when they compile
+    /// together (the query is compiled once), else each by itself; a file that does not
+    /// compile by itself is left out.
+    fn of(sources: &[(&Path, &str)]) -> Catalogue {
+        if let Some(catalogue) = Catalogue::combined(sources) {
+            return catalogue;
         }
-        (Arc::new(catalogue), errors)
+        let (files, queries) = sources
+            .iter()
+            .filter_map(|(path, text)| QueryFile::parse(path, text).ok())
+            .map(|(query, loader, file)| (file, (query, loader)))
+            .unzip();
+        Catalogue {
+            files,
+            walks: Walks::Separate(queries),
+            needles: OnceLock::new(),
+        }
+    }
+
+    /// The files compiled as one query, their entries read from it; `None` unless each
+    /// pattern lies within one file and each file is a valid catalogue file by itself (the
+    /// checks of [`QueryFile::parse`], made on the combined query).
+    fn combined(sources: &[(&Path, &str)]) -> Option<Catalogue> {
+        let mut text = String::new();
+        let mut spans = Vec::with_capacity(sources.len());
+        for (_, file) in sources {
+            let start = text.len();
+            text.push_str(file);
+            text.push('\n');
+            spans.push(start..text.len());
+        }
+        let query = Query::new(&crate::python::language(), &text).ok()?;
+        let loader = query.capture_index_for_name("loader")?;
+        let captures = |pattern: usize, capture: u32| {
+            query
+                .capture_quantifiers(pattern)
+                .get(capture as usize)
+                .is_some_and(|q| *q != tree_sitter::CaptureQuantifier::Zero)
+        };
+        let mut files = Vec::with_capacity(sources.len());
+        let mut starts = Vec::with_capacity(sources.len());
+        let mut next = 0;
+        for ((path, file), span) in sources.iter().zip(&spans) {
+            let first = next;
+            while next < query.pattern_count() && span.contains(&query.start_byte_for_pattern(next))
+            {
+                // A pattern running into the next file, or naming a capture only another
+                // file's patterns make, would not compile alone.
+                let own_captures = query.general_predicates(next).iter().all(|p| {
+                    p.args.iter().all(|a| match a {
+                        QueryPredicateArg::Capture(c) => captures(next, *c),
+                        QueryPredicateArg::String(_) => true,
+                    })
+                });
+                // Its end counts the blank lines and comments after it, which may be the
+                // next file's.
+                let end = query.end_byte_for_pattern(next);
+                let beyond = text.get(span.end.min(end)..end).unwrap_or_default();
+                let spills = beyond.lines().any(|line| {
+                    let line = line.trim_start();
+                    !line.is_empty() && !line.starts_with(';')
+                });
+                if spills || !own_captures {
+                    return None;
+                }
+                next += 1;
+            }
+            if !(first..next).any(|p| captures(p, loader)) {
+                return None;
+            }
+            files.push(QueryFile::of(&query, path, file, span.start, first..next).ok()?);
+            starts.push(first);
+        }
+        if next != query.pattern_count() {
+            return None;
+        }
+        Some(Catalogue {
+            files,
+            walks: Walks::Combined {
+                query,
+                loader,
+                starts,
+            },
+            needles: OnceLock::new(),
+        })
     }
 
     pub fn entries(&self) -> impl Iterator<Item = &Entry> {
@@ -562,7 +631,6 @@ impl Catalogue {
     /// [`Catalogue::matches`], the queries run over only the calls they can match when
     /// `narrow`, over the whole tree otherwise (which the tests compare).
     fn matches_within<'t>(&self, m: &Module<'t>, narrow: bool) -> HashMap<usize, &Entry> {
-        let combined = self.combined.get_or_init(|| Combined::of(&self.files));
         let mut found: HashMap<usize, (usize, &Entry)> = HashMap::new();
         // Every pattern of every file matches the same calls: resolve each callee once.
         let mut names: HashMap<usize, Option<String>> = HashMap::new();
@@ -578,68 +646,57 @@ impl Catalogue {
         let root = m.tree.root_node();
         let source = m.source.as_bytes();
         let whole = || vec![root.byte_range()];
-        // (query, capture index of @loader, the file's first pattern and capture map, the byte
-        // ranges to run over).
-        type Walk<'q> = (
-            &'q Query,
-            u32,
-            Option<&'q Combined>,
-            usize,
-            Vec<Range<usize>>,
-        );
-        let walks: Vec<Walk> = match combined {
-            Some(c) => {
+        // (query, capture index of @loader, the first pattern of each of its files (none for a
+        // file's own query), the byte ranges to run over).
+        type Walk<'q> = (&'q Query, u32, Option<&'q [usize]>, Vec<Range<usize>>);
+        let walks: Vec<Walk> = match &self.walks {
+            Walks::Combined {
+                query,
+                loader,
+                starts,
+            } => {
                 let ranges = candidate_ranges(self.files.iter().flat_map(|f| f.entries.iter()), m)
                     .filter(|_| narrow);
-                vec![(&c.query, c.loader, Some(c), 0, ranges.unwrap_or_else(whole))]
+                vec![(query, *loader, Some(starts), ranges.unwrap_or_else(whole))]
             }
-            None => {
-                let mut start = 0;
-                self.files
-                    .iter()
-                    .map(|f| {
-                        let ranges = candidate_ranges(f.entries.iter(), m).filter(|_| narrow);
-                        let walk = (
-                            &f.query,
-                            f.loader,
-                            None,
-                            start,
-                            ranges.unwrap_or_else(whole),
-                        );
-                        start += f.query.pattern_count();
-                        walk
-                    })
-                    .collect()
-            }
+            Walks::Separate(queries) => self
+                .files
+                .iter()
+                .zip(queries)
+                .map(|(f, (query, loader))| {
+                    let ranges = candidate_ranges(f.entries.iter(), m).filter(|_| narrow);
+                    (query, *loader, None, ranges.unwrap_or_else(whole))
+                })
+                .collect(),
         };
-        for (file_index, (query, loader, combined, start, ranges)) in walks.into_iter().enumerate()
-        {
+        // In a file's own query, its patterns come after the earlier files'.
+        let mut earlier = 0;
+        for (file_index, (query, loader, starts, ranges)) in walks.into_iter().enumerate() {
+            let first_of_file = earlier;
+            earlier += query.pattern_count();
             let mut cursor = QueryCursor::new();
             for range in ranges {
                 cursor.set_byte_range(range);
                 let mut matches = cursor.matches(query, root, source);
                 while let Some(found_match) = matches.next() {
-                    let pattern = start + found_match.pattern_index;
-                    let (file, local, capture_map) = match combined {
-                        Some(c) => {
-                            let f = c
-                                .starts
-                                .partition_point(|s| *s <= pattern)
-                                .saturating_sub(1);
-                            let first = c.starts.get(f).copied().unwrap_or(0);
-                            (f, pattern - first, c.captures.get(f).map(Vec::as_slice))
+                    let (pattern, file, local) = match starts {
+                        Some(starts) => {
+                            let pattern = found_match.pattern_index;
+                            let f = starts.partition_point(|s| *s <= pattern).saturating_sub(1);
+                            let first = starts.get(f).copied().unwrap_or(0);
+                            (pattern, f, pattern - first)
                         }
-                        None => (file_index, found_match.pattern_index, None),
+                        None => (
+                            first_of_file + found_match.pattern_index,
+                            file_index,
+                            found_match.pattern_index,
+                        ),
                     };
                     let Some(entry) = self.files.get(file).and_then(|f| f.entries.get(local))
                     else {
                         continue;
                     };
                     let capture = |index: u32| {
-                        let index = match capture_map {
-                            Some(map) => *map.get(index as usize)?,
-                            None => index,
-                        };
                         found_match
                             .captures()
                             .iter()
@@ -789,6 +846,36 @@ mod tests {
             }
         }
         assert!(Catalogue::builtin().entries().count() >= BUILTIN.len());
+    }
+
+    #[test]
+    fn the_files_compile_once_together_and_their_entries_are_those_of_each_alone() {
+        let catalogue = Catalogue::builtin_ref();
+        assert!(matches!(catalogue.walks, Walks::Combined { .. }));
+        let alone: Vec<(String, usize, EntryKind, Vec<String>)> = BUILTIN
+            .iter()
+            .flat_map(
+                |(name, text)| match QueryFile::parse(Path::new(name), text) {
+                    Ok((_, _, file)) => file.entries,
+                    Err(e) => panic!("{e}"),
+                },
+            )
+            .map(|e| (e.name, e.line, e.kind, e.callees))
+            .collect();
+        let together: Vec<(String, usize, EntryKind, Vec<String>)> = catalogue
+            .entries()
+            .map(|e| (e.name.clone(), e.line, e.kind, e.callees.clone()))
+            .collect();
+        assert_eq!(together, alone);
+        // A pattern that needs a capture only another file makes does not compile alone:
+        // the files are then compiled each by itself, and the broken one left out.
+        let good = "((call function: (_) @callee) @loader\n  (#dl-resolves-to? @callee \"a.B\"))\n";
+        let borrows = "((call) @loader (#dl-resolves-to? @callee \"c.D\"))\n";
+        let sources = [(Path::new("a.scm"), good), (Path::new("b.scm"), borrows)];
+        let catalogue = Catalogue::of(&sources);
+        assert!(matches!(catalogue.walks, Walks::Separate(_)));
+        let names: Vec<&str> = catalogue.entries().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["a.B"]);
     }
 
     #[test]
