@@ -65,6 +65,14 @@ fn codes(items: &[Value]) -> Vec<String> {
     out
 }
 
+/// The findings of one rule, as `codes` gives them.
+fn codes_of(items: &[Value], code: &str) -> Vec<String> {
+    codes(items)
+        .into_iter()
+        .filter(|c| c.ends_with(code))
+        .collect()
+}
+
 const UTILS: &str = "\
 import torch
 
@@ -109,6 +117,211 @@ fn a_loader_subclass_in_another_file_through_two_levels() {
     let alone = project(&[("train.py", TRAIN)]);
     let (_, items) = check_json(alone.path());
     assert!(items.is_empty(), "{items:?}");
+}
+
+const MEDICAL_LOADERS: &str = "\
+import monai
+import torchio as tio
+from prefetch_generator import BackgroundGenerator
+
+
+class BackgroundLoader(tio.SubjectsLoader):
+    def __iter__(self):
+        return BackgroundGenerator(super().__iter__())
+
+
+class CachedLoader(monai.data.DataLoader):
+    def __init__(self, dataset, workers=20, **kwargs):
+        super().__init__(dataset, num_workers=workers, **kwargs)
+";
+
+const MEDICAL_TRAIN: &str = "\
+import argparse
+
+from utils.data_loader import BackgroundLoader, CachedLoader
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--num_workers', type=int, default=24)
+args = parser.parse_args()
+
+
+def main(subjects, volumes):
+    train = BackgroundLoader(dataset=subjects, batch_size=2, num_workers=args.num_workers)
+    val = CachedLoader(volumes, batch_size=1)
+    few = CachedLoader(volumes, workers=2, persistent_workers=True)
+    for loader in (train, val, few):
+        next(iter(loader))
+
+
+if __name__ == '__main__':
+    main(None, None)
+";
+
+/// Subclasses of third-party loader classes of the catalogue (TorchIO's SubjectsLoader,
+/// MONAI's DataLoader) in another module of the project are loaders with their base's
+/// signature, read through their `__init__`.
+#[test]
+fn subclasses_of_third_party_loaders_in_another_module() {
+    let dir = project(&[
+        ("utils/data_loader.py", MEDICAL_LOADERS),
+        ("train.py", MEDICAL_TRAIN),
+    ]);
+    let (out, items) = check_json(dir.path());
+    let dl201 = codes_of(&items, "DL201");
+    assert_eq!(
+        dl201,
+        ["train.py:11:DL201", "train.py:12:DL201"],
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "train.py:11:13: BackgroundLoader via BackgroundLoader (data_loader.py), a subclass of torchio.SubjectsLoader",
+            "    num_workers = 24: the default of --num_workers (line 6), passed on line 11",
+            "train.py:12:11: CachedLoader via CachedLoader (data_loader.py), a subclass of monai.data.DataLoader",
+            "    num_workers = 20: the default of CachedLoader (data_loader.py)",
+            "    num_workers (as workers) = 2: passed on line 13",
+            "Found 3 loaders.",
+        ],
+    );
+    // Without the module the classes are unknown: nothing, never a guess.
+    let alone = project(&[("train.py", MEDICAL_TRAIN)]);
+    let (_, items) = check_json(alone.path());
+    assert!(items.is_empty(), "{items:?}");
+}
+
+const STABILITY: &str = "\
+import functools
+import inspect
+import warnings
+
+
+def under_review():
+    def decorator(cls_or_callable, feature_name=None, was_class=False):
+        if feature_name is None:
+            feature_name = cls_or_callable.__qualname__
+        message = f'The feature {feature_name} is currently marked under review.'
+        if inspect.isclass(cls_or_callable):
+            cls_or_callable.__init__ = decorator(cls_or_callable.__init__, feature_name=feature_name, was_class=True)
+            cls_or_callable.__doc__ = message
+            return cls_or_callable
+
+        @functools.wraps(cls_or_callable)
+        def wrapper(*args, **kwargs):
+            warnings.warn(message)
+            return cls_or_callable(*args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+def renamed(cls):
+    return type('Renamed' + cls.__name__, (cls,), {})
+";
+
+const DECORATED_MODEL: &str = "\
+from pytorch_lightning import LightningModule
+from torch.utils.data import DataLoader
+
+from pkg.utils.stability import renamed, under_review
+
+
+@under_review()
+class AMDIM(LightningModule):
+    def __init__(self, batch_size=200, num_workers=16):
+        super().__init__()
+        self.save_hyperparameters()
+
+    def train_dataloader(self):
+        return DataLoader(build_set(), batch_size=self.hparams.batch_size, num_workers=self.hparams.num_workers)
+
+
+@renamed
+class Other(LightningModule):
+    def __init__(self, num_workers=16):
+        super().__init__()
+        self.save_hyperparameters()
+
+    def train_dataloader(self):
+        return DataLoader(build_set(), num_workers=self.hparams.num_workers)
+";
+
+/// A class behind a decorator of another module that returns the class it is given keeps its
+/// `__init__` defaults; one behind a decorator that builds another class stays unknown.
+#[test]
+fn classes_behind_a_project_decorator_of_another_module() {
+    let dir = project(&[
+        ("pkg/__init__.py", ""),
+        ("pkg/utils/__init__.py", ""),
+        ("pkg/utils/stability.py", STABILITY),
+        ("pkg/models/amdim.py", DECORATED_MODEL),
+    ]);
+    let (out, items) = check_json(dir.path());
+    let dl201 = codes_of(&items, "DL201");
+    assert_eq!(
+        dl201,
+        ["pkg/models/amdim.py:14:DL201"],
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 16: the default of num_workers in AMDIM.__init__ (line 9)",
+            "    num_workers unknown: `self.hparams.num_workers`",
+        ],
+    );
+    // Without the decorator's module it could be anything: unknown.
+    let alone = project(&[("pkg/models/amdim.py", DECORATED_MODEL)]);
+    let (_, items) = check_json(alone.path());
+    assert!(codes_of(&items, "DL201").is_empty(), "{items:?}");
+}
+
+const BATCH_SAMPLERS: &str = "\
+import torch
+from torch.utils.data import BatchSampler, DataLoader, RandomSampler
+
+BATCH = 512
+
+
+class Buckets(BatchSampler):
+    def __iter__(self):
+        yield from bucketed(self.sampler, self.batch_size)
+
+
+def main(ds):
+    fixed = DataLoader(ds, batch_sampler=BatchSampler(RandomSampler(ds), BATCH, False), num_workers=4)
+    bucketed = DataLoader(ds, batch_sampler=Buckets(RandomSampler(ds), BATCH, False), num_workers=4)
+    return fixed, bucketed
+";
+
+/// `dldoctor loaders` says how long the batches of a batch sampler are, or why that is not
+/// known.
+#[test]
+fn loaders_explains_the_batches_of_a_batch_sampler() {
+    let dir = project(&[("train.py", BATCH_SAMPLERS)]);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    batch_sampler = BatchSampler(RandomSampler(ds), BATCH, False): BatchSampler on line 13, batches of 512 (the value of BATCH (line 4)), passed on line 13",
+            "    batch_sampler unknown: `Buckets(RandomSampler(ds), BATCH, False)`: the length of its batches is not provable",
+        ],
+    );
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let sampler = |i: usize| {
+        files[0]["loaders"][i]["arguments"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|a| a["param"] == "batch_sampler")
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(sampler(0)["status"], "passed");
+    assert_eq!(sampler(1)["status"], "unknown");
 }
 
 const USER_QUERIES: &str = r#"

@@ -49,6 +49,10 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../queries/ultralytics.scm"),
     ),
     ("queries/dgl.scm", include_str!("../../queries/dgl.scm")),
+    (
+        "queries/torchio.scm",
+        include_str!("../../queries/torchio.scm"),
+    ),
 ];
 
 /// The built-in catalogue, parsed once.

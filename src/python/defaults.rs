@@ -5,7 +5,8 @@
 //!
 //! Sound only where it can be: every reference to the function (or class) in the file must be
 //! a call the model reads, and every call must pass the same known value or nothing; a `*args`
-//! or `**kwargs`, a decorator that may supply arguments, a subclass, or a second write to the
+//! or `**kwargs`, a decorator that may supply arguments (of a class: any but the project's that
+//! return the class they are given, see `decorators`), a subclass, or a second write to the
 //! attribute makes the value unknown. A class is also constructed in the project's other
 //! files: a construction there that passes the parameter makes it unknown. A class constructed
 //! nowhere in the project is built elsewhere (a config, a CLI): its `__init__` defaults are
@@ -16,6 +17,7 @@ use tree_sitter::Node;
 use crate::python::argparse::{
     binds_first, effective_bindings, names_a_binding, parameter_default, parameter_position,
 };
+use crate::python::decorators;
 use crate::python::model::{
     Binding, BindingKind, ClassId, FunctionDef, FunctionId, Module, ScopeId, positional_args,
 };
@@ -87,7 +89,12 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
                 return None;
             }
             let class = m.class(class_id)?;
-            if class.node.parent()?.kind() == "decorated_definition" {
+            // A decorator may replace the class, unless it is the project's and returns it.
+            let decorated = class
+                .node
+                .parent()
+                .filter(|p| p.kind() == "decorated_definition");
+            if decorated.is_some_and(|d| !decorators::transparent(m, d, class.parent_scope)) {
                 return None;
             }
             (class.name, class.name_range, Some(class_id))

@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::lang::Lang;
 use crate::notebook::{self, CellMap};
 use crate::python::analysis::Analysis;
+use crate::python::batch_samplers;
 use crate::python::labels::EntryName;
 use crate::python::loaders::{ArgState, DatasetClass, Loader, Param, Passing};
 use crate::python::model::Module;
@@ -203,6 +204,34 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
                     Some(DatasetClass::Imported(q)) => format!("a {q}, {how}"),
                     _ => how,
                 };
+            } else if param == Param::BatchSampler
+                && !arg.conditional
+                && !arg.value.value.is_known()
+            {
+                // An object: the length of the batches it yields is what matters.
+                match batch_samplers::batch_size(m, arg.value_node, loader.scope) {
+                    Some(found) => {
+                        fact.status = Status::Passed;
+                        fact.value = Some(m.text(arg.value_node).to_owned());
+                        let note = found
+                            .resolved
+                            .provenance
+                            .note(Lang::En)
+                            .map_or_else(String::new, |n| format!(" ({n})"));
+                        fact.origin = format!(
+                            "{} on line {}, batches of {}{note}, {how}",
+                            found.class, found.line, found.batch_size
+                        );
+                    }
+                    None => {
+                        fact.origin = format!(
+                            "`{}`: the length of its batches is not provable (torch's \
+                             BatchSampler and the file's subclasses of it that keep its \
+                             `__iter__` are), {how}",
+                            m.text(arg.value_node)
+                        );
+                    }
+                }
             } else if arg.value.value.is_known() && !arg.conditional {
                 fact.status = Status::Passed;
                 fact.value = Some(arg.value.value.to_string());

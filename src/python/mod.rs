@@ -4,11 +4,13 @@
 
 pub mod analysis;
 pub mod argparse;
+pub mod batch_samplers;
 pub mod catalogue;
 pub mod closures;
 pub mod conditions;
 pub mod configs;
 pub mod cuda;
+pub mod decorators;
 pub mod defaults;
 pub mod edit;
 pub mod facts;

@@ -5,8 +5,9 @@ use tree_sitter::Node;
 use crate::diagnostic::Severity;
 use crate::fix::{Edit, Fix};
 use crate::lang::Lang;
+use crate::python::batch_samplers;
 use crate::python::edit;
-use crate::python::loaders::{Loader, Param, Passing};
+use crate::python::loaders::{ArgState, Loader, Param, Passing};
 use crate::python::model::Module;
 use crate::python::values::Value;
 use crate::rules::resources::{
@@ -38,7 +39,9 @@ plainly fits, or when the size of `/dev/shm` is unknown (macOS, Windows). The de
 workers × prefetch_factor × batch_size × the sample size, estimated where every factor
 resolves: the sample size from the dataset's torchvision transforms (a final
 `RandomResizedCrop`/`CenterCrop`/`RandomCrop`/`Resize((h, w))` and `ToTensor()`, three
-channels). The message says which and why. A loader that
+channels); with a `batch_sampler=` the batch size is the one torch's `BatchSampler` (or a
+subclass of it in the file that keeps its `__iter__`) was built with, and unknown for any
+other batch sampler. The message says which and why. A loader that
 is never iterated in the file (a test that only inspects it) starts no workers and gets
 nothing.
 
@@ -274,10 +277,7 @@ fn demand(m: &Module, loader: &Loader, workers: i64) -> Option<Demand> {
         Value::None => 2,
         _ => return None,
     };
-    let batch = match loader.certain(Param::BatchSize)?.value {
-        Value::Int(n) if n > 0 => n,
-        _ => return None,
-    };
+    let (batch, from_en, from_zh) = batch(m, loader)?;
     let constructor = loader.dataset.as_ref()?.constructor?;
     let (sample, shape) = sample_bytes(m, constructor)?;
     let bytes = u64::try_from(workers.checked_mul(prefetch)?.checked_mul(batch)?)
@@ -287,17 +287,46 @@ fn demand(m: &Module, loader: &Loader, workers: i64) -> Option<Demand> {
         bytes,
         en: format!(
             "the estimated demand of {} ({workers} workers × prefetch_factor {prefetch} × \
-             batch_size {batch} × {shape} samples of {})",
+             batch_size {batch}{from_en} × {shape} samples of {})",
             human_size(bytes),
             human_size(sample)
         ),
         zh: format!(
-            "估计需求为 {}（{workers} 个 worker × prefetch_factor {prefetch} × batch_size {batch} \
+            "估计需求为 {}（{workers} 个 worker × prefetch_factor {prefetch} × batch_size {batch}{from_zh} \
              × 每个 {} 的 {shape} 样本）",
             human_size(bytes),
             human_size(sample)
         ),
     })
+}
+
+/// The samples of one batch, with where they come from when a batch sampler gives them
+/// (" (the batch_size of the BatchSampler on line 12)"): the loader's `batch_size`, or the
+/// batch size of its `batch_sampler=` (with which DataLoader's own `batch_size` stays 1).
+fn batch(m: &Module, loader: &Loader) -> Option<(i64, String, String)> {
+    let sampler = match loader.state(Param::BatchSampler) {
+        ArgState::Default => None,
+        ArgState::Passed(a) if a.value.value == Value::None => None,
+        ArgState::Passed(a) if !a.conditional => Some(a),
+        _ => return None,
+    };
+    let Some(sampler) = sampler else {
+        return match loader.certain(Param::BatchSize)?.value {
+            Value::Int(n) if n > 0 => Some((n, String::new(), String::new())),
+            _ => None,
+        };
+    };
+    let found = batch_samplers::batch_size(m, sampler.value_node, loader.scope)?;
+    let (class, line) = (&found.class, found.line);
+    let en = match found.resolved.provenance.note(Lang::En) {
+        Some(note) => format!(" ({note}, the batch_size of the {class} on line {line})"),
+        None => format!(" (the batch_size of the {class} on line {line})"),
+    };
+    let zh = match found.resolved.provenance.note(Lang::Zh) {
+        Some(note) => format!("（{note}，第 {line} 行 {class} 的 batch_size）"),
+        None => format!("（第 {line} 行 {class} 的 batch_size）"),
+    };
+    Some((found.batch_size, en, zh))
 }
 
 /// torchvision transforms that fix an image's final height and width.
