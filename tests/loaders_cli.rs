@@ -1421,3 +1421,78 @@ fn lightning_parser_helpers_of_another_module() {
         ],
     );
 }
+
+/// A flag's default rewritten in the function that builds the loader: the rewrite counts
+/// when its condition is decided under the defaults and the function runs once; a local name
+/// bound to the attribute carries the value (and the reason it stays unknown).
+#[test]
+fn defaults_rewritten_in_the_function_that_builds_the_loader() {
+    let dir = project(&[
+        (
+            "seg.py",
+            "import argparse\n\
+             import os\n\
+             \n\
+             import torch\n\
+             \n\
+             \n\
+             def parse_args():\n\
+             \x20   parser = argparse.ArgumentParser()\n\
+             \x20   parser.add_argument(\"--batch_size\", type=int, default=-1)\n\
+             \x20   parser.add_argument(\"--workers\", type=int, default=4)\n\
+             \x20   return parser.parse_args()\n\
+             \n\
+             \n\
+             def train(args):\n\
+             \x20   if args.batch_size == -1:\n\
+             \x20       args.batch_size = 36\n\
+             \x20   if os.environ.get(\"LARGE_NODE\"):\n\
+             \x20       args.workers = 24\n\
+             \x20   BATCH_SIZE = args.batch_size\n\
+             \x20   workers = args.workers\n\
+             \x20   a = torch.utils.data.DataLoader(range(9), batch_size=BATCH_SIZE, num_workers=min(32, BATCH_SIZE))\n\
+             \x20   b = torch.utils.data.DataLoader(range(9), num_workers=workers)\n\
+             \x20   return a, b\n\
+             \n\
+             \n\
+             if __name__ == \"__main__\":\n\
+             \x20   train(parse_args())\n",
+        ),
+        (
+            "folds.py",
+            "import argparse\n\
+             \n\
+             import torch\n\
+             \n\
+             parser = argparse.ArgumentParser()\n\
+             parser.add_argument(\"--workers\", type=int, default=4)\n\
+             \n\
+             \n\
+             def run_fold(args):\n\
+             \x20   loader = torch.utils.data.DataLoader(range(9), num_workers=args.workers)\n\
+             \x20   if args.workers == 4:\n\
+             \x20       args.workers = 36\n\
+             \x20   return loader\n\
+             \n\
+             \n\
+             if __name__ == \"__main__\":\n\
+             \x20   args = parser.parse_args()\n\
+             \x20   for fold in range(5):\n\
+             \x20       run_fold(args)\n",
+        ),
+    ]);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "batch_size = 36: the value of args.batch_size (line 16), passed on line 21",
+            "num_workers = 32: passed on line 21",
+            "num_workers unknown: `workers` is not a value dldoctor can resolve",
+            "because written under a condition that does not resolve, line 18 (to `24`)",
+            "num_workers unknown: `args.workers` is not a value dldoctor can resolve",
+            "because written on line 12, after this read, in `run_fold`, which may run more \
+             than once with the same namespace",
+        ],
+    );
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes(&items), ["seg.py:21:DL201"]);
+}

@@ -392,7 +392,18 @@ impl ArgparseDefaults {
                 }
             }
             "subscript" => expr.child_by_field_name("value")?,
-            "identifier" => expr,
+            // `workers = args.workers`: why the value it is bound to is unknown.
+            "identifier" => match m.single_binding(m.text(expr), scope) {
+                Some(Binding {
+                    kind: BindingKind::Assign,
+                    value: Some(value),
+                    scope: bound_in,
+                    ..
+                }) if value.kind() == "attribute" => {
+                    return self.why_unknown(m, *value, *bound_in);
+                }
+                _ => expr,
+            },
             _ => return None,
         };
         writes::untraced(m, object, scope)
@@ -680,6 +691,11 @@ impl ArgparseDefaults {
             if !aliases(object, write.scope) {
                 continue;
             }
+            // A write that can only follow the read (checked first: the branch around it
+            // may test the value being read, `if args.bs == -1: args.bs = 36`).
+            if writes::runs_after(m, write, read) {
+                continue;
+            }
             if writes::branch_runs(m, write.target, None, depth) == Some(false) {
                 continue;
             }
@@ -700,7 +716,7 @@ impl ArgparseDefaults {
                 if last.is_none_or(|l| l.target.start_byte() < write.target.start_byte()) {
                     last = Some(write);
                 }
-            } else if !writes::runs_after(m, write, read) {
+            } else {
                 elsewhere.push(write);
             }
         }

@@ -5,7 +5,8 @@
 use tree_sitter::Node;
 
 use crate::python::model::{
-    AttributeAssignment, BindingKind, CallSite, Module, ScopeId, positional_args,
+    AttributeAssignment, BindingKind, CallSite, FunctionId, MODULE_SCOPE, Module, ScopeId,
+    positional_args,
 };
 
 /// Deeper than this, conditions are not evaluated (each may read more of the namespace).
@@ -248,6 +249,16 @@ pub(super) fn update_keys(m: &Module, call: Node) -> Option<Vec<String>> {
 /// Why a write that may or may not run before the read leaves it unknown.
 pub(super) fn why_may_run(m: &Module, write: &AttributeAssignment, read: Node) -> String {
     let line = m.line(write.target.start_byte());
+    let function = m.function_at(read);
+    if write.function == function && write.target.start_byte() >= read_ends(m, read) {
+        let name = function
+            .and_then(|f| m.function(f))
+            .map_or("module code".to_owned(), |f| format!("`{}`", f.name));
+        return format!(
+            "written on line {line}, after this read, in {name}, which may run more than once \
+             with the same namespace"
+        );
+    }
     if m.is_conditional_relative_to(write.target, read) {
         let to = write
             .value
@@ -369,7 +380,7 @@ pub(super) fn unnamed_write(
 /// a later write to a namespace handed in may have come from an earlier call).
 pub(super) fn runs_after(m: &Module, write: &AttributeAssignment, read: Node) -> bool {
     let function = m.function_at(read);
-    if write.function != function || write.target.start_byte() < m.statement_of(read).end_byte() {
+    if write.function != function || write.target.start_byte() < read_ends(m, read) {
         return false;
     }
     let mut node = read;
@@ -385,7 +396,80 @@ pub(super) fn runs_after(m: &Module, write: &AttributeAssignment, read: Node) ->
         }
         node = parent;
     }
-    function.is_none() || parsed_in_place(m, read)
+    match function {
+        None => true,
+        Some(f) => parsed_in_place(m, read) || runs_once(m, f, 0),
+    }
+}
+
+/// Whether `function` runs at most once in a run of the file: a function of the module
+/// whose name is referenced once in the file, as the callee of a call that is in module
+/// code or in a function that itself runs once, with no loop, comprehension or lambda
+/// around it. Its writes to a namespace handed in then cannot come from an earlier call.
+fn runs_once(m: &Module, function: FunctionId, depth: u32) -> bool {
+    if depth > 4 {
+        return false;
+    }
+    let Some(def) = m.function(function) else {
+        return false;
+    };
+    if def.class.is_some() || def.parent_function.is_some() {
+        return false;
+    }
+    let references: Vec<Node> = m
+        .references(def.name)
+        .into_iter()
+        .filter(|r| Module::range(*r) != def.name_range && super::names_a_binding(*r))
+        .collect();
+    let [reference] = references.as_slice() else {
+        return false;
+    };
+    let Some(call) = reference
+        .parent()
+        .filter(|p| p.kind() == "call" && p.child_by_field_name("function") == Some(*reference))
+    else {
+        return false;
+    };
+    let mut node = call;
+    while let Some(parent) = node.parent() {
+        match parent.kind() {
+            "function_definition" | "class_definition" | "module" => break,
+            "for_statement"
+            | "while_statement"
+            | "lambda"
+            | "list_comprehension"
+            | "dictionary_comprehension"
+            | "set_comprehension"
+            | "generator_expression" => return false,
+            _ => {}
+        }
+        node = parent;
+    }
+    match m.function_at(call) {
+        None => m.scope_at(call) == MODULE_SCOPE,
+        Some(caller) => caller != function && runs_once(m, caller, depth + 1),
+    }
+}
+
+/// Where the code of `read` ends for the writes that follow it: the end of its statement, or
+/// of the condition of the `if` (or `elif`) it tests, which runs before the branches.
+fn read_ends(m: &Module, read: Node) -> usize {
+    let statement = m.statement_of(read);
+    let mut node = read;
+    while let Some(parent) = node.parent() {
+        if parent.id() == statement.id() || parent.kind() == "elif_clause" {
+            if matches!(parent.kind(), "if_statement" | "elif_clause")
+                && parent
+                    .child_by_field_name("condition")
+                    .is_some_and(|c| c.id() == node.id())
+            {
+                return node.end_byte();
+            }
+            break;
+        }
+        node = parent;
+    }
+    statement.end_byte()
 }
 
 /// Whether the name `read` is bound once, in its own scope, to `<parser>.parse_args()` (or

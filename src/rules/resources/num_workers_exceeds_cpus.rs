@@ -42,6 +42,9 @@ loaders` says why. A count bounded by the CPU count
 rewrites in a way the analysis cannot follow (`args.workers = args.workers // ngpus` under a
 condition) is left alone; a rewrite, a rebinding (`if args.resume: args = checkpoint["opt"]`)
 or a call in a branch whose condition is false under the defaults does not count.
+A rewrite in the function that builds the loader (`if args.batch_size == -1: args.batch_size =
+36`, then `num_workers=min(32, args.batch_size)`) counts when the function runs once (one call,
+no loop around it) and its condition is decided under the defaults.
 
 ## Why is this bad?
 Each worker is a process that decodes and augments samples. More workers than CPUs do not
