@@ -255,7 +255,11 @@ impl<'a> Uses<'a> {
             "identifier" => {
                 let name = m.text(left);
                 for reference in m.references(name) {
-                    if reference.start_byte() <= assignment.end_byte() || is_target(reference) {
+                    // A function defined above a module-level loader reads it when it runs,
+                    // after the assignment: only a read earlier in the same body comes first.
+                    let earlier = reference.start_byte() <= assignment.end_byte()
+                        && m.function_at(reference) == m.function_at(assignment);
+                    if earlier || is_target(reference) {
                         continue;
                     }
                     let sees = m
