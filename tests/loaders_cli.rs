@@ -682,7 +682,8 @@ fn loaders_says_why_a_value_stayed_unknown() {
         dir.path(),
         &[
             "    num_workers unknown: `args.workers` is not a value dldoctor can resolve without running the code, passed on line 17\n        because written by `setattr` with a computed name on line 15\n",
-            "        because `cfg` is read from a config file at run time (`yaml.safe_load`, line 16)\n",
+            // A config read with PyYAML from a literal path: the file is looked for, and named.
+            "    pin_memory unknown: `cfg['pin']`: the config file data.yaml is not there, passed on line 17\n",
             "        because `opts` is a parameter of `evaluate`, and no call dldoctor found in the project passes it a namespace it can resolve\n",
         ],
     );
@@ -717,6 +718,24 @@ fn loaders_says_why_a_value_stayed_unknown() {
     assert_eq!(
         workers["unknown_because"],
         "written under a condition that does not resolve, line 13 (to `args.workers // int(os.environ['WORLD_SIZE'])`)"
+    );
+
+    // A config format the analysis does not read says where the value comes from.
+    let dir = project(&[(
+        "train.py",
+        &WHY_UNKNOWN
+            .replace("import yaml\n", "import json\n")
+            .replace(
+                "yaml.safe_load(open('data.yaml'))",
+                "json.load(open('data.json'))",
+            ),
+    )]);
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let pin = argument(&files[0]["loaders"][0], "pin_memory");
+    assert_eq!(
+        pin["unknown_because"],
+        "`cfg` is read from a config file at run time (`json.load`, line 16)"
     );
 }
 

@@ -1,7 +1,8 @@
 //! Loader arguments read from configuration objects rather than argparse: dataclass configs
 //! (`cfg = TrainConfig()`, also through `HfArgumentParser(...).parse_args_into_dataclasses()`),
 //! `@click.option` defaults, and Hydra / OmegaConf YAML files (`@hydra.main(config_path=...,
-//! config_name=...)`, `OmegaConf.load("x.yaml")`), and yacs `CfgNode` configs with the YAML
+//! config_name=...)`, `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load` of a file opened
+//! from a known path), and yacs `CfgNode` configs with the YAML
 //! files merged into them.
 //!
 //! What runs is what a run without command-line options gets: a dataclass field's default, a
@@ -14,6 +15,7 @@
 mod click;
 mod dataclass;
 mod hydra;
+mod pyyaml;
 mod yacs;
 mod yaml;
 
@@ -167,6 +169,7 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
             }
             match m.qualified_in(callee, scope, depth + 1).as_deref() {
                 Some("omegaconf.OmegaConf.load") => hydra::load_literal(m, expr, scope),
+                Some(q) if pyyaml::LOADS.contains(&q) => pyyaml::load(m, expr, scope),
                 _ => yacs::copied(m, expr, scope, depth),
             }
         }

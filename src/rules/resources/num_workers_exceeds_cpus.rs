@@ -32,7 +32,8 @@ a loader factory of another module: then every caller in the project must agree,
 message names the call it came through), the default of a dataclass config's field
 (`cfg = TrainConfig()`, also parsed by `HfArgumentParser`), of a `@click.option`, or the
 value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
-config_name=...)`, `OmegaConf.load("x.yaml")`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
+config_name=...)`, `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` of a file opened
+from a literal path or an option's default, `with open(args.config) as f:`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
 (`cfg.merge_from_file(args.cfg)` with the option's default path); the message says which. A
 config value that is an interpolation (`${...}`) or `???` stays unknown, as does a yacs value
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
