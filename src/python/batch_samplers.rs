@@ -8,6 +8,7 @@
 
 use tree_sitter::Node;
 
+use crate::python::argparse::has_splat;
 use crate::python::kinds::{Kind, kind};
 use crate::python::model::{BindingKind, ClassId, Module, ScopeId, positional_args};
 use crate::python::subclass::{Forward, init_summary};
@@ -191,14 +192,6 @@ fn writes_batch_size(m: &Module, class: Node) -> bool {
         }
     });
     found || m.text(class).contains("setattr(")
-}
-
-fn has_splat(call: Node) -> bool {
-    call.child_by_field_name("arguments").is_some_and(|args| {
-        let mut cursor = args.walk();
-        args.named_children(&mut cursor)
-            .any(|a| matches!(kind(a), Kind::ListSplat | Kind::DictionarySplat))
-    })
 }
 
 /// The default's expression of the parameter `name` of the function `def`.
