@@ -346,6 +346,7 @@ impl<'a> Loader<'a> {
 /// calls of the project's loader classes.
 pub(crate) fn collect<'a>(m: &Module<'a>) -> Vec<Loader<'a>> {
     let matched = m.catalogue.matches(m);
+    let mut callees = subclass::CalleeLoaders::new(m, m.catalogue);
     m.calls()
         .iter()
         .filter_map(|call| {
@@ -354,7 +355,7 @@ pub(crate) fn collect<'a>(m: &Module<'a>) -> Vec<Loader<'a>> {
                     EntryName::Catalogue(entry.name.clone()),
                     entry.signature.clone(),
                 ),
-                None => subclass::callee_loader(m, m.catalogue, call.callee, call.scope)?,
+                None => callees.of_callee(call.callee, call.qualified.as_deref(), call.scope)?,
             };
             let mut loader = Loader {
                 entry,

@@ -7,6 +7,7 @@
 //! value (with the `__init__`'s default), a literal is fixed, `**kwargs` passes the base's
 //! other keywords, and anything else is unknown.
 
+use std::collections::HashMap;
 use std::path::Path;
 
 use tree_sitter::Node;
@@ -270,95 +271,113 @@ pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
     out
 }
 
-/// A loader the callee of a call constructs, when it is a project class that derives from a
-/// loader class, or a name bound to one: its description and signature.
-pub fn callee_loader(
-    m: &Module,
-    catalogue: &Catalogue,
-    callee: Node,
-    scope: ScopeId,
-) -> Option<(EntryName, Signature)> {
-    expr_loader(m, catalogue, callee, scope, 0)
+/// Which callees of a file construct a loader: a project class that derives from a loader
+/// class, or a name bound to one. One per analysis: the names the file's calls qualify to
+/// (`os.path.join`, `torch.load`, the bases of its dataset classes) repeat, and finding that
+/// one is no loader asks the catalogue and the project index each time.
+pub struct CalleeLoaders<'m, 'a> {
+    m: &'m Module<'a>,
+    catalogue: &'m Catalogue,
+    /// [`qualified_loader`]'s answers from this file, by name and depth.
+    from_here: HashMap<(String, u32), Option<(EntryName, Signature)>>,
 }
 
-fn expr_loader(
-    m: &Module,
-    catalogue: &Catalogue,
-    expr: Node,
-    scope: ScopeId,
-    depth: u32,
-) -> Option<(EntryName, Signature)> {
-    if depth > MAX_DEPTH {
-        return None;
+impl<'m, 'a> CalleeLoaders<'m, 'a> {
+    pub fn new(m: &'m Module<'a>, catalogue: &'m Catalogue) -> Self {
+        Self {
+            m,
+            catalogue,
+            from_here: HashMap::new(),
+        }
     }
-    match kind(expr) {
-        Kind::Identifier => {
-            let binding = m.single_binding(m.text(expr), scope)?;
-            match (&binding.kind, binding.value) {
-                (BindingKind::Class(id), _) => class_loader(m, catalogue, *id, depth + 1),
-                (BindingKind::Import { qualified }, _) => {
-                    qualified_loader(catalogue, m.index, m.path, qualified, depth + 1)
+
+    /// The loader the callee of a call constructs: its description and signature.
+    /// `qualified` is the callee's qualified name, as the model already has it.
+    pub fn of_callee(
+        &mut self,
+        callee: Node,
+        qualified: Option<&str>,
+        scope: ScopeId,
+    ) -> Option<(EntryName, Signature)> {
+        match (kind(callee), qualified) {
+            (Kind::Attribute, Some(qualified)) => self.qualified(qualified, 1),
+            (Kind::Attribute, None) => None,
+            _ => self.expr(callee, scope, 0),
+        }
+    }
+
+    fn qualified(&mut self, qualified: &str, depth: u32) -> Option<(EntryName, Signature)> {
+        let key = (qualified.to_owned(), depth);
+        if let Some(known) = self.from_here.get(&key) {
+            return known.clone();
+        }
+        let found = qualified_loader(self.catalogue, self.m.index, self.m.path, qualified, depth);
+        self.from_here.insert(key, found.clone());
+        found
+    }
+
+    fn expr(&mut self, expr: Node, scope: ScopeId, depth: u32) -> Option<(EntryName, Signature)> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        let m = self.m;
+        match kind(expr) {
+            Kind::Identifier => {
+                let binding = m.single_binding(m.text(expr), scope)?;
+                match (&binding.kind, binding.value) {
+                    (BindingKind::Class(id), _) => self.class(*id, depth + 1),
+                    (BindingKind::Import { qualified }, _) => self.qualified(qualified, depth + 1),
+                    (BindingKind::Assign, Some(value)) => {
+                        self.value(value, binding.scope, depth + 1)
+                    }
+                    _ => None,
                 }
-                (BindingKind::Assign, Some(value)) => {
-                    value_loader(m, catalogue, value, binding.scope, depth + 1)
-                }
-                _ => None,
             }
+            Kind::Attribute => {
+                let qualified = m.qualified_in(expr, scope, 0)?;
+                self.qualified(&qualified, depth + 1)
+            }
+            _ => None,
         }
-        Kind::Attribute => {
-            let qualified = m.qualified_in(expr, scope, 0)?;
-            qualified_loader(catalogue, m.index, m.path, &qualified, depth + 1)
-        }
-        _ => None,
     }
-}
 
-/// `A if c else B` (both loaders), or a name.
-fn value_loader(
-    m: &Module,
-    catalogue: &Catalogue,
-    value: Node,
-    scope: ScopeId,
-    depth: u32,
-) -> Option<(EntryName, Signature)> {
-    match kind(value) {
-        Kind::ConditionalExpression => {
-            let a = value.named_child(0)?;
-            let b = value.named_child(2)?;
-            let (name_a, sig_a) = expr_loader(m, catalogue, a, scope, depth)?;
-            let (name_b, sig_b) = expr_loader(m, catalogue, b, scope, depth)?;
-            Some((
-                EntryName::Either(Box::new(name_a), Box::new(name_b)),
-                sig_a.merge(&sig_b),
-            ))
+    /// `A if c else B` (both loaders), or a name.
+    fn value(&mut self, value: Node, scope: ScopeId, depth: u32) -> Option<(EntryName, Signature)> {
+        match kind(value) {
+            Kind::ConditionalExpression => {
+                let a = value.named_child(0)?;
+                let b = value.named_child(2)?;
+                let (name_a, sig_a) = self.expr(a, scope, depth)?;
+                let (name_b, sig_b) = self.expr(b, scope, depth)?;
+                Some((
+                    EntryName::Either(Box::new(name_a), Box::new(name_b)),
+                    sig_a.merge(&sig_b),
+                ))
+            }
+            Kind::Identifier | Kind::Attribute => self.expr(value, scope, depth),
+            _ => None,
         }
-        Kind::Identifier | Kind::Attribute => expr_loader(m, catalogue, value, scope, depth),
-        _ => None,
     }
-}
 
-fn class_loader(
-    m: &Module,
-    catalogue: &Catalogue,
-    class: ClassId,
-    depth: u32,
-) -> Option<(EntryName, Signature)> {
-    let def = m.class(class)?;
-    let (base_name, base) = def
-        .bases
-        .iter()
-        .find_map(|b| expr_loader(m, catalogue, *b, def.parent_scope, depth + 1))?;
-    let line = m.line(def.node.start_byte());
-    let signature = match m.method_id(class, "__init__") {
-        Some(_) => compose(&base, &init_summary(m, class)),
-        None => base,
-    };
-    let entry = EntryName::Class {
-        name: def.name.to_string(),
-        place: Place::Line(line),
-        base: Box::new(base_name),
-    };
-    Some((entry, signature))
+    fn class(&mut self, class: ClassId, depth: u32) -> Option<(EntryName, Signature)> {
+        let m = self.m;
+        let def = m.class(class)?;
+        let (base_name, base) = def
+            .bases
+            .iter()
+            .find_map(|b| self.expr(*b, def.parent_scope, depth + 1))?;
+        let line = m.line(def.node.start_byte());
+        let signature = match m.method_id(class, "__init__") {
+            Some(_) => compose(&base, &init_summary(m, class)),
+            None => base,
+        };
+        let entry = EntryName::Class {
+            name: def.name.to_string(),
+            place: Place::Line(line),
+            base: Box::new(base_name),
+        };
+        Some((entry, signature))
+    }
 }
 
 /// A qualified name: a catalogue class, or a project class in another file.
