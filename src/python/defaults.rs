@@ -1,6 +1,8 @@
 //! Values that reach a loader through a function's parameters and an object's attributes:
 //! `def main(num_workers=16)` run as `main()` from the `__main__` guard (or handed to
-//! `fire.Fire`, `typer.run`, `jsonargparse.CLI`), and `self.num_workers` set once in
+//! `fire.Fire`, `typer.run`, `jsonargparse.CLI`), or called by a function so run, a few
+//! functions deep (`main()` calling `train()` calling `make_loader(ds)`), and
+//! `self.num_workers` set once in
 //! `__init__` from a parameter whose default every construction of the class keeps.
 //!
 //! Sound only where it can be: every reference to the function (or class) in the file must be
@@ -120,10 +122,7 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
                 is_method,
                 param.name,
             )?);
-            entry |= m.is_under_main_guard(parent)
-                || m.statement_of(parent)
-                    .parent()
-                    .is_some_and(|p| p.kind() == "module");
+            entry |= call_runs(m, parent, 0);
             continue;
         }
         // `fire.Fire(main)`, `LightningCLI(Model, DataModule)`: the command line may pass any
@@ -197,6 +196,46 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
         }
     }
     found
+}
+
+/// How many functions deep [`call_runs`] follows callers.
+const MAX_RUN_DEPTH: u32 = 4;
+
+/// Whether `call` runs when the file runs as a program: it is in module code (under the
+/// `__main__` guard or not), or in a module-level function that such a call (or a command-line
+/// runner) runs, a few functions deep (`main()` under the guard calling `train(args)` calling
+/// `make_loader(...)`).
+fn call_runs(m: &Module, call: Node, depth: u32) -> bool {
+    if m.is_under_main_guard(call)
+        || m.statement_of(call)
+            .parent()
+            .is_some_and(|p| p.kind() == "module")
+    {
+        return true;
+    }
+    if depth >= MAX_RUN_DEPTH {
+        return false;
+    }
+    let Some(function_id) = m.function_at(call) else {
+        return false;
+    };
+    let Some(function) = m.function(function_id) else {
+        return false;
+    };
+    if function.class.is_some() || function.parent_function.is_some() {
+        return false;
+    }
+    references_to(m, function.name, function.name_range, function_id, None)
+        .into_iter()
+        .any(|(reference, _)| {
+            is_run_by_cli(m, reference, false)
+                || reference.parent().is_some_and(|caller| {
+                    caller.kind() == "call"
+                        && caller.child_by_field_name("function") == Some(reference)
+                        && m.function_at(caller) != Some(function_id)
+                        && call_runs(m, caller, depth + 1)
+                })
+        })
 }
 
 /// Whether `reference` (to the class `class`) is the object of `Class.method`, `method` a
