@@ -1515,3 +1515,54 @@ fn defaults_rewritten_in_the_function_that_builds_the_loader() {
     let (_, items) = check_json(dir.path());
     assert_eq!(codes(&items), ["seg.py:21:DL201"]);
 }
+
+/// A sampler chosen by the defaults (`--random_sample` is off) and built from a class of
+/// another module named in lower camel case: it is a sampler, so `shuffle=True` conflicts.
+#[test]
+fn a_sampler_of_another_module_chosen_by_the_defaults() {
+    let dir = project(&[
+        (
+            "dataset.py",
+            "\
+from torch.utils.data import Sampler
+
+class randomSequentialSampler(Sampler):
+    def __init__(self, data_source, batch_size):
+        self.num_samples = len(data_source)
+        self.batch_size = batch_size
+
+    def __iter__(self):
+        return iter(range(self.num_samples))
+",
+        ),
+        (
+            "train.py",
+            "\
+import argparse
+import torch
+import dataset
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--random_sample', action='store_true')
+opt = parser.parse_args()
+train_set = torch.utils.data.TensorDataset(torch.zeros(10))
+if not opt.random_sample:
+    sampler = dataset.randomSequentialSampler(train_set, 4)
+else:
+    sampler = None
+loader = torch.utils.data.DataLoader(train_set, batch_size=4, shuffle=True, sampler=sampler)
+for batch in loader:
+    pass
+",
+        ),
+    ]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL306"), vec!["train.py:13:DL306"]);
+    // With `--random_sample` on by default the loader has no sampler.
+    let on = std::fs::read_to_string(dir.path().join("train.py"))
+        .unwrap()
+        .replace("action='store_true'", "action='store_true', default=True");
+    std::fs::write(dir.path().join("train.py"), on).unwrap();
+    let (_, items) = check_json(dir.path());
+    assert!(codes_of(&items, "DL306").is_empty());
+}

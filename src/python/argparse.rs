@@ -33,6 +33,7 @@ use tree_sitter::Node;
 
 mod inherited;
 mod writes;
+pub(crate) use writes::branch_runs;
 
 pub(crate) use inherited::{KeptParameter, kept_parameter};
 

@@ -16,7 +16,7 @@ const MAX_CONDITION_DEPTH: u32 = 8;
 /// up to the statement that also holds `stop`) decide: `Some(false)` when a condition on the
 /// way is false under the defaults, `Some(true)` when every one is true (or there is none),
 /// `None` when a condition does not resolve or a loop, `try` or `match` may skip it.
-pub(super) fn branch_runs(m: &Module, node: Node, stop: Option<Node>, depth: u32) -> Option<bool> {
+pub(crate) fn branch_runs(m: &Module, node: Node, stop: Option<Node>, depth: u32) -> Option<bool> {
     let truth = |condition: Node| {
         if depth > MAX_CONDITION_DEPTH {
             return None;

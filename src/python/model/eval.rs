@@ -5,9 +5,12 @@ use tree_sitter::Node;
 
 use super::{Binding, BindingKind, MAX_DEPTH, Module, ScopeId, literal_items, positional_args};
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
-use crate::python::{conditions, configs, defaults};
+use crate::python::{argparse, conditions, configs, defaults};
 
-impl Module<'_> {
+/// A name bound more often than this is not sorted out by branch.
+const MAX_BRANCH_BINDINGS: usize = 4;
+
+impl<'a> Module<'a> {
     /// Resolves an expression to a value with its provenance; unknown when it cannot.
     pub fn value_of(&self, expr: Node) -> Resolved {
         self.value_in(expr, self.scope_at(expr), 0)
@@ -121,10 +124,12 @@ impl Module<'_> {
                     "identifier" => Some(callee),
                     _ => None,
                 };
-                // Calling a class makes an instance; by convention classes are CapWords.
+                // Calling a class makes an instance; by convention classes are CapWords, and a
+                // class of the project is one whatever its name (`randomSequentialSampler`).
                 last.is_some_and(|n| self.text(n).starts_with(|c: char| c.is_ascii_uppercase()))
+                    || self.names_a_class(callee, scope, depth)
             }
-            "identifier" => match self.single_binding(self.text(expr), scope) {
+            "identifier" => match self.binding_read(self.text(expr), scope, expr, depth) {
                 Some(Binding {
                     kind: BindingKind::Assign,
                     value: Some(value),
@@ -139,6 +144,18 @@ impl Module<'_> {
             },
             _ => false,
         }
+    }
+
+    /// Whether `callee` names a class of this file or of another file of the project.
+    fn names_a_class(&self, callee: Node, scope: ScopeId, depth: u32) -> bool {
+        if callee.kind() == "identifier"
+            && let Some(binding) = self.binding_read(self.text(callee), scope, callee, depth)
+            && matches!(binding.kind, BindingKind::Class(_))
+        {
+            return true;
+        }
+        self.qualified_in(callee, scope, depth + 1)
+            .is_some_and(|q| self.index.class_shape(self.path, &q).is_some())
     }
 
     /// The text of a plain string literal (no f-string interpolation, no bytes).
@@ -251,9 +268,40 @@ impl Module<'_> {
             .unwrap_or_else(Resolved::unknown)
     }
 
+    /// The binding of `name` that the read `at` sees: the only one, or the only one left
+    /// once those in branches the defaults never take are set aside (`if not args.random:
+    /// sampler = Seq(ds) else: sampler = None`).
+    pub(crate) fn binding_read(
+        &self,
+        name: &str,
+        scope: ScopeId,
+        at: Node,
+        depth: u32,
+    ) -> Option<&Binding<'a>> {
+        let ids = self.lookup(name, scope)?;
+        if let [id] = ids {
+            return self.bindings.get(*id);
+        }
+        if ids.len() > MAX_BRANCH_BINDINGS {
+            return None;
+        }
+        let mut left = None;
+        for id in ids {
+            let binding = self.bindings.get(*id)?;
+            if argparse::branch_runs(self, binding.node, Some(at), depth + 1) == Some(false) {
+                continue;
+            }
+            if left.is_some() {
+                return None;
+            }
+            left = Some(binding);
+        }
+        left
+    }
+
     fn name_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
         let name = self.text(expr);
-        let Some(binding) = self.single_binding(name, scope) else {
+        let Some(binding) = self.binding_read(name, scope, expr, depth) else {
             return Resolved::unknown();
         };
         if binding.kind == BindingKind::Parameter {
