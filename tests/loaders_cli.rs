@@ -1566,3 +1566,52 @@ for batch in loader:
     let (_, items) = check_json(dir.path());
     assert!(codes_of(&items, "DL306").is_empty());
 }
+
+/// A helper's default that its callers in other modules all leave out is what runs; a caller
+/// that passes its own value, or might (`**options`), leaves it unknown.
+#[test]
+fn a_default_the_callers_of_other_modules_leave_out() {
+    let helper = "\
+from torch.utils.data import DataLoader
+
+def evaluate(data, batch_size=32, num_workers=16):
+    loader = DataLoader(data, batch_size=batch_size, num_workers=num_workers)
+    return [batch for batch in loader]
+";
+    let dir = project(&[
+        ("retrieval/__init__.py", ""),
+        ("retrieval/evaluation.py", helper),
+        (
+            "retrieval/metrics.py",
+            "\
+from .evaluation import evaluate
+
+class Metric:
+    def compute(self, data):
+        return evaluate(data, 64)
+",
+        ),
+    ]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(
+        codes_of(&items, "DL201"),
+        vec!["retrieval/evaluation.py:4:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &["num_workers = 16: the default of num_workers in evaluate (line 3)"],
+    );
+
+    for caller in [
+        "        return evaluate(data, 64, num_workers=4)\n",
+        "        return evaluate(data, 64, 4)\n",
+        "        return evaluate(data, **self.options)\n",
+    ] {
+        let metrics = dir.path().join("retrieval/metrics.py");
+        let text = std::fs::read_to_string(&metrics).unwrap();
+        let (head, _) = text.split_once("        return").unwrap();
+        std::fs::write(&metrics, format!("{head}{caller}")).unwrap();
+        let (_, items) = check_json(dir.path());
+        assert!(codes_of(&items, "DL201").is_empty(), "{caller}");
+    }
+}

@@ -1,16 +1,20 @@
 //! Values that reach a loader through a function's parameters and an object's attributes:
 //! `def main(num_workers=16)` run as `main()` from the `__main__` guard (or handed to
 //! `fire.Fire`, `typer.run`, `jsonargparse.CLI`), or called by a function so run, a few
-//! functions deep (`main()` calling `train()` calling `make_loader(ds)`), and
-//! `self.num_workers` set once in
-//! `__init__` from a parameter whose default every construction of the class keeps.
+//! functions deep (`main()` calling `train()` calling `make_loader(ds)`), or called by the
+//! project's other files (`evaluate(data)` in `metrics.py` for `def evaluate(data,
+//! num_workers=16)`); and `self.num_workers` set once in `__init__` from a parameter whose
+//! default every construction of the class keeps.
 //!
 //! Sound only where it can be: every reference to the function (or class) in the file must be
 //! a call the model reads, and every call must pass the same known value or nothing; a `*args`
 //! or `**kwargs`, a decorator that may supply arguments (of a class: any but the project's that
 //! return the class they are given, see `decorators`), a subclass, or a second write to the
-//! attribute makes the value unknown. A class is also constructed in the project's other
-//! files: a construction there that passes the parameter makes it unknown. A class constructed
+//! attribute makes the value unknown. A module-level function or class is also called in the
+//! project's other files (found by name, see [`ProjectIndex::constructions_elsewhere`]): a
+//! call there that passes the parameter, or may, makes it unknown.
+//!
+//! [`ProjectIndex::constructions_elsewhere`]: crate::python::index::ProjectIndex::constructions_elsewhere A class constructed
 //! nowhere in the project is built elsewhere (a config, a CLI): its `__init__` defaults are
 //! what runs.
 
@@ -139,11 +143,28 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
         }
         return None;
     }
-    // A plain function must be run from here; a class constructed nowhere in the file is
-    // built elsewhere: by the project's other files, with what they pass, or from a
-    // configuration, with what its signature gives.
-    if class.is_none() && !entry {
-        return None;
+    // A plain function must be run from here, or called by the project's other files; a
+    // class constructed nowhere in the file is built elsewhere: by the project's other files,
+    // with what they pass, or from a configuration, with what its signature gives.
+    if class.is_none() {
+        let module_level = function.node.parent().is_some_and(|p| p.kind() == "module");
+        let elsewhere = module_level
+            .then(|| m.index.constructions_elsewhere(m.path, name))
+            .flatten();
+        match elsewhere {
+            Some(calls) if !calls.is_empty() => passed.extend(
+                calls
+                    .iter()
+                    .map(|c| {
+                        let positional = !keyword_only && c.positional > position;
+                        (!positional && !c.keywords.iter().any(|k| k == param.name))
+                            .then_some(Passed::Nothing)
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            _ if !entry => return None,
+            _ => {}
+        }
     }
     if let Some(class_id) = class {
         passed.extend(passed_elsewhere(
