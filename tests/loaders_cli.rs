@@ -1615,3 +1615,55 @@ class Metric:
         assert!(codes_of(&items, "DL201").is_empty(), "{caller}");
     }
 }
+
+/// A base loader that gathers its arguments in a dict of `self` and unpacks it into
+/// DataLoader's `__init__`, and a subclass of another module that forwards its own.
+#[test]
+fn a_base_loader_that_unpacks_a_dict_of_self() {
+    let base = "\
+from torch.utils.data import DataLoader
+
+class BaseLoader(DataLoader):
+    def __init__(self, dataset, batch_size, shuffle, num_workers, prefetch_factor=2):
+        self.shuffle = shuffle
+        self.init_kwargs = {
+            'dataset': dataset,
+            'batch_size': batch_size,
+            'shuffle': self.shuffle,
+            'num_workers': num_workers,
+            'pin_memory': True,
+            'prefetch_factor': prefetch_factor,
+        }
+        super().__init__(**self.init_kwargs)
+";
+    let loaders = "\
+from base.loader import BaseLoader
+
+class VideoLoader(BaseLoader):
+    def __init__(self, name, batch_size=1, num_workers=1, shuffle=True):
+        dataset = [name]
+        super().__init__(dataset, batch_size, shuffle, num_workers)
+
+if __name__ == '__main__':
+    loader = VideoLoader('movies', batch_size=16, num_workers=16)
+    for batch in loader:
+        pass
+";
+    let dir = project(&[
+        ("base/__init__.py", ""),
+        ("base/loader.py", base),
+        ("data/__init__.py", ""),
+        ("data/loaders.py", loaders),
+    ]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), vec!["data/loaders.py:9:DL201"]);
+
+    // The dict changed after it is built: what reaches DataLoader is unknown.
+    let changed = base.replace(
+        "        super().__init__(**self.init_kwargs)",
+        "        self.init_kwargs['num_workers'] = 0\n        super().__init__(**self.init_kwargs)",
+    );
+    std::fs::write(dir.path().join("base/loader.py"), changed).unwrap();
+    let (_, items) = check_json(dir.path());
+    assert!(codes_of(&items, "DL201").is_empty());
+}

@@ -534,6 +534,16 @@ pub(crate) fn unpacked_keys<'a>(
     Some(keys)
 }
 
+/// The keys of a dict literal or `dict(k=v)` call.
+pub(crate) fn dict_literal_keys<'a>(
+    m: &Module<'a>,
+    expr: Node<'a>,
+) -> Option<Vec<UnpackedKey<'a>>> {
+    let mut keys = Vec::new();
+    literal_dict_keys(m, expr, false, &mut keys)?;
+    Some(keys)
+}
+
 fn literal_dict_keys<'a>(
     m: &Module<'a>,
     expr: Node<'a>,
@@ -630,6 +640,17 @@ fn dict_name_keys<'a>(
     collect_identifiers(m, scope_node, text, &mut uses);
     for use_ in uses {
         if Module::range(use_) == binding.name_range {
+            continue;
+        }
+        // The same name bound in a function of the scope is another variable.
+        let sees = m.lookup(text, m.scope_at(use_)).is_some_and(|ids| {
+            ids.iter().any(|id| {
+                m.bindings()
+                    .get(*id)
+                    .is_some_and(|b| b.name_range == binding.name_range)
+            })
+        });
+        if !sees {
             continue;
         }
         let parent = use_.parent()?;

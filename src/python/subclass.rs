@@ -15,8 +15,9 @@ use tree_sitter::Node;
 use crate::python::catalogue::{Catalogue, Signature, parse_literal};
 use crate::python::kinds::{Kind, kind};
 use crate::python::labels::{EntryName, Place};
+use crate::python::loaders;
 use crate::python::loaders::Param;
-use crate::python::model::{BindingKind, ClassId, Module, ScopeId};
+use crate::python::model::{BindingKind, ClassId, FunctionId, Module, ScopeId};
 use crate::python::values::Value;
 
 const MAX_DEPTH: u32 = 8;
@@ -189,6 +190,10 @@ pub fn init_summary(m: &Module, class: ClassId) -> InitSummary {
                     let inner = arg.named_child(0).map(|n| m.text(n));
                     if inner.is_some() && inner == summary.kwargs.as_deref() {
                         sc.splat_kwargs = true;
+                    } else if let Some(keys) = splat_dict_keys(m, arg, call, init_id) {
+                        for (key, value) in keys {
+                            sc.keywords.push((key, forward(value)));
+                        }
                     } else {
                         sc.unknown_splat = true;
                     }
@@ -201,6 +206,51 @@ pub fn init_summary(m: &Module, class: ClassId) -> InitSummary {
     }
     summary.call = Some(sc);
     summary
+}
+
+/// The keys and values of a dict `__init__` builds and unpacks into its base's `__init__`:
+/// a local name (`kwargs = dict(...)`, see [`loaders::unpacked_keys`]) or an attribute of
+/// `self` assigned a dict literal once, unconditionally, in `__init__` and named nowhere else
+/// in it (`self.init_kwargs = {...}` then `super().__init__(**self.init_kwargs)`).
+fn splat_dict_keys<'a>(
+    m: &Module<'a>,
+    splat: Node<'a>,
+    call: &crate::python::model::CallSite<'a>,
+    init: FunctionId,
+) -> Option<Vec<(String, Node<'a>)>> {
+    let inner = splat.named_child(0)?;
+    let keys = match kind(inner) {
+        Kind::Identifier => loaders::unpacked_keys(m, splat, call.node, call.scope)?,
+        Kind::Attribute => {
+            let object = inner.child_by_field_name("object")?;
+            let attribute = m.text(inner.child_by_field_name("attribute")?);
+            if m.text(object) != "self" {
+                return None;
+            }
+            let mut writes = m.attribute_assignments().iter().filter(|a| {
+                a.function == Some(init) && a.object == Some("self") && a.attribute == attribute
+            });
+            let (Some(write), None) = (writes.next(), writes.next()) else {
+                return None;
+            };
+            let statement = m.statement_of(write.target);
+            let body = m.function(init)?.body?;
+            if statement.parent() != Some(body) || statement.end_byte() > call.node.start_byte() {
+                return None;
+            }
+            // Named only where it is written and where it is unpacked: no `self.kw[k] = v`,
+            // `.update(...)` or hand-off that could change it.
+            let spelled = format!("self.{attribute}");
+            if m.text(body).matches(spelled.as_str()).count() != 2 {
+                return None;
+            }
+            loaders::dict_literal_keys(m, write.value?)?
+        }
+        _ => return None,
+    };
+    keys.into_iter()
+        .map(|k| (!k.conditional).then_some((k.name, k.value)))
+        .collect()
 }
 
 /// The signature of a subclass whose `__init__` is `init`, given its base's.
