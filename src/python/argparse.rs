@@ -255,7 +255,7 @@ impl ArgparseDefaults {
         // (`get_args_parser()`) or be given one (`def add_model_args(parser)`).
         let uses_parsers = m.calls().iter().any(|c| {
             matches!(
-                c.method,
+                parser_method(m, c).map(|(method, _)| method),
                 Some("add_argument" | "set_defaults" | "parse_args" | "parse_known_args")
             )
         });
@@ -277,8 +277,7 @@ impl ArgparseDefaults {
         // Names that hold a parser somewhere: only arguments spelled so can hand one away.
         let mut parser_names: HashSet<&str> = HashSet::new();
         for call in m.calls() {
-            let Some(method) = call.method else { continue };
-            let Some(object) = call.callee.child_by_field_name("object") else {
+            let Some((method, object)) = parser_method(m, call) else {
                 continue;
             };
             let parsers = || flow.top(object, call.scope, Want::Parser);
@@ -847,6 +846,31 @@ impl Namespace {
             None => self.names.iter().any(|n| n == flow.m.text(object)),
         }
     }
+}
+
+/// The method a call makes and the object it is called on: `parser.add_argument(...)`, or
+/// through a name bound once to the bound method (`arg = parser.add_argument` then
+/// `arg('--workers', ...)`).
+fn parser_method<'a>(m: &Module<'a>, call: &CallSite<'a>) -> Option<(&'a str, Node<'a>)> {
+    if let Some(method) = call.method {
+        return Some((method, call.callee.child_by_field_name("object")?));
+    }
+    if call.callee.kind() != "identifier" {
+        return None;
+    }
+    let binding = m.single_binding(m.text(call.callee), call.scope)?;
+    let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
+        return None;
+    };
+    if value.kind() != "attribute" {
+        return None;
+    }
+    let method = m.text(value.child_by_field_name("attribute")?);
+    matches!(
+        method,
+        "add_argument" | "set_defaults" | "parse_args" | "parse_known_args"
+    )
+    .then_some((method, value.child_by_field_name("object")?))
 }
 
 /// Whether `setattr(args, name, v)` (for `attribute`, or any when `None`),
