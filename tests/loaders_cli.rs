@@ -1667,3 +1667,53 @@ if __name__ == '__main__':
     let (_, items) = check_json(dir.path());
     assert!(codes_of(&items, "DL201").is_empty());
 }
+
+/// A helper of one module called by an entry script of another with an option's default of
+/// its command line: that default is what reaches the loader, named with the call.
+#[test]
+fn an_option_default_passed_by_a_caller_of_another_module() {
+    let helper = "\
+from torch.utils.data import DataLoader
+
+def prepare_loader(dataset, batch_size=64, num_workers=4):
+    loader = DataLoader(dataset, batch_size=batch_size, num_workers=num_workers)
+    return loader
+";
+    let main = "\
+import argparse
+from data.loaders import prepare_loader
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--num_workers', type=int, default=10)
+    args = parser.parse_args()
+    loader = prepare_loader([1, 2, 3], num_workers=args.num_workers)
+    for batch in loader:
+        pass
+
+if __name__ == '__main__':
+    main()
+";
+    let dir = project(&[
+        ("data/__init__.py", ""),
+        ("data/loaders.py", helper),
+        ("main_knn.py", main),
+    ]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), vec!["data/loaders.py:4:DL201"]);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "num_workers = 10: the default of --num_workers (main_knn.py line 6), through \
+           `prepare_loader([1, 2, 3], num_workers=args.num_workers)` (main_knn.py line 8)",
+        ],
+    );
+    // A second caller that passes something else: the value is unknown.
+    std::fs::write(
+        dir.path().join("eval.py"),
+        "from data.loaders import prepare_loader\nprepare_loader([1], num_workers=2)\n",
+    )
+    .unwrap();
+    let (_, items) = check_json(dir.path());
+    assert!(codes_of(&items, "DL201").is_empty());
+}

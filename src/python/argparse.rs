@@ -2412,7 +2412,7 @@ fn never_runs(m: &Module, node: Node) -> bool {
 }
 
 /// Code on one line, its runs of whitespace made one space.
-fn squeezed(code: &str) -> String {
+pub(crate) fn squeezed(code: &str) -> String {
     code.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 

@@ -12,7 +12,9 @@
 //! return the class they are given, see `decorators`), a subclass, or a second write to the
 //! attribute makes the value unknown. A module-level function or class is also called in the
 //! project's other files (found by name, see [`ProjectIndex::constructions_elsewhere`]): a
-//! call there that passes the parameter, or may, makes it unknown.
+//! call there that passes the parameter makes it unknown unless what it passes is the default
+//! of one of that file's command-line options (`prepare_loader(ds, num_workers=args.workers)`
+//! in an entry script), and then every call must agree.
 //!
 //! [`ProjectIndex::constructions_elsewhere`]: crate::python::index::ProjectIndex::constructions_elsewhere A class constructed
 //! nowhere in the project is built elsewhere (a config, a CLI): its `__init__` defaults are
@@ -24,6 +26,7 @@ use crate::python::argparse::{
     binds_first, effective_bindings, names_a_binding, parameter_default, parameter_position,
 };
 use crate::python::decorators;
+use crate::python::index::Construction;
 use crate::python::model::{
     Binding, BindingKind, ClassId, FunctionDef, FunctionId, Module, ScopeId, positional_args,
 };
@@ -59,6 +62,19 @@ pub(crate) enum Passed<'a> {
     Nothing,
     /// `Model(**vars(args))`: the namespace's attribute of the parameter's name.
     Namespace(Node<'a>, ScopeId),
+    /// A call in another file passes this value (an option's default of that file).
+    Elsewhere(Resolved),
+}
+
+/// What a call found in another file passes to the parameter `param` (0-based `index` among
+/// the positional arguments, `None` when keyword-only): nothing, or an option's default of
+/// that file; `None` when it passes anything else.
+fn passed_there<'a>(c: &Construction, index: Option<usize>, param: &str) -> Option<Passed<'a>> {
+    let by_position = index.is_some_and(|i| c.positional > i);
+    if !by_position && !c.keywords.iter().any(|k| k == param) {
+        return Some(Passed::Nothing);
+    }
+    c.value(param, index).cloned().map(Passed::Elsewhere)
 }
 
 /// The value of a parameter binding: its default or what every call passes (see the module's
@@ -155,11 +171,7 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
             Some(calls) if !calls.is_empty() => passed.extend(
                 calls
                     .iter()
-                    .map(|c| {
-                        let positional = !keyword_only && c.positional > position;
-                        (!positional && !c.keywords.iter().any(|k| k == param.name))
-                            .then_some(Passed::Nothing)
-                    })
+                    .map(|c| passed_there(c, (!keyword_only).then_some(position), param.name))
                     .collect::<Option<Vec<_>>>()?,
             ),
             _ if !entry => return None,
@@ -200,6 +212,7 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
                 }
             }
             Passed::Nothing => default_value(m, function, param, class.map(|_| name), depth)?,
+            Passed::Elsewhere(resolved) => resolved,
             // An attribute the namespace may lack would leave the default: only a value the
             // parser is known to give counts.
             Passed::Namespace(namespace, scope) => {
@@ -407,12 +420,11 @@ fn passed_elsewhere<'a>(
         return Some(Vec::new());
     }
     let constructions = m.index.constructions_elsewhere(m.path, name)?;
+    // `position` counts `self`.
+    let index = position.checked_sub(1).filter(|_| !keyword_only);
     constructions
         .iter()
-        .map(|c| {
-            let positional = !keyword_only && c.positional >= position;
-            (!positional && !c.keywords.iter().any(|k| k == param)).then_some(Passed::Nothing)
-        })
+        .map(|c| passed_there(c, index, param))
         .collect()
 }
 

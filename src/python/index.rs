@@ -43,6 +43,7 @@ use crate::python::catalogue::Catalogue;
 use crate::python::model::{BindingKind, FunctionId, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
 use crate::python::syntax;
+use crate::python::values::{Provenance, Resolved, Via};
 use crate::python::workers::{self, Facts};
 
 /// Files larger than this are generated or data, not code a Dataset is defined in.
@@ -110,10 +111,31 @@ type Constructions = Option<Arc<Vec<Construction>>>;
 /// What one call of a class in another file passes: the keywords, how many positional
 /// arguments. A call with `*args` or `**kwargs`, or a use of the class the search does not
 /// read (a subclass, the class handed on as a value), makes the whole answer unknown.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Construction {
     pub keywords: Vec<String>,
     pub positional: usize,
+    /// The value of each keyword, then of each positional argument, where it is the default
+    /// of a command-line option of that file (recorded as handed on by this call); `None`
+    /// for anything else.
+    pub values: Vec<Option<Resolved>>,
+}
+
+impl Construction {
+    /// The value passed by `keyword`, or as the positional argument `position` (0-based).
+    pub fn value(&self, keyword: &str, position: Option<usize>) -> Option<&Resolved> {
+        let index = match self.keywords.iter().position(|k| k == keyword) {
+            Some(i) => i,
+            None => self.keywords.len() + position.filter(|p| *p < self.positional)?,
+        };
+        self.values.get(index)?.as_ref()
+    }
+}
+
+thread_local! {
+    /// The constructions being looked for on this thread: a caller's value that asks for
+    /// them again ends there.
+    static CONSTRUCTING: RefCell<Vec<(PathBuf, String)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// What the callers of a helper pass it, once looked for; `Err` when unknown, with the call
@@ -702,6 +724,23 @@ impl ProjectIndex {
         if files.len() > MAX_SEARCHED_FILES {
             return None;
         }
+        let key = (file.to_path_buf(), class.to_owned());
+        if CONSTRUCTING.with_borrow(|c| c.contains(&key)) {
+            return None;
+        }
+        CONSTRUCTING.with_borrow_mut(|c| c.push(key));
+        let found = self.read_constructions(reader.as_ref(), &files, file, class);
+        CONSTRUCTING.with_borrow_mut(|c| c.pop());
+        found
+    }
+
+    fn read_constructions(
+        &self,
+        reader: &Reader,
+        files: &[PathBuf],
+        file: &Path,
+        class: &str,
+    ) -> Option<Vec<Construction>> {
         let mut found = Vec::new();
         for path in files.iter().filter(|p| p.as_path() != file) {
             let Some(source) = reader(path) else { continue };
@@ -709,7 +748,15 @@ impl ProjectIndex {
                 continue;
             }
             let tree = crate::python::parse(&source, None)?;
-            constructions_in(&source, tree.root_node(), class, &mut found)?;
+            let mut calls = Vec::new();
+            constructions_in(&source, tree.root_node(), class, &mut calls)?;
+            if calls.is_empty() {
+                continue;
+            }
+            let m = Module::build_definitions(&source, &tree, path, self, Catalogue::builtin_ref());
+            for call in calls {
+                found.push(construction(&m, call)?);
+            }
         }
         Some(found)
     }
@@ -926,11 +973,11 @@ impl ProjectIndex {
 
 /// Adds the calls of `class` under `root` to `found`; `None` at a use of the name that is
 /// neither a call nor an import (a subclass, the class handed on, another class of that name).
-fn constructions_in(
+fn constructions_in<'t>(
     source: &str,
-    root: Node,
+    root: Node<'t>,
     class: &str,
-    found: &mut Vec<Construction>,
+    found: &mut Vec<Node<'t>>,
 ) -> Option<()> {
     let text = |n: Node| source.get(n.byte_range()).unwrap_or("");
     // A file that defines a class of that name itself (a copy of the script) builds its own.
@@ -967,25 +1014,64 @@ fn constructions_in(
         if call.kind() != "call" || call.child_by_field_name("function") != Some(named) {
             return None;
         }
-        let mut construction = Construction {
-            keywords: Vec::new(),
-            positional: 0,
-        };
-        let args = call.child_by_field_name("arguments")?;
-        let mut cursor = args.walk();
-        for arg in args.named_children(&mut cursor) {
-            match arg.kind() {
-                "keyword_argument" => construction
-                    .keywords
-                    .push(text(arg.child_by_field_name("name")?).to_owned()),
-                "list_splat" | "dictionary_splat" => return None,
-                "comment" => {}
-                _ => construction.positional += 1,
-            }
-        }
-        found.push(construction);
+        found.push(call);
     }
     Some(())
+}
+
+/// What the call `call` of the caller's file `m` passes (see [`Construction`]); `None` with
+/// `*args` or `**kwargs`.
+fn construction(m: &Module, call: Node) -> Option<Construction> {
+    let mut out = Construction {
+        keywords: Vec::new(),
+        positional: 0,
+        values: Vec::new(),
+    };
+    let mut positional = Vec::new();
+    let args = call.child_by_field_name("arguments")?;
+    let mut cursor = args.walk();
+    for arg in args.named_children(&mut cursor) {
+        match arg.kind() {
+            "keyword_argument" => {
+                out.keywords
+                    .push(m.text(arg.child_by_field_name("name")?).to_owned());
+                out.values
+                    .push(handed_on(m, call, arg.child_by_field_name("value")?));
+            }
+            "list_splat" | "dictionary_splat" => return None,
+            "comment" => {}
+            _ => {
+                out.positional += 1;
+                positional.push(handed_on(m, call, arg));
+            }
+        }
+    }
+    out.values.extend(positional);
+    Some(out)
+}
+
+/// The value of `value`, an argument of `call` in the caller's file `m`, when it is the
+/// default of one of that file's command-line options: recorded with its file and the call
+/// that hands it on, as a namespace handed to another file is.
+fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
+    let mut resolved = m.value_of(value);
+    if !resolved.value.is_known() {
+        return None;
+    }
+    let Provenance::ArgparseDefault { file, via, .. } = &mut resolved.provenance else {
+        return None;
+    };
+    if file.is_none() {
+        *file = Some(m.path.to_path_buf());
+    }
+    if via.is_none() {
+        *via = Some(Box::new(Via {
+            call: argparse::squeezed(m.text(call)),
+            file: m.path.to_path_buf(),
+            line: m.line(call.start_byte()),
+        }));
+    }
+    Some(resolved)
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
