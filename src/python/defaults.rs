@@ -14,11 +14,10 @@
 //! project's other files (found by name, see [`ProjectIndex::constructions_elsewhere`]): a
 //! call there that passes the parameter makes it unknown unless what it passes is the default
 //! of one of that file's command-line options (`prepare_loader(ds, num_workers=args.workers)`
-//! in an entry script), and then every call must agree.
+//! in an entry script), and then every call must agree. A class constructed nowhere in the
+//! project is built elsewhere (a config, a CLI): its `__init__` defaults are what runs.
 //!
-//! [`ProjectIndex::constructions_elsewhere`]: crate::python::index::ProjectIndex::constructions_elsewhere A class constructed
-//! nowhere in the project is built elsewhere (a config, a CLI): its `__init__` defaults are
-//! what runs.
+//! [`ProjectIndex::constructions_elsewhere`]: crate::python::index::ProjectIndex::constructions_elsewhere
 
 use tree_sitter::Node;
 

@@ -21,11 +21,11 @@
 //! that resolve through their imports to the helper count. The answer is memoised until one of
 //! those files changes.
 //!
-//! Likewise, the constructions of a class in the project's other files
+//! Likewise, the calls of a module-level class or function in the project's other files
 //! ([`ProjectIndex::constructions_elsewhere`]): the Python files under the project root that
-//! holds the class's file (its folder when no root does) are searched for the bytes of the
-//! class's name, and only those that have them are parsed. Memoised until a file that
-//! mentions the name changes.
+//! holds its file (its folder when no root does) are searched for the bytes of its name, and
+//! only those that have them are parsed (and modelled, to read what each call passes).
+//! Memoised until a file that mentions the name changes.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
@@ -690,10 +690,11 @@ impl ProjectIndex {
         names_one
     }
 
-    /// The calls of the module-level class `class` of `file` in the project's other files
-    /// (see the module's documentation). `None` when one cannot be read: the class is
-    /// subclassed or handed on as a value there, a call passes `*args` or `**kwargs`, or the
-    /// project is too large to search. An index that reads no files knows of none.
+    /// The calls of the module-level class or function named `class` of `file` in the
+    /// project's other files (see the module's documentation). `None` when one cannot be read:
+    /// the name is subclassed or handed on as a value there, a call passes `*args` or
+    /// `**kwargs`, the search is already under way on this thread, or the project is too
+    /// large to search. An index that reads no files knows of none.
     pub fn constructions_elsewhere(&self, file: &Path, class: &str) -> Constructions {
         let key = (file.to_path_buf(), class.to_owned());
         if let Some(found) = lock(&self.constructions).get(&key) {
