@@ -1616,6 +1616,64 @@ class Metric:
     }
 }
 
+/// A worker count shared among the processes by a helper of another module that answers 1
+/// without `torch.distributed` initialised (DETR's and MAE's `utils.get_world_size()`): a
+/// plain run keeps the whole count. A helper that reads the launcher's variable stays unknown.
+#[test]
+fn a_worker_count_shared_by_the_world_size_of_a_plain_run() {
+    let utils = "\
+import torch.distributed as dist
+
+def is_dist_avail_and_initialized():
+    if not dist.is_available():
+        return False
+    if not dist.is_initialized():
+        return False
+    return True
+
+def get_world_size():
+    if not is_dist_avail_and_initialized():
+        return 1
+    return dist.get_world_size()
+
+def world_size():
+    return dist.get_world_size() if dist.is_initialized() else 1
+";
+    let main = "\
+import argparse
+import torch
+import utils
+from utils import world_size
+
+def main(args):
+    args.workers = int((args.workers + utils.get_world_size() - 1) / utils.get_world_size())
+    data = torch.utils.data.TensorDataset(torch.zeros(10))
+    loader = torch.utils.data.DataLoader(data, batch_size=4, num_workers=args.workers)
+    other = torch.utils.data.DataLoader(data, batch_size=4, num_workers=32 // world_size())
+    for batch in loader:
+        pass
+    for batch in other:
+        pass
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('-j', '--workers', default=64, type=int)
+    main(parser.parse_args())
+";
+    let dir = project(&[("utils.py", utils), ("main.py", main)]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(
+        codes_of(&items, "DL201"),
+        vec!["main.py:8:DL201", "main.py:9:DL201"]
+    );
+    assert_loaders_text(dir.path(), &["num_workers = 64", "num_workers = 32"]);
+
+    let unguarded = utils.replace("        return 1\n", "        return 2\n");
+    std::fs::write(dir.path().join("utils.py"), &unguarded).unwrap();
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), vec!["main.py:9:DL201"]);
+}
+
 /// A base loader that gathers its arguments in a dict of `self` and unpacks it into
 /// DataLoader's `__init__`, and a subclass of another module that forwards its own.
 #[test]

@@ -42,7 +42,7 @@ use crate::python::model::{
     MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value, Via};
-use crate::python::{defaults, loaders};
+use crate::python::{defaults, loaders, syntax};
 use crate::text::TextRange;
 
 /// How many names, calls and returns a namespace or parser is followed through.
@@ -1097,7 +1097,7 @@ fn returned_one<'m, 'a>(
     let def = m.function(function)?;
     let flow = Flow::new(m);
     let mut found: Option<ParserId> = None;
-    for ret in return_statements(def.body?) {
+    for ret in syntax::return_statements(def.body?) {
         let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
         let [parser] = flow.top(value, def.scope, Want::Parser)?[..] else {
             return None;
@@ -1283,7 +1283,7 @@ pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<Par
         return None;
     }
     let mut found: Option<ParserId> = None;
-    for ret in return_statements(def.body?) {
+    for ret in syntax::return_statements(def.body?) {
         let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
         let namespace = Namespace::follow(m, value, def.scope)?;
         let Origin::Parser(parser) = namespace.origin()? else {
@@ -1983,7 +1983,7 @@ impl<'m, 'a> Flow<'m, 'a> {
         let function = self.m.function(call.function)?;
         let mut out: Parsers = Vec::new();
         let mut any = false;
-        for ret in return_statements(function.body?) {
+        for ret in syntax::return_statements(function.body?) {
             let mut value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
             if let Some(index) = index {
                 if !matches!(value.kind(), "expression_list" | "tuple") {
@@ -2556,23 +2556,6 @@ pub(crate) fn destructured<'a>(binding: &Binding<'a>) -> Option<(Node<'a>, usize
         .named_children(&mut cursor)
         .position(|n| n.kind() == "identifier" && Module::range(n) == binding.name_range)?;
     Some((right, index))
-}
-
-/// The `return` statements of a function body, not of functions or classes nested in it.
-fn return_statements(body: Node) -> Vec<Node> {
-    let mut out = Vec::new();
-    let mut stack = vec![body];
-    while let Some(node) = stack.pop() {
-        match node.kind() {
-            "return_statement" => out.push(node),
-            "function_definition" | "class_definition" | "lambda" => {}
-            _ => {
-                let mut cursor = node.walk();
-                stack.extend(node.named_children(&mut cursor));
-            }
-        }
-    }
-    out
 }
 
 pub(crate) fn has_splat(call: Node) -> bool {

@@ -40,6 +40,7 @@ use crate::python::argparse::{
     self, External, KeptParameter, NamespaceTable, ParamWrite, ParserOptions,
 };
 use crate::python::catalogue::Catalogue;
+use crate::python::distributed;
 use crate::python::model::{BindingKind, FunctionId, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
 use crate::python::syntax;
@@ -167,6 +168,9 @@ pub struct FileSummary {
     /// The constructor parameter each module-level class keeps as an attribute of `self`,
     /// by `Class.attribute` (`self.args = args`).
     kept: HashMap<String, KeptParameter>,
+    /// The module-level functions that answer the world size, 1 without `torch.distributed`
+    /// initialised (see [`distributed`]).
+    world_size: HashSet<String>,
 }
 
 impl FileSummary {
@@ -249,6 +253,9 @@ impl FileSummary {
                     summary.param_writes.insert(name.to_owned(), writes);
                 }
                 summary.parser_helper(&module, name.to_owned(), *id);
+                if distributed::answers_world_size(&module, *id) {
+                    summary.world_size.insert(name.to_owned());
+                }
             }
         }
         let root = tree.root_node();
@@ -784,6 +791,13 @@ impl ProjectIndex {
         let def = self.definition(from_file, qualified)?;
         let facts = def.summary().functions.get(&def.name)?;
         Some(facts.clone().in_file(&def.file))
+    }
+
+    /// Whether the module-level function `qualified` answers the world size, 1 in a plain run
+    /// (see [`distributed`]).
+    pub(crate) fn answers_world_size(&self, from_file: &Path, qualified: &str) -> bool {
+        self.definition(from_file, qualified)
+            .is_some_and(|def| def.summary().world_size.contains(&def.name))
     }
 
     /// The bases and `__init__` of the class `qualified`, with the file that defines it.

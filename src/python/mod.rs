@@ -12,6 +12,7 @@ pub mod configs;
 pub mod cuda;
 pub mod decorators;
 pub mod defaults;
+pub mod distributed;
 pub mod edit;
 pub mod facts;
 pub mod index;

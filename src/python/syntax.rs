@@ -30,6 +30,23 @@ pub fn walk_executed<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
     });
 }
 
+/// The `return` statements of a function body, not of functions or classes nested in it.
+pub fn return_statements(body: Node) -> Vec<Node> {
+    let mut out = Vec::new();
+    let mut stack = vec![body];
+    while let Some(node) = stack.pop() {
+        match node.kind() {
+            "return_statement" => out.push(node),
+            "function_definition" | "class_definition" | "lambda" => {}
+            _ => {
+                let mut cursor = node.walk();
+                stack.extend(node.named_children(&mut cursor));
+            }
+        }
+    }
+    out
+}
+
 /// Every descendant of `node`, including nested scopes, in source order.
 pub fn walk_all<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
     walk(node, visit, |_| true);

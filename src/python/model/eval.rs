@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 use super::{Binding, BindingKind, MAX_DEPTH, Module, ScopeId, literal_items, positional_args};
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
-use crate::python::{argparse, conditions, configs, defaults};
+use crate::python::{argparse, conditions, configs, defaults, distributed};
 
 /// A name bound more often than this is not sorted out by branch.
 const MAX_BRANCH_BINDINGS: usize = 4;
@@ -241,7 +241,8 @@ impl<'a> Module<'a> {
                 "//" if *b != 0 => Some(a.div_euclid(*b)),
                 _ => None,
             }
-            .map(Value::Int),
+            .map(Value::Int)
+            .or_else(|| (op == "/" && *b != 0).then(|| Value::Float(*a as f64 / *b as f64))),
             (Value::CpuCount { func, .. }, Value::Int(_))
             | (Value::Int(_), Value::CpuCount { func, .. })
                 if matches!(op, "+" | "-" | "*" | "//" | "/") =>
@@ -335,14 +336,17 @@ impl<'a> Module<'a> {
         let Some(callee) = expr.child_by_field_name("function") else {
             return Resolved::unknown();
         };
-        let Some(qualified) = self.qualified_in(callee, scope, depth + 1) else {
-            return Resolved::unknown();
-        };
-        let args = positional_args(expr);
         let computed = |value| Resolved {
             value,
             provenance: Provenance::Computed,
         };
+        if distributed::names_world_size_helper(self, callee, scope) {
+            return computed(Value::Int(1));
+        }
+        let Some(qualified) = self.qualified_in(callee, scope, depth + 1) else {
+            return Resolved::unknown();
+        };
+        let args = positional_args(expr);
         match qualified.as_str() {
             "os.cpu_count" => computed(Value::CpuCount {
                 func: CpuCountFn::OsCpuCount,
