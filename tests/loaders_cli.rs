@@ -1664,14 +1664,84 @@ if __name__ == '__main__':
     let (_, items) = check_json(dir.path());
     assert_eq!(
         codes_of(&items, "DL201"),
-        vec!["main.py:8:DL201", "main.py:9:DL201"]
+        vec!["main.py:10:DL201", "main.py:9:DL201"]
     );
     assert_loaders_text(dir.path(), &["num_workers = 64", "num_workers = 32"]);
 
     let unguarded = utils.replace("        return 1\n", "        return 2\n");
     std::fs::write(dir.path().join("utils.py"), &unguarded).unwrap();
     let (_, items) = check_json(dir.path());
-    assert_eq!(codes_of(&items, "DL201"), vec!["main.py:9:DL201"]);
+    assert_eq!(codes_of(&items, "DL201"), vec!["main.py:10:DL201"]);
+}
+
+/// A helper whose callers in other modules disagree: one entry script passes its option's
+/// default, another a config's value that is not known, a test its own. The entry script's
+/// path runs with its value, so the loaders warn, naming that path; the test's value counts
+/// for nothing.
+#[test]
+fn callers_of_other_modules_that_disagree() {
+    let data = "\
+from torch.utils.data import DataLoader
+
+def prepare_dataloaders(train, val, batch_size=64, num_workers=4):
+    train_loader = DataLoader(train, batch_size=batch_size, shuffle=True, num_workers=num_workers)
+    val_loader = DataLoader(val, batch_size=batch_size, num_workers=num_workers)
+    return train_loader, val_loader
+
+def prepare_data(name, batch_size=64, num_workers=4):
+    train, val = [name], [name]
+    return prepare_dataloaders(train, val, batch_size=batch_size, num_workers=num_workers)
+";
+    let knn = "\
+import argparse
+from data import prepare_dataloaders
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--num_workers', type=int, default=10)
+    args = parser.parse_args()
+    train_loader, val_loader = prepare_dataloaders([1], [2], num_workers=args.num_workers)
+    for batch in train_loader:
+        pass
+
+if __name__ == '__main__':
+    main()
+";
+    let linear = "\
+from data import prepare_data
+
+def main(cfg):
+    train_loader, val_loader = prepare_data('cifar', num_workers=cfg.data.num_workers)
+    for batch in train_loader:
+        pass
+";
+    let test = "\
+from data import prepare_data
+
+def test_loaders():
+    train_loader, _ = prepare_data('cifar', num_workers=32)
+    assert len(list(train_loader)) == 1
+";
+    let dir = project(&[
+        ("data.py", data),
+        ("main_knn.py", knn),
+        ("main_linear.py", linear),
+        ("tests/test_data.py", test),
+    ]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(
+        codes_of(&items, "DL201"),
+        vec!["data.py:4:DL201", "data.py:5:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &["num_workers = 10: the default of --num_workers"],
+    );
+
+    // Without the entry script, the test's 32 and the config's unknown value say nothing.
+    std::fs::remove_file(dir.path().join("main_knn.py")).unwrap();
+    let (_, items) = check_json(dir.path());
+    assert!(codes_of(&items, "DL201").is_empty());
 }
 
 /// A base loader that gathers its arguments in a dict of `self` and unpacks it into
@@ -1766,12 +1836,18 @@ if __name__ == '__main__':
            `prepare_loader([1, 2, 3], num_workers=args.num_workers)` (main_knn.py line 8)",
         ],
     );
-    // A second caller that passes something else: the value is unknown.
+    // A second caller that passes something else: the entry script's path still runs with
+    // 10, and the message says it is one caller's.
     std::fs::write(
         dir.path().join("eval.py"),
         "from data.loaders import prepare_loader\nprepare_loader([1], num_workers=2)\n",
     )
     .unwrap();
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), vec!["data/loaders.py:4:DL201"]);
+    assert_loaders_text(dir.path(), &["on one caller's path"]);
+    // Without the entry script, no caller gives more than 8.
+    std::fs::remove_file(dir.path().join("main_knn.py")).unwrap();
     let (_, items) = check_json(dir.path());
     assert!(codes_of(&items, "DL201").is_empty());
 }

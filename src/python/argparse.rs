@@ -259,15 +259,18 @@ impl ArgparseDefaults {
                 Some("add_argument" | "set_defaults" | "parse_args" | "parse_known_args")
             )
         });
-        // Namespaces parsed by a method of a class of another file (`Options().parse()`).
+        // Namespaces parsed by a method of a class of another file (`Options().parse()`), or
+        // by a function of another file (`args = parse_args_knn()`).
         for call in m.calls() {
-            if call.method.is_none() || flow.local_function(call.callee, call.scope).is_some() {
+            if flow.local_function(call.callee, call.scope).is_some() {
                 continue;
             }
-            for parser in flow
-                .foreign_method(call.node, call.scope)
-                .unwrap_or_default()
-            {
+            let parsers = match call.method {
+                Some(_) => flow.foreign_method(call.node, call.scope),
+                None => None,
+            }
+            .or_else(|| flow.foreign_function(call.node, call.qualified.as_deref()));
+            for parser in parsers.unwrap_or_default() {
                 flow.register(&mut out.parsers, parser);
             }
         }
@@ -1272,14 +1275,15 @@ fn constructed_class<'a>(m: &Module<'a>, object: Node<'a>, scope: ScopeId) -> Op
     matches!(class.kind(), "identifier" | "attribute").then_some(class)
 }
 
-/// The parser whose parsed command line a method returns (`def parse(self): return
-/// self.parser.parse_args()`), its parents folded in, for other files that call it on an
-/// instance. `None` when it returns anything else, takes parameters besides `self`, or this
-/// file assigns attributes of the namespace.
+/// The parser whose parsed command line a method or a module-level function returns (`def
+/// parse(self): return self.parser.parse_args()`, `def parse_args_knn(): ...; return args`),
+/// its parents folded in, for other files that call it. `None` when it returns anything else,
+/// takes parameters (besides a method's `self`), or this file assigns attributes of the
+/// namespace.
 pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<ParserOptions> {
     let def = m.function(function)?;
     let params = def.node.child_by_field_name("parameters")?;
-    if params.named_child_count() != 1 {
+    if params.named_child_count() != usize::from(def.class.is_some()) {
         return None;
     }
     let mut found: Option<ParserId> = None;
@@ -1645,7 +1649,12 @@ impl<'m, 'a> Flow<'m, 'a> {
                             [original] if copied => {
                                 self.resolve(*original, scope, frame, depth + 1, want)
                             }
-                            _ => self.parse_call(expr, scope, frame, depth, "parse_args"),
+                            // `args = parse_args_knn()` of another file of the project.
+                            _ => self
+                                .foreign_function(expr, m.qualified_in(callee, scope, 0).as_deref())
+                                .or_else(|| {
+                                    self.parse_call(expr, scope, frame, depth, "parse_args")
+                                }),
                         }
                     }
                 }
@@ -2133,8 +2142,35 @@ impl<'m, 'a> Flow<'m, 'a> {
         let method = m.text(callee.child_by_field_name("attribute")?);
         let class_name = constructed_class(m, callee.child_by_field_name("object")?, scope)?;
         let qualified = m.qualified_in(class_name, scope, 0)?;
-        let options = m.index.returned_namespace(m.path, &qualified, method)?;
+        let options = m
+            .index
+            .returned_namespace(m.path, &qualified, Some(method))?;
         let id = call.start_byte();
+        self.foreign.borrow_mut().push((id, options));
+        Some(vec![id])
+    }
+
+    /// The namespace a module-level function of another file of the project returns
+    /// (`args = parse_args_knn()`), as that file's summary records it. Only callees named as
+    /// such helpers are (`parse_args`, `get_args`, `parse_opts`, `get_config`): looking up
+    /// every imported callee would summarise most of the project.
+    fn foreign_function(&self, call: Node<'a>, qualified: Option<&str>) -> Option<Parsers> {
+        let qualified = qualified?;
+        let name = qualified.rsplit('.').next()?.to_ascii_lowercase();
+        if !["arg", "opt", "parse", "config", "cfg"]
+            .iter()
+            .any(|n| name.contains(n))
+        {
+            return None;
+        }
+        let id = call.start_byte();
+        if self.foreign.borrow().iter().any(|(p, _)| *p == id) {
+            return Some(vec![id]);
+        }
+        let options = self
+            .m
+            .index
+            .returned_namespace(self.m.path, qualified, None)?;
         self.foreign.borrow_mut().push((id, options));
         Some(vec![id])
     }

@@ -29,7 +29,7 @@ use crate::python::index::Construction;
 use crate::python::model::{
     Binding, BindingKind, ClassId, FunctionDef, FunctionId, Module, ScopeId, positional_args,
 };
-use crate::python::values::{Provenance, Resolved};
+use crate::python::values::{Provenance, Resolved, Value};
 use crate::text::TextRange;
 
 /// Calls that run a function as a command-line program, its defaults being what a run without
@@ -63,17 +63,21 @@ pub(crate) enum Passed<'a> {
     Namespace(Node<'a>, ScopeId),
     /// A call in another file passes this value (an option's default of that file).
     Elsewhere(Resolved),
+    /// The call may pass anything (`*args`, a value another file's search cannot read).
+    Unknown,
 }
 
 /// What a call found in another file passes to the parameter `param` (0-based `index` among
 /// the positional arguments, `None` when keyword-only): nothing, or an option's default of
 /// that file; `None` when it passes anything else.
-fn passed_there<'a>(c: &Construction, index: Option<usize>, param: &str) -> Option<Passed<'a>> {
+fn passed_there<'a>(c: &Construction, index: Option<usize>, param: &str) -> Passed<'a> {
     let by_position = index.is_some_and(|i| c.positional > i);
     if !by_position && !c.keywords.iter().any(|k| k == param) {
-        return Some(Passed::Nothing);
+        return Passed::Nothing;
     }
-    c.value(param, index).cloned().map(Passed::Elsewhere)
+    c.value(param, index)
+        .cloned()
+        .map_or(Passed::Unknown, Passed::Elsewhere)
 }
 
 /// The value of a parameter binding: its default or what every call passes (see the module's
@@ -132,7 +136,7 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
         let parent = reference.parent()?;
         if parent.kind() == "call" && parent.child_by_field_name("function") == Some(reference) {
             let is_method = class.is_some();
-            passed.push(passed_for(
+            let what = passed_for(
                 m,
                 parent,
                 scope,
@@ -140,14 +144,18 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
                 keyword_only,
                 is_method,
                 param.name,
-            )?);
+            );
+            passed.push((
+                what.unwrap_or(Passed::Unknown),
+                !in_test_function(m, parent),
+            ));
             entry |= call_runs(m, parent, 0);
             continue;
         }
         // `fire.Fire(main)`, `LightningCLI(Model, DataModule)`: the command line may pass any
         // value; a run without options gets the defaults.
         if is_run_by_cli(m, reference, class.is_some()) {
-            passed.push(Passed::Nothing);
+            passed.push((Passed::Nothing, true));
             entry = true;
             continue;
         }
@@ -167,12 +175,12 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
             .then(|| m.index.constructions_elsewhere(m.path, name))
             .flatten();
         match elsewhere {
-            Some(calls) if !calls.is_empty() => passed.extend(
-                calls
-                    .iter()
-                    .map(|c| passed_there(c, (!keyword_only).then_some(position), param.name))
-                    .collect::<Option<Vec<_>>>()?,
-            ),
+            Some(calls) if !calls.is_empty() => passed.extend(calls.iter().map(|c| {
+                (
+                    passed_there(c, (!keyword_only).then_some(position), param.name),
+                    !c.in_tests,
+                )
+            })),
             _ if !entry => return None,
             _ => {}
         }
@@ -188,10 +196,10 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
         )?);
     }
     if passed.is_empty() {
-        passed.push(Passed::Nothing);
+        passed.push((Passed::Nothing, true));
     }
-    let mut found: Option<Resolved> = None;
-    for p in passed {
+    let mut values = Vec::with_capacity(passed.len());
+    for (p, candidate) in passed {
         let resolved = match p {
             Passed::Value(value, scope) => {
                 let inner = m.value_in(value, scope, depth + 4);
@@ -210,25 +218,59 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
                     _ => inner,
                 }
             }
-            Passed::Nothing => default_value(m, function, param, class.map(|_| name), depth)?,
+            Passed::Nothing => {
+                match default_value(m, function, param, class.map(|_| name), depth) {
+                    Some(resolved) => resolved,
+                    None => Resolved::unknown(),
+                }
+            }
             Passed::Elsewhere(resolved) => resolved,
             // An attribute the namespace may lack would leave the default: only a value the
             // parser is known to give counts.
-            Passed::Namespace(namespace, scope) => {
-                m.attribute_values()
-                    .attribute_value(m, namespace, param.name, scope, depth + 4)?
-            }
+            Passed::Namespace(namespace, scope) => m
+                .attribute_values()
+                .attribute_value(m, namespace, param.name, scope, depth + 4)
+                .unwrap_or_else(Resolved::unknown),
+            Passed::Unknown => Resolved::unknown(),
         };
-        if !resolved.value.is_known() {
-            return None;
-        }
-        match &found {
-            Some(f) if f.value != resolved.value => return None,
-            Some(_) => {}
-            None => found = Some(resolved),
-        }
+        values.push((resolved, candidate));
     }
-    found
+    combine(values)
+}
+
+/// What the calls of a function give a parameter, together: the value they all give; else
+/// the largest whole number a caller outside the tests gives, as [`Value::OneCaller`] with
+/// that caller's provenance (its path runs with it, whatever the others give); else unknown.
+fn combine(values: Vec<(Resolved, bool)>) -> Option<Resolved> {
+    let first = &values.first()?.0;
+    if first.value.is_known() && values.iter().all(|(r, _)| r.value == first.value) {
+        return Some(first.clone());
+    }
+    values
+        .into_iter()
+        .filter(|(_, candidate)| *candidate)
+        .filter_map(|(r, _)| match r.value {
+            Value::Int(n) | Value::OneCaller(n) => Some((n, r.provenance)),
+            _ => None,
+        })
+        .max_by_key(|(n, _)| *n)
+        .map(|(n, provenance)| Resolved {
+            value: Value::OneCaller(n),
+            provenance,
+        })
+}
+
+/// Whether `call` is in a test: a function named `test...` (pytest's and unittest's), whose
+/// values say nothing of what a run of the program gives.
+fn in_test_function(m: &Module, call: Node) -> bool {
+    let mut function = m.function_at(call).and_then(|f| m.function(f));
+    while let Some(f) = function {
+        if f.name.starts_with("test") {
+            return true;
+        }
+        function = f.parent_function.and_then(|p| m.function(p));
+    }
+    false
 }
 
 /// How many functions deep [`call_runs`] follows callers.
@@ -399,9 +441,9 @@ fn vars_of<'a>(m: &Module<'a>, splat: Node<'a>) -> Option<Node<'a>> {
 }
 
 /// What the constructions of a module-level class in the project's other files pass for the
-/// parameter at `position` of its `__init__`: only leaving it out is read; a value passed
-/// there is another file's expression, so unknown (`None`), as is anything the search cannot
-/// read.
+/// parameter at `position` of its `__init__`, each with whether it is outside the tests:
+/// leaving it out, or an option's default of that file; anything else is unknown. `None` when
+/// the search cannot read them all.
 fn passed_elsewhere<'a>(
     m: &Module,
     class: usize,
@@ -409,7 +451,7 @@ fn passed_elsewhere<'a>(
     position: usize,
     keyword_only: bool,
     param: &str,
-) -> Option<Vec<Passed<'a>>> {
+) -> Option<Vec<(Passed<'a>, bool)>> {
     let module_level = m
         .class(class)?
         .node
@@ -421,10 +463,12 @@ fn passed_elsewhere<'a>(
     let constructions = m.index.constructions_elsewhere(m.path, name)?;
     // `position` counts `self`.
     let index = position.checked_sub(1).filter(|_| !keyword_only);
-    constructions
-        .iter()
-        .map(|c| passed_there(c, index, param))
-        .collect()
+    Some(
+        constructions
+            .iter()
+            .map(|c| (passed_there(c, index, param), !c.in_tests))
+            .collect(),
+    )
 }
 
 /// Whether another class of the file names this one as a base (its instances run this class's

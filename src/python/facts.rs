@@ -12,7 +12,7 @@ use crate::python::labels::EntryName;
 use crate::python::loaders::{ArgState, DatasetClass, Loader, Param, Passing};
 use crate::python::model::Module;
 use crate::python::start_method::{self, StartMethod};
-use crate::python::values::Resolved;
+use crate::python::values::{Resolved, Value, one_caller_note};
 
 /// The parameters every report shows, passed or not: those the rules decide on.
 const ALWAYS: [Param; 6] = [
@@ -235,10 +235,13 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
             } else if arg.value.value.is_known() && !arg.conditional {
                 fact.status = Status::Passed;
                 fact.value = Some(arg.value.value.to_string());
-                fact.origin = match arg.value.provenance.note(Lang::En) {
-                    Some(note) => format!("{note}, {how}"),
-                    None => how,
-                };
+                let mut notes: Vec<String> =
+                    arg.value.provenance.note(Lang::En).into_iter().collect();
+                if let Value::OneCaller(_) = arg.value.value {
+                    notes.push(one_caller_note(Lang::En).to_owned());
+                }
+                notes.push(how);
+                fact.origin = notes.join(", ");
                 fact.resolved = Some(arg.value.clone());
             } else if arg.conditional {
                 fact.origin = format!("set only under a condition, {how}");

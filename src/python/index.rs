@@ -120,6 +120,9 @@ pub struct Construction {
     /// of a command-line option of that file (recorded as handed on by this call); `None`
     /// for anything else.
     pub values: Vec<Option<Resolved>>,
+    /// The call is in a test file (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`): what it
+    /// passes says nothing of what a run of the program gives.
+    pub in_tests: bool,
 }
 
 impl Construction {
@@ -163,7 +166,8 @@ pub struct FileSummary {
     parsers_filled: HashMap<String, Vec<(usize, Arc<ParserOptions>)>>,
     /// The module-level functions that return the parser given at a position, as given.
     parsers_passed_through: HashMap<String, usize>,
-    /// The parser whose parsed command line a method returns, by `Class.method`.
+    /// The parser whose parsed command line a method or function returns, by `Class.method`
+    /// or the function's name.
     namespaces_returned: HashMap<String, Arc<ParserOptions>>,
     /// The constructor parameter each module-level class keeps as an attribute of `self`,
     /// by `Class.attribute` (`self.args = args`).
@@ -253,6 +257,11 @@ impl FileSummary {
                     summary.param_writes.insert(name.to_owned(), writes);
                 }
                 summary.parser_helper(&module, name.to_owned(), *id);
+                if let Some(parser) = argparse::returned_namespace(&module, *id) {
+                    summary
+                        .namespaces_returned
+                        .insert(name.to_owned(), Arc::new(parser));
+                }
                 if distributed::answers_world_size(&module, *id) {
                     summary.world_size.insert(name.to_owned());
                 }
@@ -510,13 +519,14 @@ impl ProjectIndex {
         &self,
         from_file: &Path,
         qualified: &str,
-        method: &str,
+        method: Option<&str>,
     ) -> Option<Arc<ParserOptions>> {
         let def = self.definition(from_file, qualified)?;
-        def.summary()
-            .namespaces_returned
-            .get(&format!("{}.{method}", def.name))
-            .cloned()
+        let key = match method {
+            Some(method) => format!("{}.{method}", def.name),
+            None => def.name.clone(),
+        };
+        def.summary().namespaces_returned.get(&key).cloned()
     }
 
     /// What the module-level function `qualified` adds to the parser passed at `position`;
@@ -725,8 +735,8 @@ impl ProjectIndex {
                 .cloned()
         };
         // The same memoised listing the callers of helpers are searched in.
-        let files = match root {
-            Some(root) => self.listing(&root),
+        let files = match &root {
+            Some(root) => self.listing(root),
             None => self.search_files(file)?,
         };
         if files.len() > MAX_SEARCHED_FILES {
@@ -737,7 +747,7 @@ impl ProjectIndex {
             return None;
         }
         CONSTRUCTING.with_borrow_mut(|c| c.push(key));
-        let found = self.read_constructions(reader.as_ref(), &files, file, class);
+        let found = self.read_constructions(reader.as_ref(), &files, root.as_deref(), file, class);
         CONSTRUCTING.with_borrow_mut(|c| c.pop());
         found
     }
@@ -746,6 +756,7 @@ impl ProjectIndex {
         &self,
         reader: &Reader,
         files: &[PathBuf],
+        root: Option<&Path>,
         file: &Path,
         class: &str,
     ) -> Option<Vec<Construction>> {
@@ -762,8 +773,12 @@ impl ProjectIndex {
                 continue;
             }
             let m = Module::build_definitions(&source, &tree, path, self, Catalogue::builtin_ref());
+            let in_tests =
+                is_test_file(root.and_then(|r| path.strip_prefix(r).ok()).unwrap_or(path));
             for call in calls {
-                found.push(construction(&m, call)?);
+                let mut c = construction(&m, call)?;
+                c.in_tests = in_tests;
+                found.push(c);
             }
         }
         Some(found)
@@ -1041,6 +1056,7 @@ fn construction(m: &Module, call: Node) -> Option<Construction> {
         keywords: Vec::new(),
         positional: 0,
         values: Vec::new(),
+        in_tests: false,
     };
     let mut positional = Vec::new();
     let args = call.child_by_field_name("arguments")?;
@@ -1087,6 +1103,24 @@ fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
         }));
     }
     Some(resolved)
+}
+
+/// Whether `path` (relative to the project's root where it has one) is a test file by the
+/// conventions of pytest and unittest.
+fn is_test_file(path: &Path) -> bool {
+    let in_test_folder = path.parent().is_some_and(|folder| {
+        folder
+            .components()
+            .any(|c| matches!(c.as_os_str().to_str(), Some("test" | "tests" | "testing")))
+    });
+    let name = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    in_test_folder
+        || name.starts_with("test_")
+        || name.ends_with("_test.py")
+        || name == "conftest.py"
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {

@@ -11,7 +11,7 @@ use crate::python::catalogue::Signature;
 use crate::python::labels::EntryName;
 use crate::python::model::{BindingKind, ClassId, FunctionId, Module, ScopeId};
 use crate::python::subclass;
-use crate::python::values::{Provenance, Resolved, Value};
+use crate::python::values::{self, Provenance, Resolved, Value};
 use crate::text::TextRange;
 
 /// The qualified names that are the real DataLoader.
@@ -323,6 +323,9 @@ impl<'a> Loader<'a> {
                 }
                 if a.conditional {
                     notes.push(under_condition.to_owned());
+                }
+                if let Value::OneCaller(_) = a.value.value {
+                    notes.push(values::one_caller_note(lang).to_owned());
                 }
                 Some(with_notes(&a.value.value, notes))
             }

@@ -65,6 +65,12 @@ pub enum Value {
     Context {
         method: Option<String>,
     },
+    /// A whole number one of a function's callers gives its parameter, while others give
+    /// another or something unknown: what runs on that caller's path only. The largest such
+    /// number, for the rules that warn of a value that may be too large (DL201); every other
+    /// rule takes it for unknown, as a value for one path cannot be set beside another
+    /// parameter's value for a different path.
+    OneCaller(i64),
     Unknown,
 }
 
@@ -109,7 +115,7 @@ impl Value {
             Value::None => Some(false),
             // A machine has at least one CPU; a context object is truthy.
             Value::CpuCount { exact: true, .. } | Value::Context { .. } => Some(true),
-            Value::CpuCount { exact: false, .. } | Value::Unknown => None,
+            Value::CpuCount { exact: false, .. } | Value::OneCaller(_) | Value::Unknown => None,
         }
     }
 
@@ -120,6 +126,14 @@ impl Value {
             Value::None => Some(true),
             _ => Some(false),
         }
+    }
+}
+
+/// What a message adds to a [`Value::OneCaller`].
+pub fn one_caller_note(lang: Lang) -> &'static str {
+    match lang {
+        Lang::En => "on one caller's path, where other callers give another value or one not known",
+        Lang::Zh => "某一调用方路径上的值，其他调用方给出别的值或未知值",
     }
 }
 
@@ -138,6 +152,7 @@ impl fmt::Display for Value {
                 method: Some(method),
             } => write!(f, "get_context({method:?})"),
             Value::Context { method: None } => f.write_str("get_context()"),
+            Value::OneCaller(i) => write!(f, "{i}"),
             Value::Unknown => f.write_str("<unknown>"),
         }
     }

@@ -28,8 +28,7 @@ argparse option (also through a parser built in a helper such as `get_args_parse
 `parse_args(input_args=None)`, options added by helpers of other modules chained as
 `parser = add_dataset_args(parser)`, and a namespace passed on as `main(args)`, kept as
 `self.args` (also by a base class of another module, `super().__init__(args)`), or handed to
-a loader factory of another module: then every caller in the project must agree, and the
-message names the call it came through), the default of a dataclass config's field
+a loader factory of another module: the message names the call it came through), the default of a dataclass config's field
 (`cfg = TrainConfig()`, also parsed by `HfArgumentParser`), of a `@click.option`, or the
 value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
 config_name=...)`, `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` of a file opened
@@ -43,6 +42,14 @@ loaders` says why. A count bounded by the CPU count
 rewrites in a way the analysis cannot follow (`args.workers = args.workers // ngpus` under a
 condition) is left alone; a rewrite, a rebinding (`if args.resume: args = checkpoint["opt"]`)
 or a call in a branch whose condition is false under the defaults does not count.
+A worker count shared among the processes by a helper that answers 1 without
+`torch.distributed` initialised (`args.workers = int((args.workers + utils.get_world_size() -
+1) / utils.get_world_size())` with DETR's or MAE's `get_world_size()`) keeps its whole value: a
+plain run has one process, and on one node the processes together run about as many.
+When the callers of a function disagree on a parameter (one leaves its default of 16, another
+passes a config's value that is not known), the largest whole number a caller outside the
+tests gives is checked, as that caller's path runs with it, and the message says so; a test's
+value (`tests/`, `test_*.py`, a `test...` function) counts for nothing.
 A rewrite in the function that builds the loader (`if args.batch_size == -1: args.batch_size =
 36`, then `num_workers=min(32, args.batch_size)`) counts when the function runs once (one call,
 no loop around it) and its condition is decided under the defaults.
@@ -111,7 +118,8 @@ pub fn check(checker: &mut Checker) {
             Some(arg) => Some(arg.value.value.clone()),
             None => loader.certain(Param::NumWorkers).map(|c| c.value),
         };
-        let Some(Value::Int(n)) = value else {
+        // One caller's value (`Value::OneCaller`) is what runs on that caller's path.
+        let (Some(Value::Int(n)) | Some(Value::OneCaller(n))) = value else {
             continue;
         };
         if n <= i64::from(limit) || never_iterated(checker, loader) {
