@@ -243,6 +243,22 @@ impl<'a> Module<'a> {
             }
             .map(Value::Int)
             .or_else(|| (op == "/" && *b != 0).then(|| Value::Float(*a as f64 / *b as f64))),
+            // `int(1.5 * args.batch_size)`: floats as Python computes them.
+            (Value::Float(_), Value::Int(_) | Value::Float(_))
+            | (Value::Int(_), Value::Float(_)) => {
+                let (Some(a), Some(b)) = (l.as_f64(), r.as_f64()) else {
+                    return Resolved::unknown();
+                };
+                match op {
+                    "+" => Some(a + b),
+                    "-" => Some(a - b),
+                    "*" => Some(a * b),
+                    "/" if b != 0.0 => Some(a / b),
+                    _ => None,
+                }
+                .filter(|x| x.is_finite())
+                .map(Value::Float)
+            }
             (Value::CpuCount { func, .. }, Value::Int(_))
             | (Value::Int(_), Value::CpuCount { func, .. })
                 if matches!(op, "+" | "-" | "*" | "//" | "/") =>
