@@ -1079,7 +1079,7 @@ fn fix_all_writes_what_check_fix_writes_on_every_rule_fixture() {
 
 /// An open helper file whose DataLoader reads `args.workers` from a parameter: the server
 /// finds the entry scripts that call it, as `check` does, and relates the value to their
-/// `add_argument`.
+/// `add_argument` (for `get_val_loader`, whose callers disagree, to the one that gives 16).
 #[test]
 fn values_passed_from_other_files_reach_an_open_helper() {
     let dir = copy_project("tests/fixtures/rules/DL201_args_in_another_file");
@@ -1094,12 +1094,14 @@ fn values_passed_from_other_files_reach_an_open_helper() {
         .iter()
         .filter(|d| d["code"] == "DL201")
         .collect();
-    assert_eq!(dl201.len(), 1, "{diagnostics:#?}");
-    assert_eq!(dl201[0]["range"]["start"]["line"], 16);
-    let related = &dl201[0]["relatedInformation"][0]["location"];
-    assert_eq!(
-        related["uri"],
-        file_uri(&dir.path().join("pretrain/main.py")).as_str()
-    );
-    assert_eq!(related["range"]["start"]["line"], 12);
+    let lines: Vec<&Value> = dl201.iter().map(|d| &d["range"]["start"]["line"]).collect();
+    assert_eq!(lines, [16, 23], "{diagnostics:#?}");
+    for d in dl201 {
+        let related = &d["relatedInformation"][0]["location"];
+        assert_eq!(
+            related["uri"],
+            file_uri(&dir.path().join("pretrain/main.py")).as_str()
+        );
+        assert_eq!(related["range"]["start"]["line"], 12);
+    }
 }

@@ -122,11 +122,32 @@ impl NamespaceTable {
         self
     }
 
-    /// What two callers agree on: a value both give (the first one's provenance).
-    pub(crate) fn agree(mut self, other: &NamespaceTable) -> NamespaceTable {
-        self.values
-            .retain(|k, v| other.values.get(k).is_some_and(|o| o.value == v.value));
+    /// What two callers give together: a value both give (the first one's provenance); else,
+    /// for a whole number, the larger as one caller's ([`Value::OneCaller`]); `None` for the
+    /// second when what it passes is unknown.
+    pub(crate) fn merge(mut self, other: Option<&NamespaceTable>) -> NamespaceTable {
+        let mut keys: Vec<String> = self.values.keys().cloned().collect();
+        if let Some(other) = other {
+            keys.extend(other.values.keys().cloned());
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        for key in keys {
+            let mine = self.values.remove(&key);
+            let theirs = other.and_then(|o| o.values.get(&key));
+            let merged = match (mine, theirs) {
+                (Some(a), Some(b)) if a.value == b.value => Some(a),
+                (a, b) => Resolved::largest_of_callers(a.into_iter().chain(b.cloned())),
+            };
+            if let Some(merged) = merged {
+                self.values.insert(key, merged);
+            }
+        }
         self
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.values.is_empty()
     }
 }
 
@@ -2200,9 +2221,11 @@ impl<'m, 'a> Flow<'m, 'a> {
         Some(function)
     }
 
-    /// A parameter of a static or class method: what every call through the class in this
-    /// file passes (`parser = Model.add_model_specific_args(parser)`). Any other reference to
-    /// the method (on an instance, through `super()`, not called) makes it unknown.
+    /// A parameter of a method: what every call through the class in this file passes
+    /// (`parser = Model.add_model_specific_args(parser)`), or on an instance of the class
+    /// built there (`Lite(...).run(args)`, LightningLite's and Fabric's entry). Any other
+    /// reference to the method (on another instance, through `super()`, not called) makes
+    /// it unknown.
     fn class_method_parameter(
         &self,
         class: &crate::python::model::ClassDef<'a>,
@@ -2224,7 +2247,21 @@ impl<'m, 'a> Flow<'m, 'a> {
         let mut out: Parsers = Vec::new();
         let mut any = false;
         for call in callers {
-            if self.class_method(call.callee, call.scope) != Some(function) {
+            // `Lite(...).run(args)`, or `lite.run(args)` after `lite = Lite(...)`: an
+            // instance of this very class.
+            let on_instance = call
+                .callee
+                .child_by_field_name("object")
+                .and_then(|o| constructed_class(m, o, call.scope))
+                .filter(|c| c.kind() == "identifier")
+                .and_then(|c| m.single_binding(m.text(c), call.scope))
+                .is_some_and(|b| match b.kind {
+                    BindingKind::Class(c) => {
+                        m.class(c).is_some_and(|k| k.name_range == class.name_range)
+                    }
+                    _ => false,
+                });
+            if !on_instance && self.class_method(call.callee, call.scope) != Some(function) {
                 // The same name on an import or another class of this file (`Trainer.
                 // add_argparse_args(parser)`) is another method; on an instance, through
                 // `super()` or a subclass it may be this one, with what it is given unknown.

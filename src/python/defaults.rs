@@ -29,7 +29,7 @@ use crate::python::index::Construction;
 use crate::python::model::{
     Binding, BindingKind, ClassId, FunctionDef, FunctionId, Module, ScopeId, positional_args,
 };
-use crate::python::values::{Provenance, Resolved, Value};
+use crate::python::values::{Provenance, Resolved};
 use crate::text::TextRange;
 
 /// Calls that run a function as a command-line program, its defaults being what a run without
@@ -239,25 +239,19 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
 }
 
 /// What the calls of a function give a parameter, together: the value they all give; else
-/// the largest whole number a caller outside the tests gives, as [`Value::OneCaller`] with
+/// the largest whole number a caller outside the tests gives, as [`Value::OneCaller`](crate::python::values::Value::OneCaller) with
 /// that caller's provenance (its path runs with it, whatever the others give); else unknown.
 fn combine(values: Vec<(Resolved, bool)>) -> Option<Resolved> {
     let first = &values.first()?.0;
     if first.value.is_known() && values.iter().all(|(r, _)| r.value == first.value) {
         return Some(first.clone());
     }
-    values
-        .into_iter()
-        .filter(|(_, candidate)| *candidate)
-        .filter_map(|(r, _)| match r.value {
-            Value::Int(n) | Value::OneCaller(n) => Some((n, r.provenance)),
-            _ => None,
-        })
-        .max_by_key(|(n, _)| *n)
-        .map(|(n, provenance)| Resolved {
-            value: Value::OneCaller(n),
-            provenance,
-        })
+    Resolved::largest_of_callers(
+        values
+            .into_iter()
+            .filter(|(_, candidate)| *candidate)
+            .map(|(r, _)| r),
+    )
 }
 
 /// Whether `call` is in a test: a function named `test...` (pytest's and unittest's), whose

@@ -545,9 +545,10 @@ impl ProjectIndex {
             .map(|(_, options)| Arc::clone(options))
     }
 
-    /// What the callers in other files pass to a helper's parameter, where they all agree;
-    /// `None` when no caller is found, one passes something unknown, or the search would
-    /// follow a cycle of helpers. Memoised.
+    /// What the callers in other files pass to a helper's parameter: what they all give, and
+    /// where they disagree or one passes something unknown, each whole number as one caller's
+    /// (the largest). `None` when no caller is found, none passes anything known, or the
+    /// search would follow a cycle of helpers. Memoised.
     pub(crate) fn namespace_passed(
         &self,
         helper: &Path,
@@ -618,7 +619,10 @@ impl ProjectIndex {
                 candidates.push((file, source));
             }
         }
+        // Callers that disagree, or pass what cannot be read, leave each whole number as one
+        // caller's (see `Value::OneCaller`): that caller's path runs with it.
         let mut table: Option<NamespaceTable> = None;
+        let mut unknown: Option<String> = None;
         for (file, source) in candidates {
             let Some(tree) = crate::python::parse(&source, None) else {
                 continue;
@@ -626,14 +630,21 @@ impl ProjectIndex {
             lock(&self.caller_files).insert(file.clone());
             let m = Module::build_definitions(&source, &tree, file, self, Catalogue::builtin_ref());
             for (passed, why) in argparse::passed_in(&m, helper, external) {
-                let passed = passed.ok_or(Some(why))?;
-                table = Some(match table {
-                    Some(table) => table.agree(&passed),
-                    None => passed,
-                });
+                if passed.is_none() {
+                    unknown.get_or_insert(why);
+                }
+                table = match (table, passed) {
+                    (Some(table), passed) => Some(table.merge(passed.as_ref())),
+                    (None, Some(passed)) if unknown.is_some() => Some(passed.merge(None)),
+                    (None, passed) => passed,
+                };
             }
         }
-        table.ok_or(None)
+        match (table, unknown) {
+            (Some(table), Some(why)) if table.is_empty() => Err(Some(why)),
+            (Some(table), _) => Ok(table),
+            (None, why) => Err(why),
+        }
     }
 
     /// The Python files a helper's callers (or a class's constructions, when no project root

@@ -491,6 +491,29 @@ impl Resolved {
         }
     }
 
+    /// The value as one caller's ([`Value::OneCaller`]), when it is a whole number; the
+    /// rest say nothing once callers disagree.
+    pub fn for_one_caller(self) -> Option<Resolved> {
+        match self.value {
+            Value::Int(n) | Value::OneCaller(n) => Some(Resolved {
+                value: Value::OneCaller(n),
+                provenance: self.provenance,
+            }),
+            _ => None,
+        }
+    }
+
+    /// What callers that disagree give together: the largest whole number as one caller's.
+    pub fn largest_of_callers(values: impl IntoIterator<Item = Resolved>) -> Option<Resolved> {
+        values
+            .into_iter()
+            .filter_map(Resolved::for_one_caller)
+            .max_by_key(|r| match r.value {
+                Value::OneCaller(n) => n,
+                _ => i64::MIN,
+            })
+    }
+
     pub fn literal(value: Value) -> Self {
         Self {
             value,
