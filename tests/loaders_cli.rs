@@ -1758,6 +1758,67 @@ def test_loaders():
     assert!(codes_of(&items, "DL201").is_empty());
 }
 
+/// A namespace parsed and returned by a helper of another module (`args = parse_args_knn()`)
+/// whose parser a helper of a third module fills (`dataset_args(parser)`): the options of
+/// both are read. A filler that sets the default, or hands the parser to code dldoctor cannot
+/// read, changes or hides the value.
+#[test]
+fn a_namespace_returned_by_a_helper_whose_parser_another_module_fills() {
+    let knn = "\
+from argparse import ArgumentParser
+
+from solo.args.dataset import dataset_args
+
+
+def parse_args_knn():
+    \"\"\"Parses arguments for offline K-NN.\"\"\"
+    parser = ArgumentParser(description='k-NN')
+    dataset_args(parser)
+    parser.add_argument('--num_workers', type=int, default=10)
+    args = parser.parse_args()
+    return args
+";
+    let dataset = "\
+def dataset_args(parser):
+    parser.add_argument('--dataset', type=str, default='cifar10')
+";
+    let main = "\
+import torch
+from solo.args.knn import parse_args_knn
+
+args = parse_args_knn()
+data = torch.utils.data.TensorDataset(torch.zeros(10))
+loader = torch.utils.data.DataLoader(data, batch_size=4, num_workers=args.num_workers)
+print(next(iter(loader)))
+";
+    let dir = project(&[
+        ("solo/__init__.py", ""),
+        ("solo/args/__init__.py", ""),
+        ("solo/args/knn.py", knn),
+        ("solo/args/dataset.py", dataset),
+        ("main_knn.py", main),
+    ]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), vec!["main_knn.py:6:DL201"]);
+    assert_loaders_text(
+        dir.path(),
+        &["num_workers = 10: the default of --num_workers (knn.py line 10)"],
+    );
+
+    for filler in [
+        "    parser.set_defaults(num_workers=2)\n",
+        "    some_library.add_arguments(parser)\n",
+    ] {
+        std::fs::write(
+            dir.path().join("solo/args/dataset.py"),
+            format!("import some_library\n{dataset}{filler}"),
+        )
+        .unwrap();
+        let (_, items) = check_json(dir.path());
+        assert!(codes_of(&items, "DL201").is_empty(), "{filler}");
+    }
+}
+
 /// A base loader that gathers its arguments in a dict of `self` and unpacks it into
 /// DataLoader's `__init__`, and a subclass of another module that forwards its own.
 #[test]

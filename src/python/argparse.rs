@@ -177,6 +177,11 @@ pub struct ParserOptions {
     /// A parameter of a module-level function (and its position) that only other files
     /// call: what it holds is the callers' parser, whose other options this file cannot see.
     pseudo: Option<(FunctionId, usize)>,
+    /// Functions of other files the parser is handed to (`dataset_args(parser)`), by their
+    /// qualified name in this file and the parser's position, when this file is summarised
+    /// for another (see [`crate::python::index`]): what they add is read once the summary is
+    /// used, from the files they are in. Opaque until then.
+    deferred: Vec<(String, usize)>,
 }
 
 impl ParserOptions {
@@ -195,6 +200,33 @@ impl ParserOptions {
                 .extend(sets.iter().cloned());
         }
         self.opaque |= added.opaque;
+        self.deferred.extend(added.deferred.iter().cloned());
+    }
+
+    pub(crate) fn has_deferred(&self) -> bool {
+        !self.deferred.is_empty()
+    }
+
+    /// Anything the model cannot read may change any dest.
+    fn is_opaque(&self) -> bool {
+        self.opaque || !self.deferred.is_empty()
+    }
+
+    /// The functions of other files that fill this parser, once read (see `deferred`): each
+    /// `fill(qualified, position)` answers what that one adds, `None` when unknown, which
+    /// leaves the parser opaque.
+    pub(crate) fn with_deferred(
+        mut self,
+        fill: impl Fn(&str, usize) -> Option<Arc<ParserOptions>>,
+    ) -> ParserOptions {
+        for (qualified, position) in std::mem::take(&mut self.deferred) {
+            match fill(&qualified, position) {
+                // What the filler itself defers stays for its own file, which is not this.
+                Some(added) if added.deferred.is_empty() => self.absorb(&added),
+                _ => self.opaque = true,
+            }
+        }
+        self
     }
 
     /// The options located in `file` (for another file that uses them).
@@ -378,6 +410,14 @@ impl ArgparseDefaults {
                     }
                     _ => None,
                 };
+                // Summarised for another file, this file's imports are not followed: the
+                // filler is read when the summary is used.
+                let deferred = match (call.qualified.as_deref(), at) {
+                    (Some(q), Some(at)) if added.is_none() && !m.index.reads_files() => {
+                        (!has_splat(call.node)).then(|| (q.to_owned(), at))
+                    }
+                    _ => None,
+                };
                 for parser in flow
                     .top(value, call.scope, Want::Parser)
                     .unwrap_or_default()
@@ -386,9 +426,10 @@ impl ArgparseDefaults {
                     let Some(options) = out.parsers.get_mut(&parser) else {
                         continue;
                     };
-                    match &added {
-                        Some(added) => options.absorb(added),
-                        None => options.opaque = true,
+                    match (&added, &deferred) {
+                        (Some(added), _) => options.absorb(added),
+                        (None, Some(deferred)) => options.deferred.push(deferred.clone()),
+                        (None, None) => options.opaque = true,
                     }
                 }
             }
@@ -517,7 +558,7 @@ impl ArgparseDefaults {
     fn lineage(&self, parser: ParserId) -> Option<Vec<&ParserOptions>> {
         self.lineage_seen(parser)
             .into_iter()
-            .map(|options| options.filter(|o| !o.opaque && o.pseudo.is_none()))
+            .map(|options| options.filter(|o| !o.is_opaque() && o.pseudo.is_none()))
             .collect()
     }
 
@@ -592,7 +633,7 @@ impl ArgparseDefaults {
             let Some(options) = options else {
                 return "a parent of the parser is not built where dldoctor can see it".to_owned();
             };
-            if options.opaque {
+            if options.is_opaque() {
                 return "the parser is handed to code dldoctor cannot read, or takes \
                         `**kwargs` or a computed option"
                     .to_owned();
@@ -635,7 +676,7 @@ impl ArgparseDefaults {
     fn defines(&self, parser: ParserId, dest: &str) -> bool {
         self.lineage_seen(parser).into_iter().any(|options| {
             options.is_none_or(|o| {
-                o.opaque
+                o.is_opaque()
                     || o.pseudo.is_some()
                     || o.options.contains_key(dest)
                     || o.overridden.contains_key(dest)
@@ -1135,9 +1176,11 @@ fn returned_one<'m, 'a>(
 }
 
 /// `parser` of `m` with its parents folded in, located in `m`'s file, for other files.
+/// The fillers of other files it is handed to stay deferred, for the file that uses it.
 fn folded(m: &Module, parser: ParserId) -> Option<ParserOptions> {
     let mut out = ParserOptions::default();
-    for options in ArgparseDefaults::of(m)?.lineage(parser)? {
+    for options in ArgparseDefaults::of(m)?.lineage_seen(parser) {
+        let options = options.filter(|o| !o.opaque && o.pseudo.is_none())?;
         out.absorb(options);
     }
     Some(out.located(m.path))
@@ -1375,7 +1418,7 @@ fn copied_parameter<'d>(
     let [parent] = options.parents[..] else {
         return None;
     };
-    if options.opaque || options.pseudo.is_some() {
+    if options.is_opaque() || options.pseudo.is_some() {
         return None;
     }
     let def = m.function(function)?;

@@ -58,7 +58,13 @@ const MAX_CALLER_HOPS: usize = 3;
 /// name is too common to say anything (the values stay unknown).
 const MAX_CALLER_FILES: usize = 64;
 
+/// How many files deep the functions that fill a parser are followed (`parse_args_knn()` in
+/// `args/knn.py` handing its parser to `dataset_args(parser)` of `args/dataset.py`).
+const MAX_FILLER_HOPS: usize = 4;
+
 thread_local! {
+    /// How many fillers deep this thread is (see [`MAX_FILLER_HOPS`]).
+    static FILLING: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
     /// The callers being looked for on this thread, so a cycle of helpers ends.
     static SEEKING: RefCell<Vec<(PathBuf, External)>> = const { RefCell::new(Vec::new()) };
 }
@@ -364,6 +370,11 @@ impl ProjectIndex {
     }
 
     /// Changes the project's roots (the editor's workspace folders changed).
+    /// Whether the index reads the project's files (an index of given files only does not).
+    pub fn reads_files(&self) -> bool {
+        self.reader.is_some() || !self.lock().is_empty()
+    }
+
     pub fn set_roots(&self, roots: Vec<PathBuf>) {
         *self.roots.write().unwrap_or_else(PoisonError::into_inner) = roots;
         self.forget_modules();
@@ -488,7 +499,8 @@ impl ProjectIndex {
         qualified: &str,
     ) -> Option<Arc<ParserOptions>> {
         let (def, key) = self.helper(from_file, qualified)?;
-        def.summary().parsers_returned.get(&key).cloned()
+        let options = def.summary().parsers_returned.get(&key)?;
+        Some(self.filled_in(&def.file, options))
     }
 
     /// The position of the parser the module-level function `qualified` returns as given
@@ -526,7 +538,8 @@ impl ProjectIndex {
             Some(method) => format!("{}.{method}", def.name),
             None => def.name.clone(),
         };
-        def.summary().namespaces_returned.get(&key).cloned()
+        let options = def.summary().namespaces_returned.get(&key)?;
+        Some(self.filled_in(&def.file, options))
     }
 
     /// What the module-level function `qualified` adds to the parser passed at `position`;
@@ -542,7 +555,28 @@ impl ProjectIndex {
         filled
             .iter()
             .find(|(p, _)| *p == position)
-            .map(|(_, options)| Arc::clone(options))
+            .map(|(_, options)| self.filled_in(&def.file, options))
+    }
+
+    /// A summary's parser with what the functions of other files it is handed to add (see
+    /// `ParserOptions::with_deferred`), read from `file`'s imports, a few files deep.
+    fn filled_in(&self, file: &Path, options: &Arc<ParserOptions>) -> Arc<ParserOptions> {
+        if !options.has_deferred() {
+            return Arc::clone(options);
+        }
+        let deep = FILLING.with(|f| {
+            let deep = f.get() >= MAX_FILLER_HOPS;
+            f.set(f.get() + 1);
+            deep
+        });
+        let filled = (**options).clone().with_deferred(|qualified, position| {
+            if deep {
+                return None;
+            }
+            self.filled_parser(file, qualified, position)
+        });
+        FILLING.with(|f| f.set(f.get() - 1));
+        Arc::new(filled)
     }
 
     /// What the callers in other files pass to a helper's parameter: what they all give, and
