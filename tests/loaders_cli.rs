@@ -1819,6 +1819,45 @@ print(next(iter(loader)))
     }
 }
 
+/// A helper of one module given a parameter's default by a function of another that the
+/// entry script runs (`build(ds, workers=16)` handing `workers` on): that default reaches the
+/// loader, named with the call; a caller of `build` that passes its own value hides it.
+#[test]
+fn a_parameter_default_handed_on_by_a_function_of_another_module() {
+    let helper = "\
+from torch.utils.data import DataLoader
+
+def make(ds, num_workers=4):
+    return DataLoader(ds, num_workers=num_workers)
+";
+    let entry = "\
+from helper import make
+
+def build(ds, workers=16):
+    return make(ds, num_workers=workers)
+
+if __name__ == '__main__':
+    print(list(build([1])))
+";
+    let dir = project(&[("helper.py", helper), ("entry.py", entry)]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), vec!["helper.py:4:DL201"]);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "num_workers = 16: the default of workers in build (entry.py line 3), through \
+           `make(ds, num_workers=workers)` (entry.py line 4)",
+        ],
+    );
+    std::fs::write(
+        dir.path().join("entry.py"),
+        entry.replace("build([1])", "build([1], workers=2)"),
+    )
+    .unwrap();
+    let (_, items) = check_json(dir.path());
+    assert!(codes_of(&items, "DL201").is_empty());
+}
+
 /// A base loader that gathers its arguments in a dict of `self` and unpacks it into
 /// DataLoader's `__init__`, and a subclass of another module that forwards its own.
 #[test]

@@ -154,6 +154,8 @@ fn subclass_argument(
                         param: name.clone(),
                         line: m.line(node.start_byte()),
                         at: range(node),
+                        file: None,
+                        via: None,
                     };
                 }
                 resolved

@@ -379,6 +379,8 @@ fn default_value(
             param: param.name.to_owned(),
             line: m.line(default.start_byte()),
             at: Module::range(default),
+            file: None,
+            via: None,
         },
     })
 }

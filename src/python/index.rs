@@ -1127,14 +1127,17 @@ fn construction(m: &Module, call: Node) -> Option<Construction> {
 }
 
 /// The value of `value`, an argument of `call` in the caller's file `m`, when it is the
-/// default of one of that file's command-line options: recorded with its file and the call
-/// that hands it on, as a namespace handed to another file is.
+/// default of one of that file's command-line options or of a parameter of its functions
+/// (`make_dataloader(num_workers=12)` handing `num_workers` on): recorded with its file and
+/// the call that hands it on, as a namespace handed to another file is.
 fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
     let mut resolved = m.value_of(value);
     if !resolved.value.is_known() {
         return None;
     }
-    let Provenance::ArgparseDefault { file, via, .. } = &mut resolved.provenance else {
+    let (Provenance::ArgparseDefault { file, via, .. }
+    | Provenance::ParameterDefault { file, via, .. }) = &mut resolved.provenance
+    else {
         return None;
     };
     if file.is_none() {

@@ -175,6 +175,46 @@ impl Via {
     }
 }
 
+/// "line 12", or "options.py line 12" for another file.
+fn place_en(file: Option<&Path>, line: u32) -> String {
+    match file.and_then(Path::file_name) {
+        Some(name) => format!("{} line {line}", name.to_string_lossy()),
+        None => format!("line {line}"),
+    }
+}
+
+fn place_zh(file: Option<&Path>, line: u32) -> String {
+    match file.and_then(Path::file_name) {
+        Some(name) => format!("{} 第 {line} 行", name.to_string_lossy()),
+        None => format!("第 {line} 行"),
+    }
+}
+
+/// `what`, and the call that hands it on to another file.
+fn through_en(what: String, via: Option<&Via>) -> String {
+    match via {
+        Some(via) => format!(
+            "{what}, through `{}` ({} line {})",
+            via.call,
+            via.place(),
+            via.line
+        ),
+        None => what,
+    }
+}
+
+fn through_zh(what: String, via: Option<&Via>) -> String {
+    match via {
+        Some(via) => format!(
+            "{what}，经 {} 第 {} 行的 `{}` 传入",
+            via.place(),
+            via.line,
+            via.call
+        ),
+        None => what,
+    }
+}
+
 /// Where a resolved value came from, for messages and hover.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Provenance {
@@ -209,6 +249,11 @@ pub enum Provenance {
         param: String,
         line: u32,
         at: TextRange,
+        /// The file of the function when it is not the file the value is used in (a caller
+        /// of another module hands the default on).
+        file: Option<PathBuf>,
+        /// The call of that file that hands it on towards the use.
+        via: Option<Box<Via>>,
     },
     /// What every call found passes for a function's parameter (`DigitsData(num_workers=4)`);
     /// `at` is the value in the first such call.
@@ -359,33 +404,26 @@ impl Provenance {
                 via,
                 ..
             } => {
-                let place = match file.as_deref().and_then(Path::file_name) {
-                    Some(name) => format!("{} line {line}", name.to_string_lossy()),
-                    None => format!("line {line}"),
-                };
+                let place = place_en(file.as_deref(), *line);
                 let what = if *implicit {
                     format!("argparse's default for {flag} ({place})")
                 } else {
                     format!("the default of {flag} ({place})")
                 };
-                Some(match via {
-                    Some(via) => format!(
-                        "{what}, through `{}` ({} line {})",
-                        via.call,
-                        via.place(),
-                        via.line
-                    ),
-                    None => what,
-                })
+                Some(through_en(what, via.as_deref()))
             }
             Provenance::ParameterDefault {
                 function,
                 param,
                 line,
+                file,
+                via,
                 ..
-            } => Some(format!(
-                "the default of {param} in {function} (line {line})"
-            )),
+            } => {
+                let place = place_en(file.as_deref(), *line);
+                let what = format!("the default of {param} in {function} ({place})");
+                Some(through_en(what, via.as_deref()))
+            }
             Provenance::ParameterPassed {
                 function,
                 param,
@@ -424,31 +462,26 @@ impl Provenance {
                 via,
                 ..
             } => {
-                let place = match file.as_deref().and_then(Path::file_name) {
-                    Some(name) => format!("{} 第 {line} 行", name.to_string_lossy()),
-                    None => format!("第 {line} 行"),
-                };
+                let place = place_zh(file.as_deref(), *line);
                 let what = if *implicit {
                     format!("{place} argparse 为 {flag} 给出的默认值")
                 } else {
                     format!("{place} {flag} 的默认值")
                 };
-                Some(match via {
-                    Some(via) => format!(
-                        "{what}，经 {} 第 {} 行的 `{}` 传入",
-                        via.place(),
-                        via.line,
-                        via.call
-                    ),
-                    None => what,
-                })
+                Some(through_zh(what, via.as_deref()))
             }
             Provenance::ParameterDefault {
                 function,
                 param,
                 line,
+                file,
+                via,
                 ..
-            } => Some(format!("第 {line} 行 {function} 的参数 {param} 的默认值")),
+            } => {
+                let place = place_zh(file.as_deref(), *line);
+                let what = format!("{place} {function} 的参数 {param} 的默认值");
+                Some(through_zh(what, via.as_deref()))
+            }
             Provenance::ParameterPassed {
                 function,
                 param,
@@ -539,7 +572,8 @@ impl Resolved {
     /// is used in.
     pub fn defined_in(&self) -> Option<PathBuf> {
         match &self.provenance {
-            Provenance::ArgparseDefault { file, .. } => file.clone(),
+            Provenance::ArgparseDefault { file, .. }
+            | Provenance::ParameterDefault { file, .. } => file.clone(),
             _ => None,
         }
     }
