@@ -1858,6 +1858,64 @@ if __name__ == '__main__':
     assert!(codes_of(&items, "DL201").is_empty());
 }
 
+/// A method's default that a caller of another module leaves out (`trainer.train(ds)` after
+/// `trainer = Trainer(...)`, the class imported from the module), while another passes a
+/// config's value: that caller's path runs with the default. A class of the same name that
+/// another module defines for itself is another class.
+#[test]
+fn a_method_default_that_a_caller_of_another_module_leaves_out() {
+    let trainer = "\
+from torch.utils.data import DataLoader
+
+class Trainer:
+    def train(self, dataset, num_workers=16):
+        loader = DataLoader(dataset, batch_size=8, num_workers=num_workers)
+        return [batch for batch in loader]
+";
+    let finetune = "\
+from model.trainer import Trainer
+
+trainer = Trainer()
+trainer.train([1, 2, 3])
+";
+    let hydra = "\
+from model.trainer import Trainer
+
+def main(cfg):
+    Trainer().train([1, 2, 3], num_workers=cfg.datasets.num_workers)
+";
+    let other = "\
+class Trainer:
+    def train(self, dataset, num_workers=0):
+        return dataset
+
+Trainer().train([1], num_workers=64)
+";
+    let dir = project(&[
+        ("model/__init__.py", ""),
+        ("model/trainer.py", trainer),
+        ("finetune.py", finetune),
+        ("train.py", hydra),
+        ("other.py", other),
+    ]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), vec!["model/trainer.py:5:DL201"]);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "num_workers = 16: the default of num_workers in Trainer.train (line 4), on one \
+           caller's path",
+        ],
+    );
+    std::fs::write(
+        dir.path().join("finetune.py"),
+        finetune.replace("[1, 2, 3])", "[1, 2, 3], num_workers=2)"),
+    )
+    .unwrap();
+    let (_, items) = check_json(dir.path());
+    assert!(codes_of(&items, "DL201").is_empty());
+}
+
 /// A base loader that gathers its arguments in a dict of `self` and unpacks it into
 /// DataLoader's `__init__`, and a subclass of another module that forwards its own.
 #[test]

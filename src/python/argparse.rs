@@ -1323,7 +1323,11 @@ fn library_options(m: &Module, call: Node, dests: &[&str]) -> ParserOptions {
 
 /// The class expression of the construction `object` is or is bound to once
 /// (`Options()`, `opts` after `opts = Options()`).
-fn constructed_class<'a>(m: &Module<'a>, object: Node<'a>, scope: ScopeId) -> Option<Node<'a>> {
+pub(crate) fn constructed_class<'a>(
+    m: &Module<'a>,
+    object: Node<'a>,
+    scope: ScopeId,
+) -> Option<Node<'a>> {
     let construction = match object.kind() {
         "call" => object,
         "identifier" => {

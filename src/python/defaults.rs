@@ -22,7 +22,8 @@
 use tree_sitter::Node;
 
 use crate::python::argparse::{
-    binds_first, effective_bindings, names_a_binding, parameter_default, parameter_position,
+    binds_first, constructed_class, effective_bindings, names_a_binding, parameter_default,
+    parameter_position,
 };
 use crate::python::decorators;
 use crate::python::index::Construction;
@@ -124,7 +125,19 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
             }
             (class.name, class.name_range, Some(class_id))
         }
-        Some(_) => return None,
+        Some(class_id) => {
+            let calls = method_calls(m, class_id, function_id, position, keyword_only, param.name)?;
+            let class = m.class(class_id)?.name;
+            let shown = format!("{class}.{}", function.name);
+            return combine(resolve_passed(
+                m,
+                function,
+                param,
+                (&shown, Some(class)),
+                calls,
+                depth,
+            ));
+        }
         None => (function.name, function.name_range, None),
     };
     let mut passed = Vec::new();
@@ -198,6 +211,28 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
     if passed.is_empty() {
         passed.push((Passed::Nothing, true));
     }
+    combine(resolve_passed(
+        m,
+        function,
+        param,
+        (name, class.map(|_| name)),
+        passed,
+        depth,
+    ))
+}
+
+/// What each call gives the parameter, with whether it is a candidate for one caller's value
+/// (see [`combine`]). `shown` names the callee in messages (`main`, `Model`, `Trainer.train`),
+/// `class` the class of a method.
+fn resolve_passed(
+    m: &Module,
+    function: &FunctionDef,
+    param: &Binding,
+    (shown, class): (&str, Option<&str>),
+    passed: Vec<(Passed, bool)>,
+    depth: u32,
+) -> Vec<(Resolved, bool)> {
+    let name = shown;
     let mut values = Vec::with_capacity(passed.len());
     for (p, candidate) in passed {
         let resolved = match p {
@@ -218,12 +253,10 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
                     _ => inner,
                 }
             }
-            Passed::Nothing => {
-                match default_value(m, function, param, class.map(|_| name), depth) {
-                    Some(resolved) => resolved,
-                    None => Resolved::unknown(),
-                }
-            }
+            Passed::Nothing => match default_value(m, function, param, class, depth) {
+                Some(resolved) => resolved,
+                None => Resolved::unknown(),
+            },
             Passed::Elsewhere(resolved) => resolved,
             // An attribute the namespace may lack would leave the default: only a value the
             // parser is known to give counts.
@@ -235,7 +268,80 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
         };
         values.push((resolved, candidate));
     }
-    combine(values)
+    values
+}
+
+/// The calls of the method `function` of the class `class`, `None` when there are none: on
+/// instances built in this file (`Trainer(...).train(ds)`, `t.train(ds)` after `t =
+/// Trainer(...)`), through `self` in the class, and on instances the project's other files
+/// build of a module-level class. An instance handed around may call it with anything, so a
+/// caller is always left unknown: the value is one caller's at most (see [`combine`]).
+fn method_calls<'a>(
+    m: &Module<'a>,
+    class: ClassId,
+    function_id: FunctionId,
+    position: usize,
+    keyword_only: bool,
+    param: &str,
+) -> Option<Vec<(Passed<'a>, bool)>> {
+    let function = m.function(function_id)?;
+    if position == 0 || has_subclass(m, class) || binds_first(m, function_id).is_some() {
+        return None;
+    }
+    let def = m.class(class)?;
+    let mut passed = Vec::new();
+    for call in m.calls() {
+        if call.callee.kind() != "attribute" || call.method != Some(function.name) {
+            continue;
+        }
+        let object = call.callee.child_by_field_name("object")?;
+        let on_this_class = match object.kind() {
+            "identifier" if m.text(object) == "self" => m
+                .function_at(call.node)
+                .and_then(|f| m.function(f))
+                .is_some_and(|f| f.class == Some(class)),
+            _ => constructed_class(m, object, call.scope)
+                .filter(|c| c.kind() == "identifier")
+                .and_then(|c| m.single_binding(m.text(c), call.scope))
+                .is_some_and(|b| b.kind == BindingKind::Class(class)),
+        };
+        if !on_this_class {
+            continue;
+        }
+        if passed.len() >= MAX_CALLS {
+            return None;
+        }
+        let what = passed_for(
+            m,
+            call.node,
+            call.scope,
+            position,
+            keyword_only,
+            true,
+            param,
+        );
+        passed.push((
+            what.unwrap_or(Passed::Unknown),
+            !in_test_function(m, call.node),
+        ));
+    }
+    if def.node.parent().is_some_and(|p| p.kind() == "module")
+        && let Some(calls) = m
+            .index
+            .method_calls_elsewhere(m.path, def.name, function.name)
+    {
+        let index = position.checked_sub(1).filter(|_| !keyword_only);
+        passed.extend(
+            calls
+                .iter()
+                .map(|c| (passed_there(c, index, param), !c.in_tests)),
+        );
+    }
+    if passed.is_empty() {
+        return None;
+    }
+    passed.push((Passed::Unknown, false));
+    Some(passed)
 }
 
 /// What the calls of a function give a parameter, together: the value they all give; else

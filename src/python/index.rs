@@ -743,7 +743,10 @@ impl ProjectIndex {
     /// add or remove some. Returns whether anything was forgotten.
     fn forget_constructions(&self, text: Option<&str>) -> bool {
         let mut found = lock(&self.constructions);
-        let names_one = found.keys().any(|(_, class)| {
+        // A method's calls are kept under `Class.method`: a file that names the class may
+        // add some.
+        let names_one = found.keys().any(|(_, name)| {
+            let class = name.split('.').next().unwrap_or(name);
             text.is_none_or(|t| memchr::memmem::find(t.as_bytes(), class.as_bytes()).is_some())
         });
         if names_one {
@@ -767,7 +770,77 @@ impl ProjectIndex {
         found
     }
 
+    /// The calls of `method` on instances of the module-level class `class` of `file` in the
+    /// project's other files: `Trainer(...).train(ds)`, or `t.train(ds)` after `t =
+    /// Trainer(...)`, the class imported from `file`. `None` when one passes
+    /// `*args` or `**kwargs`, or the project is too large to search. Memoised as
+    /// constructions are.
+    pub fn method_calls_elsewhere(&self, file: &Path, class: &str, method: &str) -> Constructions {
+        let key = (file.to_path_buf(), format!("{class}.{method}"));
+        if let Some(found) = lock(&self.constructions).get(&key) {
+            return found.clone();
+        }
+        let found = self
+            .search(file, &key.1, |reader, files, root| {
+                self.read_method_calls(reader, files, root, file, class, method)
+            })
+            .map(Arc::new);
+        lock(&self.constructions).insert(key, found.clone());
+        found
+    }
+
+    fn read_method_calls(
+        &self,
+        reader: &Reader,
+        files: &[PathBuf],
+        root: Option<&Path>,
+        file: &Path,
+        class: &str,
+        method: &str,
+    ) -> Option<Vec<Construction>> {
+        let mut found = Vec::new();
+        for (path, source) in mentioning(reader, files, file, &[class, method]) {
+            let tree = crate::python::parse(&source, None)?;
+            let m = Module::build_definitions(&source, &tree, path, self, Catalogue::builtin_ref());
+            let in_tests = is_test_file(root, path);
+            for call in m.calls() {
+                // The class as that file imports it from this one, not a class of the same
+                // name defined elsewhere.
+                let on_class = call.method == Some(method)
+                    && call
+                        .callee
+                        .child_by_field_name("object")
+                        .and_then(|o| argparse::constructed_class(&m, o, call.scope))
+                        .and_then(|c| m.qualified_in(c, call.scope, 0))
+                        .is_some_and(|q| {
+                            q.rsplit('.').next() == Some(class)
+                                && self.definition(path, &q).is_some_and(|d| d.file == file)
+                        });
+                if on_class {
+                    let mut c = construction(&m, call.node)?;
+                    c.in_tests = in_tests;
+                    found.push(c);
+                }
+            }
+        }
+        Some(found)
+    }
+
     fn find_constructions(&self, file: &Path, class: &str) -> Option<Vec<Construction>> {
+        self.search(file, class, |reader, files, root| {
+            self.read_constructions(reader, files, root, file, class)
+        })
+    }
+
+    /// Runs `scan` over the Python files of the project that holds `file` (the same memoised
+    /// listing the callers of helpers are searched in), unless the project is too large or the
+    /// search for `name` is already under way on this thread.
+    fn search(
+        &self,
+        file: &Path,
+        name: &str,
+        scan: impl FnOnce(&Reader, &[PathBuf], Option<&Path>) -> Option<Vec<Construction>>,
+    ) -> Option<Vec<Construction>> {
         let Some(reader) = self.reader.as_ref() else {
             return Some(Vec::new());
         };
@@ -779,7 +852,6 @@ impl ProjectIndex {
                 .max_by_key(|r| r.components().count())
                 .cloned()
         };
-        // The same memoised listing the callers of helpers are searched in.
         let files = match &root {
             Some(root) => self.listing(root),
             None => self.search_files(file)?,
@@ -787,12 +859,12 @@ impl ProjectIndex {
         if files.len() > MAX_SEARCHED_FILES {
             return None;
         }
-        let key = (file.to_path_buf(), class.to_owned());
+        let key = (file.to_path_buf(), name.to_owned());
         if CONSTRUCTING.with_borrow(|c| c.contains(&key)) {
             return None;
         }
         CONSTRUCTING.with_borrow_mut(|c| c.push(key));
-        let found = self.read_constructions(reader.as_ref(), &files, root.as_deref(), file, class);
+        let found = scan(reader.as_ref(), &files, root.as_deref());
         CONSTRUCTING.with_borrow_mut(|c| c.pop());
         found
     }
@@ -806,11 +878,7 @@ impl ProjectIndex {
         class: &str,
     ) -> Option<Vec<Construction>> {
         let mut found = Vec::new();
-        for path in files.iter().filter(|p| p.as_path() != file) {
-            let Some(source) = reader(path) else { continue };
-            if memchr::memmem::find(source.as_bytes(), class.as_bytes()).is_none() {
-                continue;
-            }
+        for (path, source) in mentioning(reader, files, file, &[class]) {
             let tree = crate::python::parse(&source, None)?;
             let mut calls = Vec::new();
             constructions_in(&source, tree.root_node(), class, &mut calls)?;
@@ -818,8 +886,7 @@ impl ProjectIndex {
                 continue;
             }
             let m = Module::build_definitions(&source, &tree, path, self, Catalogue::builtin_ref());
-            let in_tests =
-                is_test_file(root.and_then(|r| path.strip_prefix(r).ok()).unwrap_or(path));
+            let in_tests = is_test_file(root, path);
             for call in calls {
                 let mut c = construction(&m, call)?;
                 c.in_tests = in_tests;
@@ -1153,9 +1220,29 @@ fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
     Some(resolved)
 }
 
-/// Whether `path` (relative to the project's root where it has one) is a test file by the
-/// conventions of pytest and unittest.
-fn is_test_file(path: &Path) -> bool {
+/// The files of `files` other than `file` whose text holds every one of `needles`, with it.
+fn mentioning<'f>(
+    reader: &'f Reader,
+    files: &'f [PathBuf],
+    file: &'f Path,
+    needles: &'f [&str],
+) -> impl Iterator<Item = (&'f PathBuf, String)> {
+    files
+        .iter()
+        .filter(move |p| p.as_path() != file)
+        .filter_map(move |path| {
+            let source = reader(path)?;
+            needles
+                .iter()
+                .all(|n| memchr::memmem::find(source.as_bytes(), n.as_bytes()).is_some())
+                .then_some((path, source))
+        })
+}
+
+/// Whether `path` (taken relative to the project's `root` where it has one) is a test file by
+/// the conventions of pytest and unittest.
+fn is_test_file(root: Option<&Path>, path: &Path) -> bool {
+    let path = root.and_then(|r| path.strip_prefix(r).ok()).unwrap_or(path);
     let in_test_folder = path.parent().is_some_and(|folder| {
         folder
             .components()
