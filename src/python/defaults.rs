@@ -360,12 +360,13 @@ fn combine(values: Vec<(Resolved, bool)>) -> Option<Resolved> {
     )
 }
 
-/// Whether `call` is in a test: a function named `test...` (pytest's and unittest's), whose
-/// values say nothing of what a run of the program gives.
+/// Whether `call` is in a test: a function named `test_...` (pytest's and unittest's), whose
+/// values say nothing of what a run of the program gives. A training script's own `test(model,
+/// loader)` is code the program runs.
 fn in_test_function(m: &Module, call: Node) -> bool {
     let mut function = m.function_at(call).and_then(|f| m.function(f));
     while let Some(f) = function {
-        if f.name.starts_with("test") {
+        if f.name.starts_with("test_") {
             return true;
         }
         function = f.parent_function.and_then(|p| m.function(p));

@@ -49,7 +49,7 @@ plain run has one process, and on one node the processes together run about as m
 When the callers of a function disagree on a parameter (one leaves its default of 16, another
 passes a config's value that is not known), the largest whole number a caller outside the
 tests gives is checked, as that caller's path runs with it, and the message says so; a test's
-value (`tests/`, `test_*.py`, a `test...` function) counts for nothing. A method's parameter
+value (`tests/`, `test_*.py`, a `test_...` function) counts for nothing. A method's parameter
 is read from its calls on instances of its class built in the file (`Trainer(model).train(ds)`,
 `trainer.train(ds)` after `trainer = Trainer(model)`) or, the class imported, in the project's
 other modules; an instance handed around may be called with anything, so such a value is
