@@ -69,8 +69,8 @@ pub(crate) enum Passed<'a> {
 }
 
 /// What a call found in another file passes to the parameter `param` (0-based `index` among
-/// the positional arguments, `None` when keyword-only): nothing, or an option's default of
-/// that file; `None` when it passes anything else.
+/// the positional arguments, `None` when keyword-only): nothing, or a value that file hands
+/// on (see [`Construction::values`]); unknown when it passes anything else.
 fn passed_there<'a>(c: &Construction, index: Option<usize>, param: &str) -> Passed<'a> {
     let by_position = index.is_some_and(|i| c.positional > i);
     if !by_position && !c.keywords.iter().any(|k| k == param) {
@@ -232,7 +232,6 @@ fn resolve_passed(
     passed: Vec<(Passed, bool)>,
     depth: u32,
 ) -> Vec<(Resolved, bool)> {
-    let name = shown;
     let mut values = Vec::with_capacity(passed.len());
     for (p, candidate) in passed {
         let resolved = match p {
@@ -243,7 +242,7 @@ fn resolve_passed(
                         Resolved {
                             value: inner.value,
                             provenance: Provenance::ParameterPassed {
-                                function: name.to_owned(),
+                                function: shown.to_owned(),
                                 param: param.name.to_owned(),
                                 line: m.line(value.start_byte()),
                                 at: Module::range(value),
@@ -253,10 +252,9 @@ fn resolve_passed(
                     _ => inner,
                 }
             }
-            Passed::Nothing => match default_value(m, function, param, class, depth) {
-                Some(resolved) => resolved,
-                None => Resolved::unknown(),
-            },
+            Passed::Nothing => {
+                default_value(m, function, param, class, depth).unwrap_or_else(Resolved::unknown)
+            }
             Passed::Elsewhere(resolved) => resolved,
             // An attribute the namespace may lack would leave the default: only a value the
             // parser is known to give counts.

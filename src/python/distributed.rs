@@ -85,15 +85,22 @@ fn takes_no_required_argument(def: Node) -> bool {
     })
 }
 
-/// Whether `callee` (called in `scope`) names such a helper: a function of this file, or one
-/// imported from another file of the project.
-pub(crate) fn names_world_size_helper(m: &Module, callee: Node, scope: ScopeId) -> bool {
-    if callee.kind() == "identifier"
-        && let Some([id]) = m.lookup(m.text(callee), scope)
-        && let Some(BindingKind::Function(f)) = m.bindings().get(*id).map(|b| &b.kind)
-    {
-        return answers_world_size(m, *f);
+/// Whether `callee` (called in `scope`, `qualified` as the model names it) names such a
+/// helper: a function of this file, or one imported from another file of the project.
+pub(crate) fn names_world_size_helper(
+    m: &Module,
+    callee: Node,
+    scope: ScopeId,
+    qualified: Option<&str>,
+) -> bool {
+    if let Some(qualified) = qualified {
+        return m.index.answers_world_size(m.path, qualified);
     }
-    m.qualified_in(callee, scope, 0)
-        .is_some_and(|q| m.index.answers_world_size(m.path, &q))
+    callee.kind() == "identifier"
+        && m.lookup(m.text(callee), scope)
+            .and_then(|ids| match ids {
+                [id] => m.bindings().get(*id),
+                _ => None,
+            })
+            .is_some_and(|b| matches!(b.kind, BindingKind::Function(f) if answers_world_size(m, f)))
 }

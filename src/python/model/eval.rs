@@ -356,11 +356,17 @@ impl<'a> Module<'a> {
             value,
             provenance: Provenance::Computed,
         };
-        if distributed::names_world_size_helper(self, callee, scope) {
-            return computed(Value::Int(1));
-        }
+        // A world-size helper of this file has no qualified name; one imported from another
+        // file is asked of the index only when no known callee matches (below).
+        let world_size = |qualified: Option<&str>| {
+            if distributed::names_world_size_helper(self, callee, scope, qualified) {
+                computed(Value::Int(1))
+            } else {
+                Resolved::unknown()
+            }
+        };
         let Some(qualified) = self.qualified_in(callee, scope, depth + 1) else {
-            return Resolved::unknown();
+            return world_size(None);
         };
         let args = positional_args(expr);
         match qualified.as_str() {
@@ -477,7 +483,7 @@ impl<'a> Module<'a> {
                     _ => Resolved::unknown(),
                 }
             }
-            _ => Resolved::unknown(),
+            _ => world_size(Some(&qualified)),
         }
     }
 }
