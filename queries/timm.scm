@@ -20,3 +20,11 @@
   (#set! dl.default.batch_sampler "?")
   (#set! dl.default.drop_last "?")
   (#set! dl.default.worker_init_fn "?"))
+
+; timm (at aa4b585, timm/data/loader.py): class MultiEpochsDataLoader(torch.utils.data.DataLoader)
+; with __init__(self, *args, **kwargs) passing everything to DataLoader.__init__, then
+; starting its iterator (and so its workers) in __init__ to reuse them across epochs.
+((call function: (_) @callee) @loader
+  (#dl-resolves-to? @callee "timm.data.loader.MultiEpochsDataLoader")
+  (#set! dl.entry "timm.data.loader.MultiEpochsDataLoader")
+  (#set! dl.kind "class"))

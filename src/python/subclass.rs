@@ -17,7 +17,7 @@ use crate::python::kinds::{Kind, kind};
 use crate::python::labels::{EntryName, Place};
 use crate::python::loaders;
 use crate::python::loaders::Param;
-use crate::python::model::{BindingKind, ClassId, FunctionId, Module, ScopeId};
+use crate::python::model::{BindingId, BindingKind, ClassId, FunctionId, Module, ScopeId};
 use crate::python::values::Value;
 
 const MAX_DEPTH: u32 = 8;
@@ -373,7 +373,11 @@ impl<'m, 'a> CalleeLoaders<'m, 'a> {
         let m = self.m;
         match kind(expr) {
             Kind::Identifier => {
-                let binding = m.single_binding(m.text(expr), scope)?;
+                let ids = m.lookup(m.text(expr), scope)?;
+                if ids.len() > 1 {
+                    return self.assignments(ids, depth);
+                }
+                let binding = m.bindings().get(*ids.first()?)?;
                 match (&binding.kind, binding.value) {
                     (BindingKind::Class(id), _) => self.class(*id, depth + 1),
                     (BindingKind::Import { qualified }, _) => self.qualified(qualified, depth + 1),
@@ -389,6 +393,29 @@ impl<'m, 'a> CalleeLoaders<'m, 'a> {
             }
             _ => None,
         }
+    }
+
+    /// A name assigned several loader classes (`cls = DataLoader`, then under a condition
+    /// `cls = MultiEpochsDataLoader`): either, when every binding is such an assignment.
+    fn assignments(&mut self, ids: &[BindingId], depth: u32) -> Option<(EntryName, Signature)> {
+        let m = self.m;
+        let mut found: Option<(EntryName, Signature)> = None;
+        for id in ids {
+            let binding = m.bindings().get(*id)?;
+            let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
+                return None;
+            };
+            let (name, signature) = self.value(value, binding.scope, depth + 1)?;
+            found = Some(match found {
+                None => (name, signature),
+                Some((before, sig)) if before == name => (before, sig),
+                Some((before, sig)) => (
+                    EntryName::Either(Box::new(before), Box::new(name)),
+                    sig.merge(&signature),
+                ),
+            });
+        }
+        found
     }
 
     /// `A if c else B` (both loaders), or a name.
