@@ -493,7 +493,12 @@ impl ArgparseDefaults {
             Some(namespace) => namespace,
             None => {
                 let namespace = Namespace::follow(m, object, scope);
-                self.namespaces.borrow_mut().insert(key, namespace.clone());
+                // Inside a condition the flow follows fewer conditions of its own
+                // ([`MAX_CONDITIONS`]), so what it finds there is not kept for the reads
+                // outside.
+                if CONDITIONS.with(std::cell::Cell::get) == 0 {
+                    self.namespaces.borrow_mut().insert(key, namespace.clone());
+                }
                 namespace
             }
         };

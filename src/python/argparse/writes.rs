@@ -57,7 +57,10 @@ pub(crate) fn branch_runs(m: &Module, node: Node, stop: Option<Node>, depth: u32
         // A function defined in a branch that never runs never runs either (`if args.cv:
         // def folds(): args.workers = 0`); one that is defined may still not be called.
         if matches!(parent.kind(), "function_definition" | "lambda") {
-            if stop.is_none() && branch_runs(m, parent, None, depth + 1) == Some(false) {
+            if stop.is_none()
+                && (branch_runs(m, parent, None, depth + 1) == Some(false)
+                    || never_called(m, parent, depth + 1))
+            {
                 return Some(false);
             }
             break;
@@ -111,6 +114,40 @@ pub(crate) fn branch_runs(m: &Module, node: Node, stop: Option<Node>, depth: u32
         current = parent;
     }
     runs
+}
+
+/// Whether the function `definition` (not a method) is named in the file, and only in code
+/// that does not run under the defaults: `main_worker` handed to `mp.spawn` under
+/// `if args.multi_gpu:` when `--multi_gpu` is off. A function never named in the file may be
+/// called from another one, so it is not concluded dead.
+fn never_called(m: &Module, definition: Node, depth: u32) -> bool {
+    let statement = definition
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+        .unwrap_or(definition);
+    if depth > MAX_CONDITION_DEPTH
+        || definition.kind() != "function_definition"
+        || statement
+            .parent()
+            .and_then(|block| block.parent())
+            .is_some_and(|p| p.kind() == "class_definition")
+    {
+        return false;
+    }
+    let Some(name) = definition.child_by_field_name("name") else {
+        return false;
+    };
+    let references: Vec<Node> = m
+        .references(m.text(name))
+        .into_iter()
+        // A recursive call does not call it.
+        .filter(|r| !definition.byte_range().contains(&r.start_byte()))
+        .filter(|r| super::names_a_binding(*r))
+        .collect();
+    !references.is_empty()
+        && references
+            .iter()
+            .all(|r| branch_runs(m, *r, None, depth + 1) == Some(false))
 }
 
 /// Whether `setattr(object, name, ...)` only ever adds attributes: it runs under
