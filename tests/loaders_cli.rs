@@ -2023,3 +2023,87 @@ if __name__ == '__main__':
     let (_, items) = check_json(dir.path());
     assert!(codes_of(&items, "DL201").is_empty());
 }
+
+/// An asteroid recipe: the YAML file the main block opens becomes options
+/// (`prepare_parser_from_dict`) and a dict again (`parse_args_as_dict`), so the loader reads
+/// the file's values; with the file's 4 workers nothing is said.
+const ASTEROID_RECIPE: &str = "\
+import argparse
+
+from torch.utils.data import DataLoader
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--exp_dir', default='exp/tmp')
+
+
+def main(conf):
+    train_loader = DataLoader(
+        train_set,
+        batch_size=conf['training']['batch_size'],
+        num_workers=conf['training']['num_workers'],
+    )
+    val_loader = DataLoader(val_set, num_workers=conf['training']['num_workers'])
+    for batch in train_loader:
+        pass
+    for batch in val_loader:
+        pass
+
+
+if __name__ == '__main__':
+    import yaml
+    from asteroid.utils import prepare_parser_from_dict, parse_args_as_dict
+
+    with open('./local/conf.yml') as f:
+        def_conf = yaml.safe_load(f)
+    parser = prepare_parser_from_dict(def_conf, parser=parser)
+    arg_dic, plain_args = parse_args_as_dict(parser, return_plain_args=True)
+    main(arg_dic)
+";
+
+#[test]
+fn an_asteroid_recipe_reads_the_config_its_main_block_opens() {
+    let conf = "training:\n  batch_size: 4\n  num_workers: 16\n";
+    let dir = project(&[("train.py", ASTEROID_RECIPE), ("local/conf.yml", conf)]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(
+        codes_of(&items, "DL201"),
+        ["train.py:13:DL201", "train.py:15:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 16: training.num_workers in local/conf.yml line 3, passed on line 13\n",
+        ],
+    );
+
+    // The dict itself (no pair), read the same way.
+    let single = ASTEROID_RECIPE.replace(
+        "arg_dic, plain_args = parse_args_as_dict(parser, return_plain_args=True)",
+        "arg_dic = parse_args_as_dict(parser)",
+    );
+    let dir = project(&[("train.py", &single), ("local/conf.yml", conf)]);
+    assert_eq!(codes_of(&check_json(dir.path()).1, "DL201").len(), 2);
+
+    // The file's own 4 workers, or a parser not prepared from it, say nothing.
+    let dir = project(&[
+        ("train.py", ASTEROID_RECIPE),
+        (
+            "local/conf.yml",
+            "training:\n  batch_size: 4\n  num_workers: 4\n",
+        ),
+    ]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+    let unprepared = ASTEROID_RECIPE.replace(
+        "    parser = prepare_parser_from_dict(def_conf, parser=parser)\n",
+        "",
+    );
+    let dir = project(&[("train.py", &unprepared), ("local/conf.yml", conf)]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+    // The pair itself is not the dict.
+    let pair = ASTEROID_RECIPE.replace(
+        "arg_dic, plain_args = parse_args_as_dict(parser, return_plain_args=True)",
+        "arg_dic = parse_args_as_dict(parser, return_plain_args=True)",
+    );
+    let dir = project(&[("train.py", &pair), ("local/conf.yml", conf)]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+}

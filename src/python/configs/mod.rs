@@ -2,8 +2,8 @@
 //! (`cfg = TrainConfig()`, also through `HfArgumentParser(...).parse_args_into_dataclasses()`),
 //! `@click.option` defaults, and Hydra / OmegaConf YAML files (`@hydra.main(config_path=...,
 //! config_name=...)`, `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load` of a file opened
-//! from a known path), and yacs `CfgNode` configs with the YAML
-//! files merged into them.
+//! from a known path, also turned into options and back by asteroid's recipe helpers), and
+//! yacs `CfgNode` configs with the YAML files merged into them.
 //!
 //! What runs is what a run without command-line options gets: a dataclass field's default, a
 //! click option's `default=`, the value in the config file Hydra composes by default. A config
@@ -12,6 +12,7 @@
 //! Anything else stays unknown; a config file's value that cannot be read (an interpolation,
 //! `???`, a missing key or file, broken YAML) stays unknown with its reason.
 
+mod asteroid;
 mod click;
 mod dataclass;
 mod hydra;
@@ -169,6 +170,7 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
             }
             match m.qualified_in(callee, scope, depth + 1).as_deref() {
                 Some("omegaconf.OmegaConf.load") => hydra::load_literal(m, expr, scope),
+                Some(q) if asteroid::parses(q) => asteroid::parsed(m, expr, None, scope, depth),
                 Some(q) if pyyaml::LOADS.contains(&q) => pyyaml::load(m, expr, scope),
                 _ => yacs::copied(m, expr, scope, depth),
             }
@@ -233,6 +235,9 @@ fn name_config<'a>(
             (BindingKind::Assign | BindingKind::Walrus, Some(value)) => {
                 config_of(m, value, binding.scope, depth + 1)?
             }
+            (BindingKind::Assign, None) if let Some(config) = asteroid_pair(m, binding, depth) => {
+                config
+            }
             (BindingKind::Assign, None) => match dataclass::destructured(m, binding, depth)? {
                 dataclass::Parsed::Defaults(config) => config,
                 // `parser.parse_json_file(sys.argv[1])`: a file chosen on the command line.
@@ -248,6 +253,17 @@ fn name_config<'a>(
         }
     }
     found
+}
+
+/// `conf, args = parse_args_as_dict(parser, return_plain_args=True)`: `conf`.
+fn asteroid_pair<'a>(m: &Module<'a>, binding: &Binding<'a>, depth: u32) -> Option<Config<'a>> {
+    let (call, index) = crate::python::argparse::destructured(binding)?;
+    let callee = call.child_by_field_name("function")?;
+    let qualified = m.qualified_in(callee, binding.scope, depth + 1)?;
+    if !asteroid::parses(&qualified) {
+        return None;
+    }
+    asteroid::parsed(m, call, Some(index), binding.scope, depth)
 }
 
 /// A parameter's config: Hydra's for an entry point's first parameter, else what every call

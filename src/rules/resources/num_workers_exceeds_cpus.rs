@@ -32,7 +32,8 @@ a loader factory of another module: the message names the call it came through),
 (`cfg = TrainConfig()`, also parsed by `HfArgumentParser`), of a `@click.option`, or the
 value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
 config_name=...)`, `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` of a file opened
-from a literal path or an option's default, `with open(args.config) as f:`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
+from a literal path or an option's default, `with open(args.config) as f:`, also turned into
+options and back by asteroid's `prepare_parser_from_dict` and `parse_args_as_dict`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
 (`cfg.merge_from_file(args.cfg)` with the option's default path); the message says which. A
 config value that is an interpolation (`${...}`) or `???` stays unknown, as does a yacs value
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
@@ -41,7 +42,9 @@ loaders` says why. A count bounded by the CPU count
 (`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
 rewrites in a way the analysis cannot follow (`args.workers = args.workers // ngpus` under a
 condition) is left alone; a rewrite, a rebinding (`if args.resume: args = checkpoint["opt"]`)
-or a call in a branch whose condition is false under the defaults does not count.
+or a call in a branch whose condition is false under the defaults does not count, nor does
+a rewrite in a function called only from such branches (`mp.spawn(main_worker, ...)` under
+`if args.multi_gpu:` with `--multi_gpu` off).
 A worker count shared among the processes by a helper that answers 1 without
 `torch.distributed` initialised (`args.workers = int((args.workers + utils.get_world_size() -
 1) / utils.get_world_size())` with DETR's or MAE's `get_world_size()`) keeps its whole value: a
