@@ -2107,3 +2107,42 @@ fn an_asteroid_recipe_reads_the_config_its_main_block_opens() {
     let dir = project(&[("train.py", &pair), ("local/conf.yml", conf)]);
     assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
 }
+
+/// A factory of another module handing its `**kwargs` to DataLoader: the caller's option
+/// default is the loader's worker count; a caller that passes none leaves DataLoader's 0.
+#[test]
+fn a_factory_of_another_module_forwards_its_kwargs() {
+    let data = "\
+from torch.utils.data import DataLoader
+
+
+def make_loader(dataset, **kwargs):
+    return DataLoader(dataset, **kwargs)
+";
+    let train = "\
+import argparse
+
+from data import make_loader
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--workers', type=int, default=16)
+args = parser.parse_args()
+for batch in make_loader(list(range(100)), batch_size=8, num_workers=args.workers):
+    pass
+";
+    let dir = project(&[("data.py", data), ("train.py", train)]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["data.py:5:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 16: the default of --workers (train.py line 6), through `make_loader(list(range(100)), batch_size=8, num_workers=args.workers)` (train.py line 8), passed through a `**` dict, line 5\n",
+        ],
+    );
+    let none = train.replace(", num_workers=args.workers", "");
+    let dir = project(&[("data.py", data), ("train.py", &none)]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+    assert_loaders_text(dir.path(), &["    num_workers = 0: DataLoader's default\n"]);
+}

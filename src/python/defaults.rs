@@ -140,62 +140,22 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
         }
         None => (function.name, function.name_range, None),
     };
-    let mut passed = Vec::new();
-    let mut entry = false;
-    for (reference, scope) in references_to(m, name, name_range, function_id, class) {
-        if passed.len() >= MAX_CALLS {
-            return None;
-        }
-        let parent = reference.parent()?;
-        if parent.kind() == "call" && parent.child_by_field_name("function") == Some(reference) {
-            let is_method = class.is_some();
-            let what = passed_for(
-                m,
-                parent,
-                scope,
-                position,
-                keyword_only,
-                is_method,
-                param.name,
-            );
-            passed.push((
-                what.unwrap_or(Passed::Unknown),
-                !in_test_function(m, parent),
-            ));
-            entry |= call_runs(m, parent, 0);
-            continue;
-        }
-        // `fire.Fire(main)`, `LightningCLI(Model, DataModule)`: the command line may pass any
-        // value; a run without options gets the defaults.
-        if is_run_by_cli(m, reference, class.is_some()) {
-            passed.push((Passed::Nothing, true));
-            entry = true;
-            continue;
-        }
-        // `Model.add_model_specific_args(parser)`: a static method constructs nothing through
-        // this name (a class method may: `cls(...)`).
-        if class.is_some_and(|c| names_static_method(m, reference, c)) {
-            continue;
-        }
-        return None;
-    }
+    let (mut passed, entry) = calls_in_file(
+        m,
+        (name, name_range),
+        function_id,
+        class,
+        (position, keyword_only, param.name),
+    )?;
     // A plain function must be run from here, or called by the project's other files; a
     // class constructed nowhere in the file is built elsewhere: by the project's other files,
     // with what they pass, or from a configuration, with what its signature gives.
     if class.is_none() {
-        let module_level = function.node.parent().is_some_and(|p| p.kind() == "module");
-        let elsewhere = module_level
-            .then(|| m.index.constructions_elsewhere(m.path, name))
-            .flatten();
-        match elsewhere {
-            Some(calls) if !calls.is_empty() => passed.extend(calls.iter().map(|c| {
-                (
-                    passed_there(c, (!keyword_only).then_some(position), param.name),
-                    !c.in_tests,
-                )
-            })),
-            _ if !entry => return None,
-            _ => {}
+        let index = (!keyword_only).then_some(position);
+        match calls_elsewhere(m, function, index, param.name) {
+            Some(calls) => passed.extend(calls),
+            None if !entry => return None,
+            None => {}
         }
     }
     if let Some(class_id) = class {
@@ -221,6 +181,150 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
     ))
 }
 
+/// What the calls of this file to the function `function_id` (named `name`, defined at the
+/// range; with `class`, the class of that name for its `__init__`) pass for the parameter
+/// (its position, whether keyword-only, its name), each with whether it is outside the
+/// tests, and whether one of them runs when the file runs. `None` when a reference is neither
+/// a call nor a command-line runner, or there are too many.
+fn calls_in_file<'a>(
+    m: &Module<'a>,
+    (name, name_range): (&str, TextRange),
+    function_id: FunctionId,
+    class: Option<ClassId>,
+    (position, keyword_only, param): (usize, bool, &str),
+) -> Option<(Vec<(Passed<'a>, bool)>, bool)> {
+    let mut passed = Vec::new();
+    let mut entry = false;
+    for (reference, scope) in references_to(m, name, name_range, function_id, class) {
+        if passed.len() >= MAX_CALLS {
+            return None;
+        }
+        let parent = reference.parent()?;
+        if parent.kind() == "call" && parent.child_by_field_name("function") == Some(reference) {
+            let what = passed_for(
+                m,
+                parent,
+                scope,
+                position,
+                keyword_only,
+                class.is_some(),
+                param,
+            );
+            passed.push((
+                what.unwrap_or(Passed::Unknown),
+                !in_test_function(m, parent),
+            ));
+            entry |= call_runs(m, parent, 0);
+            continue;
+        }
+        // `fire.Fire(main)`, `LightningCLI(Model, DataModule)`: the command line may pass any
+        // value; a run without options gets the defaults.
+        if is_run_by_cli(m, reference, class.is_some()) {
+            passed.push((Passed::Nothing, true));
+            entry = true;
+            continue;
+        }
+        // `Model.add_model_specific_args(parser)`: a static method constructs nothing through
+        // this name (a class method may: `cls(...)`).
+        if class.is_some_and(|c| names_static_method(m, reference, c)) {
+            continue;
+        }
+        return None;
+    }
+    Some((passed, entry))
+}
+
+/// What the calls of a module-level function in the project's other files pass for the
+/// parameter (0-based `index` among the positional arguments, `None` when keyword-only);
+/// `None` when there are none (or the function is not module-level).
+fn calls_elsewhere<'a>(
+    m: &Module,
+    function: &FunctionDef,
+    index: Option<usize>,
+    param: &str,
+) -> Option<Vec<(Passed<'a>, bool)>> {
+    if function.node.parent().is_none_or(|p| p.kind() != "module") {
+        return None;
+    }
+    let calls = m.index.constructions_elsewhere(m.path, function.name)?;
+    (!calls.is_empty()).then(|| {
+        calls
+            .iter()
+            .map(|c| (passed_there(c, index, param), !c.in_tests))
+            .collect()
+    })
+}
+
+/// What the callers of a plain function give under a keyword its `**kwargs` parameter
+/// collects and hands on (`def loader(ds, **kwargs): return DataLoader(ds, **kwargs)`).
+pub(crate) enum Forwarded {
+    /// No caller passes it: the receiver's own default holds.
+    Absent,
+    /// What the callers give together ([`combine`]), `fallback` for those that leave it out.
+    Given(Resolved),
+}
+
+/// For each `(keyword, fallback)` of `keys`, what the callers of the function whose `**kwargs`
+/// parameter is `kwargs` pass under that keyword, in this file and the project's other
+/// files. `None` when the callers cannot all be read (a reference that is not a call, no
+/// caller that runs), or the function is a method or decorated.
+pub(crate) fn forwarded(
+    m: &Module,
+    kwargs: &Binding,
+    keys: &[(&str, Resolved)],
+    depth: u32,
+) -> Option<Vec<Forwarded>> {
+    let function_id = m.scopes().get(kwargs.scope)?.function?;
+    let function = m.function(function_id)?;
+    if function.class.is_some() || function.node.parent()?.kind() == "decorated_definition" {
+        return None;
+    }
+    let guard = (m.source.as_ptr() as usize, kwargs.name_range.start);
+    if FOLLOWING.with_borrow(|f| f.contains(&guard)) {
+        return None;
+    }
+    FOLLOWING.with_borrow_mut(|f| f.push(guard));
+    let found = keys
+        .iter()
+        .map(|(key, fallback)| {
+            // A keyword the function names itself never reaches `**kwargs`.
+            if parameter_position(m, function.node, key).is_some() {
+                return Some(Forwarded::Absent);
+            }
+            let (mut passed, entry) = calls_in_file(
+                m,
+                (function.name, function.name_range),
+                function_id,
+                None,
+                (usize::MAX, true, key),
+            )?;
+            match calls_elsewhere(m, function, None, key) {
+                Some(calls) => passed.extend(calls),
+                None if !entry => return None,
+                None => {}
+            }
+            if passed.iter().all(|(p, _)| matches!(p, Passed::Nothing)) {
+                return Some(Forwarded::Absent);
+            }
+            let values = passed
+                .into_iter()
+                .map(|(p, candidate)| {
+                    let value = match p {
+                        Passed::Nothing => fallback.clone(),
+                        other => given(m, function.name, key, other, depth),
+                    };
+                    (value, candidate)
+                })
+                .collect();
+            Some(Forwarded::Given(
+                combine(values).unwrap_or_else(Resolved::unknown),
+            ))
+        })
+        .collect();
+    FOLLOWING.with_borrow_mut(|f| f.pop());
+    found
+}
+
 /// What each call gives the parameter, with whether it is a candidate for one caller's value
 /// (see [`combine`]). `shown` names the callee in messages (`main`, `Model`, `Trainer.train`),
 /// `class` the class of a method.
@@ -235,38 +339,44 @@ fn resolve_passed(
     let mut values = Vec::with_capacity(passed.len());
     for (p, candidate) in passed {
         let resolved = match p {
-            Passed::Value(value, scope) => {
-                let inner = m.value_in(value, scope, depth + 4);
-                match inner.provenance {
-                    Provenance::Literal | Provenance::Computed if inner.value.is_known() => {
-                        Resolved {
-                            value: inner.value,
-                            provenance: Provenance::ParameterPassed {
-                                function: shown.to_owned(),
-                                param: param.name.to_owned(),
-                                line: m.line(value.start_byte()),
-                                at: Module::range(value),
-                            },
-                        }
-                    }
-                    _ => inner,
-                }
-            }
             Passed::Nothing => {
                 default_value(m, function, param, class, depth).unwrap_or_else(Resolved::unknown)
             }
-            Passed::Elsewhere(resolved) => resolved,
-            // An attribute the namespace may lack would leave the default: only a value the
-            // parser is known to give counts.
-            Passed::Namespace(namespace, scope) => m
-                .attribute_values()
-                .attribute_value(m, namespace, param.name, scope, depth + 4)
-                .unwrap_or_else(Resolved::unknown),
-            Passed::Unknown => Resolved::unknown(),
+            other => given(m, shown, param.name, other, depth),
         };
         values.push((resolved, candidate));
     }
     values
+}
+
+/// The value a call gives a parameter (`shown` names the callee in messages); unknown for
+/// [`Passed::Nothing`], whose default the caller knows.
+fn given(m: &Module, shown: &str, param: &str, passed: Passed, depth: u32) -> Resolved {
+    match passed {
+        Passed::Value(value, scope) => {
+            let inner = m.value_in(value, scope, depth + 4);
+            match inner.provenance {
+                Provenance::Literal | Provenance::Computed if inner.value.is_known() => Resolved {
+                    value: inner.value,
+                    provenance: Provenance::ParameterPassed {
+                        function: shown.to_owned(),
+                        param: param.to_owned(),
+                        line: m.line(value.start_byte()),
+                        at: Module::range(value),
+                    },
+                },
+                _ => inner,
+            }
+        }
+        Passed::Elsewhere(resolved) => resolved,
+        // An attribute the namespace may lack would leave the default: only a value the
+        // parser is known to give counts.
+        Passed::Namespace(namespace, scope) => m
+            .attribute_values()
+            .attribute_value(m, namespace, param, scope, depth + 4)
+            .unwrap_or_else(Resolved::unknown),
+        Passed::Nothing | Passed::Unknown => Resolved::unknown(),
+    }
 }
 
 /// The calls of the method `function` of the class `class`, `None` when there are none: on

@@ -8,6 +8,7 @@ use tree_sitter::Node;
 
 use crate::lang::Lang;
 use crate::python::catalogue::Signature;
+use crate::python::defaults;
 use crate::python::labels::EntryName;
 use crate::python::model::{BindingKind, ClassId, FunctionId, Module, ScopeId};
 use crate::python::subclass;
@@ -452,7 +453,10 @@ fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
                         });
                     }
                 }
-                None => loader.has_unknown_arguments = true,
+                None => match forwarded_keys(m, child, loader) {
+                    Some(forwarded) => bound.extend(forwarded),
+                    None => loader.has_unknown_arguments = true,
+                },
             },
             _ => {
                 if positions_known && let Some(param) = loader.signature.positional(position) {
@@ -484,6 +488,78 @@ fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
     if loader.signature.partial {
         loader.has_unknown_arguments = true;
     }
+}
+
+/// The arguments `**kwargs` hands on when it is the `**` parameter of the loader's own
+/// function and only ever passed on whole: for each of the loader's keywords, what the
+/// function's callers pass under it ([`defaults::forwarded`]); none for a keyword no caller
+/// passes. `None` when a caller cannot be read, or the function touches `kwargs` otherwise
+/// (`kwargs.pop("num_workers")`, `kwargs["shuffle"] = ...`).
+fn forwarded_keys<'a>(
+    m: &Module<'a>,
+    splat: Node<'a>,
+    loader: &Loader<'a>,
+) -> Option<Vec<Argument<'a>>> {
+    let name = splat.named_child(0).filter(|n| n.kind() == "identifier")?;
+    let binding = m.single_binding(m.text(name), loader.scope)?;
+    let pattern = match binding.node.kind() {
+        "typed_parameter" => binding.node.named_child(0)?,
+        _ => binding.node,
+    };
+    if binding.kind != BindingKind::Parameter || pattern.kind() != "dictionary_splat_pattern" {
+        return None;
+    }
+    let function = m.function(m.scopes().get(binding.scope)?.function?)?;
+    let only_passed_on = m.references(binding.name).into_iter().all(|r| {
+        Module::range(r) == binding.name_range
+            || !function.node.byte_range().contains(&r.start_byte())
+            || r.parent().is_some_and(|p| p.kind() == "dictionary_splat")
+    });
+    if !only_passed_on {
+        return None;
+    }
+    let keys: Vec<(&str, Resolved)> = loader
+        .signature
+        .keywords
+        .iter()
+        .map(|(keyword, param)| {
+            let fallback = Resolved {
+                value: loader.default(*param),
+                provenance: if loader.signature.default_of(*param).1 {
+                    Provenance::EntryDefault {
+                        entry: loader.entry.clone(),
+                    }
+                } else {
+                    Provenance::SignatureDefault
+                },
+            };
+            (keyword.as_str(), fallback)
+        })
+        .collect();
+    let found = defaults::forwarded(m, binding, &keys, 0)?;
+    Some(
+        loader
+            .signature
+            .keywords
+            .iter()
+            .zip(found)
+            .filter_map(|((_, param), forwarded)| match forwarded {
+                defaults::Forwarded::Absent => None,
+                defaults::Forwarded::Given(value) => Some(Argument {
+                    param: *param,
+                    passing: Passing::Unpacked {
+                        splat: Module::range(splat),
+                    },
+                    keyword: None,
+                    anchor: Module::range(splat),
+                    node: splat,
+                    value_node: splat,
+                    value,
+                    conditional: false,
+                }),
+            })
+            .collect(),
+    )
 }
 
 /// One parameter bound more than once (a dict key set, then updated): the last binding
