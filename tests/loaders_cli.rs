@@ -2146,3 +2146,125 @@ for batch in make_loader(list(range(100)), batch_size=8, num_workers=args.worker
     assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
     assert_loaders_text(dir.path(), &["    num_workers = 0: DataLoader's default\n"]);
 }
+
+/// `DataLoader(ds, **cfg["dataloader"])` over a YAML mapping: each key is an argument, with
+/// the file's line; a key the file writes is not read from the file.
+#[test]
+fn a_config_mapping_unpacked_into_the_loader() {
+    let train = "\
+import yaml
+from torch.utils.data import DataLoader
+
+with open('configs/train.yaml') as f:
+    cfg = yaml.safe_load(f)
+
+train = DataLoader(list(range(100)), **cfg['dataloader'])
+val = DataLoader(list(range(100)), **cfg['val_dataloader'])
+for batch in train:
+    pass
+for batch in val:
+    pass
+";
+    let config = "\
+dataloader:
+  batch_size: 64
+  num_workers: 16
+  pin_memory: true
+  persistent_workers: false
+val_dataloader:
+  batch_size: 64
+  num_workers: 4
+";
+    let dir = project(&[("train.py", train), ("configs/train.yaml", config)]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["train.py:7:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 16: dataloader.num_workers in configs/train.yaml line 3, passed through a `**` dict, line 7\n",
+            "    persistent_workers = False: dataloader.persistent_workers in configs/train.yaml line 5, passed through a `**` dict, line 7\n",
+            "    num_workers = 4: val_dataloader.num_workers in configs/train.yaml line 8, passed through a `**` dict, line 8\n",
+        ],
+    );
+    // The script lowers the worker count itself: the file's 16 is not what runs.
+    let written = train.replace(
+        "train = DataLoader",
+        "cfg['dataloader'].num_workers = 2\ntrain = DataLoader",
+    );
+    let dir = project(&[("train.py", &written), ("configs/train.yaml", config)]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+}
+
+/// A workspace class run by its own `@hydra.main`, whose config is named after the file
+/// (`config_name=pathlib.Path(__file__).stem`) in a folder found from `__file__`; the
+/// config is kept by a base class of another module (`super().__init__(cfg)`) and copied
+/// before use.
+#[test]
+fn a_hydra_workspace_named_after_its_file() {
+    let base = "\
+class BaseWorkspace:
+    def __init__(self, cfg, output_dir=None):
+        self.cfg = cfg
+        self._output_dir = output_dir
+";
+    let workspace = "\
+import copy
+import pathlib
+
+import hydra
+from torch.utils.data import DataLoader
+
+from workspace.base_workspace import BaseWorkspace
+
+
+class TrainImageWorkspace(BaseWorkspace):
+    def __init__(self, cfg, output_dir=None):
+        super().__init__(cfg, output_dir=output_dir)
+
+    def run(self):
+        cfg = copy.deepcopy(self.cfg)
+        train_dataloader = DataLoader(list(range(100)), **cfg.dataloader)
+        for batch in train_dataloader:
+            pass
+
+
+@hydra.main(
+    version_base=None,
+    config_path=str(pathlib.Path(__file__).parent.parent.joinpath('config')),
+    config_name=pathlib.Path(__file__).stem)
+def main(cfg):
+    workspace = TrainImageWorkspace(cfg)
+    workspace.run()
+
+
+if __name__ == '__main__':
+    main()
+";
+    let config = "dataloader:\n  batch_size: 64\n  num_workers: 16\n  shuffle: true\n";
+    let dir = project(&[
+        ("workspace/__init__.py", ""),
+        ("workspace/base_workspace.py", base),
+        ("workspace/train_image_workspace.py", workspace),
+        ("config/train_image_workspace.yaml", config),
+    ]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["workspace/train_image_workspace.py:16:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 16: dataloader.num_workers in ../config/train_image_workspace.yaml line 3, passed through a `**` dict, line 16\n",
+        ],
+    );
+    // Another file's config (not the one named after this file) says nothing.
+    let dir = project(&[
+        ("workspace/__init__.py", ""),
+        ("workspace/base_workspace.py", base),
+        ("workspace/train_image_workspace.py", workspace),
+        ("config/other_workspace.yaml", config),
+    ]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+}

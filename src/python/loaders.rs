@@ -8,6 +8,7 @@ use tree_sitter::Node;
 
 use crate::lang::Lang;
 use crate::python::catalogue::Signature;
+use crate::python::configs;
 use crate::python::defaults;
 use crate::python::labels::EntryName;
 use crate::python::model::{BindingKind, ClassId, FunctionId, Module, ScopeId};
@@ -455,7 +456,10 @@ fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
                 }
                 None => match forwarded_keys(m, child, loader) {
                     Some(forwarded) => bound.extend(forwarded),
-                    None => loader.has_unknown_arguments = true,
+                    None => match config_keys(m, child, loader) {
+                        Some(entries) => bound.extend(entries),
+                        None => loader.has_unknown_arguments = true,
+                    },
                 },
             },
             _ => {
@@ -545,21 +549,46 @@ fn forwarded_keys<'a>(
             .zip(found)
             .filter_map(|((_, param), forwarded)| match forwarded {
                 defaults::Forwarded::Absent => None,
-                defaults::Forwarded::Given(value) => Some(Argument {
-                    param: *param,
-                    passing: Passing::Unpacked {
-                        splat: Module::range(splat),
-                    },
-                    keyword: None,
-                    anchor: Module::range(splat),
-                    node: splat,
-                    value_node: splat,
-                    value,
-                    conditional: false,
-                }),
+                defaults::Forwarded::Given(value) => Some(unpacked(*param, splat, value)),
             })
             .collect(),
     )
+}
+
+/// The arguments `**cfg.dataloader` passes when it unpacks a mapping of a configuration file
+/// ([`configs::mapping_entries`]); keys that are not the loader's keywords go to nothing
+/// the rules read.
+fn config_keys<'a>(
+    m: &Module<'a>,
+    splat: Node<'a>,
+    loader: &Loader<'a>,
+) -> Option<Vec<Argument<'a>>> {
+    let expr = splat.named_child(0)?;
+    let entries = configs::mapping_entries(m, expr, loader.scope, 0)?;
+    Some(
+        entries
+            .into_iter()
+            .filter_map(|(key, value)| {
+                Some(unpacked(loader.signature.keyword(&key)?, splat, value))
+            })
+            .collect(),
+    )
+}
+
+/// An argument a `**` splat passes whose keys are not written in the call.
+fn unpacked<'a>(param: Param, splat: Node<'a>, value: Resolved) -> Argument<'a> {
+    Argument {
+        param,
+        passing: Passing::Unpacked {
+            splat: Module::range(splat),
+        },
+        keyword: None,
+        anchor: Module::range(splat),
+        node: splat,
+        value_node: splat,
+        value,
+        conditional: false,
+    }
 }
 
 /// One parameter bound more than once (a dict key set, then updated): the last binding

@@ -55,16 +55,22 @@ pub(super) fn entry_config<'a>(
     let argument = |name: &str, index: usize| {
         m.keyword_arg(call, name)
             .or_else(|| positional.get(index).copied())
-            .map(|n| m.string_value(n))
     };
-    // Both must be literal strings; without a config path Hydra has no config directory.
-    let config_path = argument("config_path", 0)??;
-    let config_name = argument("config_name", 1)??;
-    if config_path.contains("://") {
-        return None;
-    }
+    // Both must be literal strings, or paths made from `__file__`
+    // (`config_name=pathlib.Path(__file__).stem`); without a config path Hydra has no
+    // config directory.
     let here = m.path.parent()?;
-    let dir = normalize(&here.join(&config_path));
+    let path_node = argument("config_path", 0)?;
+    let dir = match m.string_value(path_node) {
+        Some(literal) if literal.contains("://") => return None,
+        Some(literal) => normalize(&here.join(literal)),
+        None => normalize(&from_file(m, path_node, 0)?),
+    };
+    let name_node = argument("config_name", 1)?;
+    let config_name = match m.string_value(name_node) {
+        Some(literal) => literal,
+        None => from_file(m, name_node, 0)?.to_str()?.to_owned(),
+    };
     let name = config_name.strip_suffix(".yaml").unwrap_or(&config_name);
     let tree = compose(here, &dir, &[], name, 0);
     Some(Config::Yaml {
@@ -72,6 +78,68 @@ pub(super) fn entry_config<'a>(
         path: Vec::new(),
         shown: shown(here, &dir.join(format!("{name}.yaml"))),
     })
+}
+
+/// A path computed from the file's own path: `pathlib.Path(__file__)` with `.parent`,
+/// `.stem`, `.name`, `.joinpath("x")`, `/ "x"`, `.resolve()`, and `os.path.dirname`,
+/// `os.path.join`, `os.path.abspath` over `__file__`, inside `str(...)` or not.
+fn from_file(m: &Module, expr: Node, depth: u32) -> Option<PathBuf> {
+    if depth > 12 {
+        return None;
+    }
+    let literal = |n: Node| m.string_value(n).map(PathBuf::from);
+    match expr.kind() {
+        "identifier" if m.text(expr) == "__file__" => Some(m.path.to_path_buf()),
+        "parenthesized_expression" => from_file(m, expr.named_child(0)?, depth + 1),
+        "attribute" => {
+            let inner = from_file(m, expr.child_by_field_name("object")?, depth + 1)?;
+            match m.text(expr.child_by_field_name("attribute")?) {
+                "parent" => inner.parent().map(Path::to_path_buf),
+                "stem" => inner.file_stem().map(PathBuf::from),
+                "name" => inner.file_name().map(PathBuf::from),
+                _ => None,
+            }
+        }
+        "binary_operator" => {
+            let operator = expr.child_by_field_name("operator")?;
+            if m.text(operator) != "/" {
+                return None;
+            }
+            let left = from_file(m, expr.child_by_field_name("left")?, depth + 1)?;
+            Some(left.join(literal(expr.child_by_field_name("right")?)?))
+        }
+        "call" => {
+            let callee = expr.child_by_field_name("function")?;
+            let args = positional_args(expr);
+            // A method of a path (`Path(__file__).parent.joinpath("config")`), not a function
+            // of a module (`os.path.join`, `pathlib.Path`).
+            if callee.kind() == "attribute" && m.qualified_name(callee).is_none() {
+                let inner = from_file(m, callee.child_by_field_name("object")?, depth + 1)?;
+                return match m.text(callee.child_by_field_name("attribute")?) {
+                    "joinpath" => args
+                        .iter()
+                        .try_fold(inner, |path, a| Some(path.join(literal(*a)?))),
+                    "resolve" | "absolute" if args.is_empty() => Some(inner),
+                    _ => None,
+                };
+            }
+            let first = from_file(m, *args.first()?, depth + 1)?;
+            match m.qualified_name(callee)?.as_str() {
+                "pathlib.Path" | "pathlib.PurePath" | "builtins.str" | "os.path.abspath"
+                | "os.path.realpath" | "os.path.normpath"
+                    if args.len() == 1 =>
+                {
+                    Some(first)
+                }
+                "os.path.dirname" if args.len() == 1 => first.parent().map(Path::to_path_buf),
+                "os.path.join" => args[1..]
+                    .iter()
+                    .try_fold(first, |path, a| Some(path.join(literal(*a)?))),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }
 
 /// `OmegaConf.load("configs/x.yaml")`: a path relative to where the script runs, looked for

@@ -7,8 +7,10 @@
 //!
 //! What runs is what a run without command-line options gets: a dataclass field's default, a
 //! click option's `default=`, the value in the config file Hydra composes by default. A config
-//! is followed through names bound once, nested fields, a function's parameter that every
-//! call of the file passes the same config for, and `self.cfg` set once in `__init__`.
+//! is followed through names bound once, nested fields, copies (`copy.deepcopy`), a
+//! function's parameter that every call of the file passes the same config for, and
+//! `self.cfg` set once in `__init__` (or kept by a base class's `__init__`). A mapping of a
+//! YAML config unpacked into a call (`**cfg.dataloader`) gives its keys as arguments.
 //! Anything else stays unknown; a config file's value that cannot be read (an interpolation,
 //! `???`, a missing key or file, broken YAML) stays unknown with its reason.
 
@@ -27,7 +29,7 @@ use tree_sitter::Node;
 use crate::python::argparse::parameter_position;
 use crate::python::defaults::{self, Passed, passed_for};
 use crate::python::model::{
-    Binding, BindingKind, ClassId, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId,
+    Binding, BindingKind, ClassId, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, positional_args,
 };
 use crate::python::values::{Provenance, Resolved};
 
@@ -137,6 +139,49 @@ pub(crate) fn attribute_value(
     }
 }
 
+/// The keys and values of the YAML mapping `**expr` unpacks (`DataLoader(ds,
+/// **cfg.dataloader)`), each value as reading `expr.key` gives it (unknown for an
+/// interpolation, or a key the file assigns somewhere). `None` when `expr` is not a mapping
+/// of a configuration file the analysis reads.
+pub(crate) fn mapping_entries(
+    m: &Module,
+    expr: Node,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Vec<(String, Resolved)>> {
+    let Config::Yaml { tree, path, shown } = config_of(m, expr, scope, depth + 1)? else {
+        return None;
+    };
+    let mut node = tree.as_ref();
+    for part in &path {
+        node = node.get(part)?;
+    }
+    let yaml::Node::Map(entries) = node else {
+        return None;
+    };
+    let mut keys: Vec<&str> = Vec::new();
+    for (key, _) in entries {
+        if !keys.contains(&key.as_str()) {
+            keys.push(key);
+        }
+    }
+    Some(
+        keys.into_iter()
+            .map(|key| {
+                let written = m.attribute_assignments().iter().any(|w| w.attribute == key);
+                let mut at = path.clone();
+                at.push(key.to_owned());
+                let value = if written {
+                    Resolved::unknown()
+                } else {
+                    hydra::value_at(m, &tree, &at, &shown).unwrap_or_else(Resolved::unknown)
+                };
+                (key.to_owned(), value)
+            })
+            .collect(),
+    )
+}
+
 /// The configuration `expr` holds, if it is one the analysis can read.
 fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> Option<Config<'a>> {
     if depth > MAX_DEPTH {
@@ -170,6 +215,12 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
             }
             match m.qualified_in(callee, scope, depth + 1).as_deref() {
                 Some("omegaconf.OmegaConf.load") => hydra::load_literal(m, expr, scope),
+                // A copy holds what the original holds (writes to either are checked where a
+                // value is read).
+                Some("copy.deepcopy" | "copy.copy") => match positional_args(expr).as_slice() {
+                    [original] => config_of(m, *original, scope, depth + 1),
+                    _ => None,
+                },
                 Some(q) if asteroid::parses(q) => asteroid::parsed(m, expr, None, scope, depth),
                 Some(q) if pyyaml::LOADS.contains(&q) => pyyaml::load(m, expr, scope),
                 _ => yacs::copied(m, expr, scope, depth),
@@ -335,7 +386,16 @@ fn self_config<'a>(
                 .and_then(|f| m.function(f))
                 .is_some_and(|f| f.class == Some(class))
     });
-    let write = writes.next()?;
+    let Some(write) = writes.next() else {
+        // Kept by a base class's `__init__` (`super().__init__(cfg)`), of this file or another.
+        let kept = crate::python::argparse::kept_parameter(m, class, attribute, false)?;
+        let init_scope = m.function(init)?.scope;
+        let param = m.single_binding(&kept.keyword, init_scope)?;
+        if param.kind != BindingKind::Parameter || param.scope != init_scope {
+            return None;
+        }
+        return parameter_config(m, param, depth + 1);
+    };
     if writes.next().is_some() || write.function != Some(init) {
         return None;
     }

@@ -32,7 +32,8 @@ a loader factory of another module: the message names the call it came through),
 the callers of a factory pass under `num_workers` into the `**kwargs` it hands to DataLoader, the default of a dataclass config's field
 (`cfg = TrainConfig()`, also parsed by `HfArgumentParser`), of a `@click.option`, or the
 value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
-config_name=...)`, `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` of a file opened
+config_name=...)`, also named from the file's own path, `config_name=Path(__file__).stem`;
+a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` of a file opened
 from a literal path or an option's default, `with open(args.config) as f:`, also turned into
 options and back by asteroid's `prepare_parser_from_dict` and `parse_args_as_dict`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
 (`cfg.merge_from_file(args.cfg)` with the option's default path); the message says which. A
