@@ -929,7 +929,16 @@ impl ProjectIndex {
 
     /// The bases and `__init__` of the class `qualified`, with the file that defines it.
     pub fn class_shape(&self, from_file: &Path, qualified: &str) -> Option<(PathBuf, ClassShape)> {
-        let def = self.definition(from_file, qualified)?;
+        // Every imported callee of a file is asked whether it is a loader class: a file not
+        // yet summarised whose text cannot define or re-export a class of that name is not
+        // parsed.
+        let def = self.follow_to(
+            from_file,
+            qualified,
+            0,
+            &|entry, name| entry.summary.defines(name),
+            Some(may_define_class),
+        )?;
         let shape = def.summary().shapes.get(&def.name)?.clone();
         Some((def.file.clone(), shape))
     }
@@ -947,9 +956,13 @@ impl ProjectIndex {
     /// than an import: the file of the project, found through re-exports, that assigns it
     /// (`cfg = CN()`) or defines it. The file is not checked to bind it at all.
     pub fn binding(&self, from_file: &Path, qualified: &str) -> Option<Definition> {
-        self.follow_to(from_file, qualified, 0, &|entry, name| {
-            !entry.imports.names.contains_key(name)
-        })
+        self.follow_to(
+            from_file,
+            qualified,
+            0,
+            &|entry, name| !entry.imports.names.contains_key(name),
+            None,
+        )
     }
 
     /// The text of a project file, as the index reads it (an editor's copy of an open one).
@@ -958,20 +971,34 @@ impl ProjectIndex {
     }
 
     fn follow(&self, from_file: &Path, qualified: &str, hops: u8) -> Option<Definition> {
-        self.follow_to(from_file, qualified, hops, &|entry, name| {
-            entry.summary.defines(name)
-        })
+        self.follow_to(
+            from_file,
+            qualified,
+            hops,
+            &|entry, name| entry.summary.defines(name),
+            None,
+        )
     }
 
+    /// Follows `qualified` to the file where `here` holds of its entry, through re-exports.
+    /// `gate`, given the text of a file not yet summarised and the name, says whether that
+    /// file is worth parsing for it.
     fn follow_to(
         &self,
         from_file: &Path,
         qualified: &str,
         hops: u8,
         here: &dyn Fn(&Entry, &str) -> bool,
+        gate: Option<fn(&str, &str) -> bool>,
     ) -> Option<Definition> {
         let (level, parts, name) = split_qualified(qualified)?;
         let file = self.module_file(from_file, level, &parts)?;
+        if let Some(gate) = gate
+            && self.summarised(&file).is_none()
+            && !gate(&(self.reader.as_ref()?)(&file)?, name)
+        {
+            return None;
+        }
         let entry = self.entry(&file)?;
         if here(&entry, name) {
             return Some(Definition {
@@ -984,13 +1011,11 @@ impl ProjectIndex {
             return None;
         }
         if let Some(target) = entry.imports.names.get(name) {
-            return self.follow_to(&file, target, hops + 1, here);
+            return self.follow_to(&file, target, hops + 1, here, gate);
         }
-        entry
-            .imports
-            .stars
-            .iter()
-            .find_map(|module| self.follow_to(&file, &join_module(module, name), hops + 1, here))
+        entry.imports.stars.iter().find_map(|module| {
+            self.follow_to(&file, &join_module(module, name), hops + 1, here, gate)
+        })
     }
 
     /// The file of the module `level` dots up and `parts` down from `from_file`: a relative
@@ -1111,6 +1136,32 @@ impl ProjectIndex {
     fn lock(&self) -> MutexGuard<'_, HashMap<PathBuf, Arc<Slot>>> {
         self.files.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// Whether `source` may define a class `name` or bring one in by that name: it holds
+/// `class name` (then a parse says), or an import line that names it, imports `*`, or goes on
+/// over several lines. A file with none of these cannot make `name` a class.
+fn may_define_class(source: &str, name: &str) -> bool {
+    let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = source.as_bytes();
+    let defines = memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
+        let after = bytes.get(at + name.len()).copied();
+        let before = bytes[..at].trim_ascii_end();
+        after.is_none_or(|b| !is_ident(b))
+            && before.ends_with(b"class")
+            && before.len() < at
+            && bytes
+                .get(before.len().wrapping_sub(6))
+                .is_none_or(|b| !is_ident(*b))
+    });
+    defines
+        || source.lines().any(|line| {
+            line.contains("import")
+                && (line.contains(name)
+                    || line.contains('*')
+                    || line.contains('(')
+                    || line.trim_end().ends_with('\\'))
+        })
 }
 
 /// Adds the calls of `class` under `root` to `found`; `None` at a use of the name that is
@@ -1604,5 +1655,34 @@ mod tests {
                 .cuda
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn only_text_that_may_define_or_import_a_class_is_parsed_for_one() {
+        assert!(may_define_class(
+            "class Loader(DataLoader):\n    pass\n",
+            "Loader"
+        ));
+        assert!(may_define_class(
+            "if x:\n    class  Loader:\n        pass\n",
+            "Loader"
+        ));
+        assert!(may_define_class("from .loaders import Loader\n", "Loader"));
+        assert!(may_define_class("from .loaders import *\n", "Loader"));
+        assert!(may_define_class(
+            "from .loaders import (\n    A,\n)\n",
+            "Loader"
+        ));
+        // A function, a longer class name, a subclass named in the text: no class `Loader`.
+        assert!(!may_define_class(
+            "def Loader(ds):\n    return ds\n",
+            "Loader"
+        ));
+        assert!(!may_define_class("class LoaderBase:\n    pass\n", "Loader"));
+        assert!(!may_define_class(
+            "class A(Loader):\n    pass\nimport os\n",
+            "Loader"
+        ));
+        assert!(!may_define_class("subclass Loader = 1\n", "Loader"));
     }
 }
