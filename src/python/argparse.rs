@@ -35,7 +35,7 @@ mod inherited;
 mod writes;
 pub(crate) use writes::branch_runs;
 
-pub(crate) use inherited::{KeptParameter, kept_parameter};
+pub(crate) use inherited::{KeptParameter, Writes, kept_parameter};
 
 use crate::python::model::{
     AttributeAssignment, AttributeValues, Binding, BindingKind, CallSite, ClassId, FunctionId,

@@ -217,6 +217,7 @@ impl FileSummary {
             .collect();
         self_attributes.sort_unstable();
         self_attributes.dedup();
+        let writes = argparse::Writes::of(&module);
         for (name, binding) in module
             .bindings()
             .iter()
@@ -225,7 +226,7 @@ impl FileSummary {
         {
             if let BindingKind::Class(id) = binding {
                 for attribute in &self_attributes {
-                    if let Some(kept) = argparse::kept_parameter(&module, *id, attribute, true) {
+                    if let Some(kept) = writes.kept(&module, *id, attribute, true) {
                         summary.kept.insert(format!("{name}.{attribute}"), kept);
                     }
                 }

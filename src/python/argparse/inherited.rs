@@ -6,7 +6,11 @@
 use tree_sitter::Node;
 
 use crate::python::defaults;
-use crate::python::model::{BindingKind, ClassId, FunctionId, Module, positional_args};
+use std::collections::{HashMap, HashSet};
+
+use crate::python::model::{
+    AttributeAssignment, BindingKind, ClassId, FunctionId, Module, ScopeId, positional_args,
+};
 
 use super::{has_splat, parameter_position, writes_any_attribute_of};
 
@@ -35,17 +39,85 @@ pub(crate) fn kept_parameter(
     attribute: &str,
     for_other_files: bool,
 ) -> Option<KeptParameter> {
-    kept_in(m, class, attribute, for_other_files, 0)
+    kept_in(m, &Writes::of(m), class, attribute, for_other_files, 0)
+}
+
+/// The writes of a file [`kept_parameter`] reads, grouped once: a file's summary asks it of
+/// every class and every attribute of `self` the file assigns.
+pub(crate) struct Writes<'m, 'a> {
+    /// `x.attribute = ...`, by attribute.
+    of: HashMap<&'a str, Vec<&'m AttributeAssignment<'a>>>,
+    /// `x.attribute.y = ...`, by the attribute of the object written.
+    under: HashMap<&'a str, Vec<&'m AttributeAssignment<'a>>>,
+    /// `setattr(x.attribute, ...)`, `vars(x.attribute).update(...)`: the object and the
+    /// call's scope, by attribute.
+    opaque: HashMap<&'a str, Vec<(Node<'a>, ScopeId)>>,
+    /// Classes whose methods set attributes by name (`setattr(self, ...)`).
+    dynamic: HashSet<ClassId>,
+}
+
+impl<'m, 'a> Writes<'m, 'a> {
+    pub(crate) fn of(m: &'m Module<'a>) -> Self {
+        let attribute_of = |object: Node<'a>| {
+            (object.kind() == "attribute")
+                .then(|| object.child_by_field_name("attribute"))
+                .flatten()
+                .map(|a| m.text(a))
+        };
+        let mut writes = Writes {
+            of: HashMap::new(),
+            under: HashMap::new(),
+            opaque: HashMap::new(),
+            dynamic: HashSet::new(),
+        };
+        for write in m.attribute_assignments() {
+            writes.of.entry(write.attribute).or_default().push(write);
+            if let Some(object) = write.target.child_by_field_name("object")
+                && let Some(attribute) = attribute_of(object)
+            {
+                writes.under.entry(attribute).or_default().push(write);
+            }
+        }
+        for call in m.calls() {
+            if let Some(object) = writes_any_attribute_of(m, call, None)
+                && let Some(attribute) = attribute_of(object)
+            {
+                writes
+                    .opaque
+                    .entry(attribute)
+                    .or_default()
+                    .push((object, call.scope));
+            }
+        }
+        for (id, _) in m.classes().iter().enumerate() {
+            if defaults::sets_attributes_dynamically(m, id) {
+                writes.dynamic.insert(id);
+            }
+        }
+        writes
+    }
+
+    /// [`kept_parameter`] with these writes.
+    pub(crate) fn kept(
+        &self,
+        m: &Module,
+        class: ClassId,
+        attribute: &str,
+        for_other_files: bool,
+    ) -> Option<KeptParameter> {
+        kept_in(m, self, class, attribute, for_other_files, 0)
+    }
 }
 
 fn kept_in(
     m: &Module,
+    w: &Writes,
     class: ClassId,
     attribute: &str,
     strict: bool,
     hops: u32,
 ) -> Option<KeptParameter> {
-    if hops > MAX_BASES || defaults::sets_attributes_dynamically(m, class) {
+    if hops > MAX_BASES || w.dynamic.contains(&class) {
         return None;
     }
     let def = m.class(class)?;
@@ -56,36 +128,35 @@ fn kept_in(
         .find(|f| m.function(*f).is_some_and(|f| f.name == "__init__"));
     let is_self =
         |object: Node, scope| defaults::self_of(m, object, scope).is_some_and(|(c, _)| c == class);
-    let mut writes = Vec::new();
-    for write in m.attribute_assignments() {
-        let Some(object) = write.target.child_by_field_name("object") else {
-            continue;
-        };
-        // `self.args.workers = 2`: the namespace kept is not what was given.
-        if strict
-            && object.kind() == "attribute"
-            && object
-                .child_by_field_name("attribute")
-                .is_some_and(|a| m.text(a) == attribute)
-            && object
-                .child_by_field_name("object")
-                .is_some_and(|o| is_self(o, write.scope))
-        {
-            return None;
-        }
-        if write.attribute == attribute && is_self(object, write.scope) {
-            writes.push(write);
-        }
+    // `self.args.workers = 2`: the namespace kept is not what was given.
+    let nested = |write: &&AttributeAssignment| {
+        write
+            .target
+            .child_by_field_name("object")
+            .and_then(|o| o.child_by_field_name("object"))
+            .is_some_and(|o| is_self(o, write.scope))
+    };
+    if strict && w.under.get(attribute).is_some_and(|u| u.iter().any(nested)) {
+        return None;
     }
+    let writes: Vec<&AttributeAssignment> =
+        w.of.get(attribute)
+            .into_iter()
+            .flatten()
+            .copied()
+            .filter(|write| {
+                write
+                    .target
+                    .child_by_field_name("object")
+                    .is_some_and(|o| is_self(o, write.scope))
+            })
+            .collect();
     // `setattr(self.args, ...)`, `vars(self.args).update(...)`.
     let opaque = strict
-        && m.calls().iter().any(|call| {
-            writes_any_attribute_of(m, call, None).is_some_and(|o| {
-                o.kind() == "attribute"
-                    && o.child_by_field_name("attribute")
-                        .is_some_and(|a| m.text(a) == attribute)
-                    && o.child_by_field_name("object")
-                        .is_some_and(|s| is_self(s, call.scope))
+        && w.opaque.get(attribute).is_some_and(|objects| {
+            objects.iter().any(|(o, scope)| {
+                o.child_by_field_name("object")
+                    .is_some_and(|s| is_self(s, *scope))
             })
         });
     if opaque {
@@ -100,7 +171,7 @@ fn kept_in(
             constructor_parameter(m, init, write.value?)
         }
         [] => {
-            let from_base = base_kept(m, class, attribute, strict, hops)?;
+            let from_base = base_kept(m, w, class, attribute, strict, hops)?;
             match init {
                 // The constructor is the base's.
                 None => Some(from_base),
@@ -118,6 +189,7 @@ fn kept_in(
 /// as its summary records.
 fn base_kept(
     m: &Module,
+    w: &Writes,
     class: ClassId,
     attribute: &str,
     strict: bool,
@@ -137,7 +209,7 @@ fn base_kept(
         && let Some(binding) = m.single_binding(m.text(*base), def.parent_scope)
         && let BindingKind::Class(local) = binding.kind
     {
-        return kept_in(m, local, attribute, strict, hops + 1);
+        return kept_in(m, w, local, attribute, strict, hops + 1);
     }
     let qualified = m.qualified_in(*base, def.parent_scope, 0)?;
     m.index.kept_parameter(m.path, &qualified, attribute)
