@@ -2268,3 +2268,81 @@ if __name__ == '__main__':
     ]);
     assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
 }
+
+/// `args = parse_args()` of another module written as the diffusers scripts write it: a
+/// parameter `input_args=None`, two `parse_args` branches, and a write of another attribute
+/// under a condition. The option's default is read; the attribute written is not.
+#[test]
+fn a_parse_args_of_another_module_with_input_args_and_writes() {
+    let args = "\
+import argparse
+import os
+
+
+def parse_args(input_args=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--num_dataloader_workers', type=int, default=16)
+    parser.add_argument('--local_rank', type=int, default=-1)
+    if input_args is not None:
+        args = parser.parse_args(input_args)
+    else:
+        args = parser.parse_args()
+    env_local_rank = int(os.environ.get('LOCAL_RANK', '-1'))
+    if env_local_rank != -1 and env_local_rank != args.local_rank:
+        args.local_rank = env_local_rank
+    return args
+";
+    let train = "\
+from torch.utils.data import DataLoader
+
+from utils.args_loader import parse_args
+
+
+def main(args):
+    loader = DataLoader(list(range(10)), num_workers=args.num_dataloader_workers, timeout=args.local_rank)
+    for batch in loader:
+        pass
+
+
+if __name__ == '__main__':
+    args = parse_args()
+    main(args)
+";
+    let dir = project(&[
+        ("utils/__init__.py", ""),
+        ("utils/args_loader.py", args),
+        ("train.py", train),
+    ]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["train.py:7:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 16: the default of --num_dataloader_workers (args_loader.py line 7), passed on line 7\n",
+            "    timeout unknown: `args.local_rank` is not a value dldoctor can resolve without running the code, passed on line 7\n",
+        ],
+    );
+    // The helper lowers the worker count itself, or is given a list to parse: unknown.
+    let lowered = args.replace(
+        "        args.local_rank = env_local_rank\n",
+        "        args.local_rank = env_local_rank\n        args.num_dataloader_workers = 2\n",
+    );
+    let dir = project(&[
+        ("utils/__init__.py", ""),
+        ("utils/args_loader.py", &lowered),
+        ("train.py", train),
+    ]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+    let given = train.replace(
+        "args = parse_args()",
+        "args = parse_args(['--num_dataloader_workers', '2'])",
+    );
+    let dir = project(&[
+        ("utils/__init__.py", ""),
+        ("utils/args_loader.py", args),
+        ("train.py", &given),
+    ]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+}

@@ -1348,6 +1348,13 @@ pub(crate) fn constructed_class<'a>(
     matches!(class.kind(), "identifier" | "attribute").then_some(class)
 }
 
+/// Whether `call` passes no argument: only then does a helper that returns the parsed
+/// namespace parse the command line (`parse_args(input_args)` parses what it is given).
+fn passes_nothing(call: Node) -> bool {
+    call.child_by_field_name("arguments")
+        .is_some_and(|a| a.named_child_count() == 0)
+}
+
 /// The parser whose parsed command line a method or a module-level function returns (`def
 /// parse(self): return self.parser.parse_args()`, `def parse_args_knn(): ...; return args`),
 /// its parents folded in, for other files that call it. `None` when it returns anything else,
@@ -1356,22 +1363,43 @@ pub(crate) fn constructed_class<'a>(
 pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<ParserOptions> {
     let def = m.function(function)?;
     let params = def.node.child_by_field_name("parameters")?;
-    if params.named_child_count() != usize::from(def.class.is_some()) {
+    // `parse_args(input_args=None)`: called without arguments, it parses the command line
+    // (the callers' side checks the call passes none).
+    let mut cursor = params.walk();
+    let takes_only_none = params
+        .named_children(&mut cursor)
+        .skip(usize::from(def.class.is_some()))
+        .all(|p| {
+            p.kind() == "default_parameter"
+                && p.child_by_field_name("value")
+                    .is_some_and(|v| v.kind() == "none")
+        });
+    if !takes_only_none {
         return None;
     }
     let mut found: Option<ParserId> = None;
+    let mut written = HashSet::new();
     for ret in syntax::return_statements(def.body?) {
         let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
         let namespace = Namespace::follow(m, value, def.scope)?;
         let Origin::Parser(parser) = namespace.origin()? else {
             return None;
         };
-        if !written_attributes(m, &namespace)?.is_empty() || found.is_some_and(|f| f != parser) {
+        if found.is_some_and(|f| f != parser) {
             return None;
         }
+        written.extend(written_attributes(m, &namespace)?);
         found = Some(parser);
     }
-    folded(m, found?)
+    // An attribute the function writes (`args.local_rank = env_local_rank` under a
+    // condition) is not the option's default: the file using the namespace finds no option
+    // for it, so it stays unknown.
+    let mut options = folded(m, found?)?;
+    for attribute in &written {
+        options.options.remove(attribute);
+        options.overridden.remove(attribute);
+    }
+    Some(options)
 }
 
 /// What a module-level function adds to the parsers it is given, by the parameter's position
@@ -2177,6 +2205,9 @@ impl<'m, 'a> Flow<'m, 'a> {
         if callee.kind() != "attribute" {
             return None;
         }
+        if !passes_nothing(call) {
+            return None;
+        }
         let method = m.text(callee.child_by_field_name("attribute")?);
         let class_name = constructed_class(m, callee.child_by_field_name("object")?, scope)?;
         if class_name.kind() == "identifier"
@@ -2234,6 +2265,9 @@ impl<'m, 'a> Flow<'m, 'a> {
             .iter()
             .any(|n| name.contains(n))
         {
+            return None;
+        }
+        if !passes_nothing(call) {
             return None;
         }
         let id = call.start_byte();
