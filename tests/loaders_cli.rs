@@ -833,8 +833,8 @@ class Digits:
 ";
 
 /// `__init__`'s default runs when no file of the project passes the parameter: the class built
-/// only from a config (a string target, never called), or called elsewhere without it. A call
-/// in another file that passes it makes the value unknown: the rules stay quiet rather than
+/// only from a config (a string target, never called), or called elsewhere without it (or with
+/// an empty dict unpacked). A call in another file that passes it makes the value unknown: the rules stay quiet rather than
 /// quote a default that does not run.
 #[test]
 fn init_defaults_see_constructions_in_other_files() {
@@ -849,7 +849,15 @@ fn init_defaults_see_constructions_in_other_files() {
             "from data.modules import Digits\n\ndm = Digits(ds)\n",
         ),
     ]);
-    for dir in [&config_only, &left_out] {
+    // An empty dict unpacked passes nothing either.
+    let empty_dict = project(&[
+        ("data/modules.py", MODULES),
+        (
+            "train.py",
+            "from data.modules import Digits\n\nkwargs = {}\ndm = Digits(ds, **kwargs)\n",
+        ),
+    ]);
+    for dir in [&config_only, &left_out, &empty_dict] {
         let (_, items) = check_json(dir.path());
         assert!(
             codes(&items).contains(&"data/modules.py:10:DL301".to_owned()),
@@ -860,7 +868,7 @@ fn init_defaults_see_constructions_in_other_files() {
     for train in [
         "import argparse\nfrom data.modules import Digits\n\nargs = argparse.ArgumentParser().parse_args()\ndm = Digits(ds, num_workers=args.workers)\n",
         "from data import modules\n\ndm = modules.Digits(ds, 8)\n",
-        "from data.modules import Digits\n\nkwargs = {}\ndm = Digits(ds, **kwargs)\n",
+        "import json\nfrom data.modules import Digits\n\nkwargs = json.load(open('k.json'))\ndm = Digits(ds, **kwargs)\n",
         "from data.modules import Digits\n\nclass Mine(Digits):\n    pass\n",
     ] {
         let dir = project(&[("data/modules.py", MODULES), ("train.py", train)]);
@@ -2344,5 +2352,55 @@ if __name__ == '__main__':
         ("utils/args_loader.py", args),
         ("train.py", &given),
     ]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+}
+
+/// A dict of options written in the caller and unpacked into a factory of another module
+/// that hands its `**kwargs` to DataLoader: the option's default the dict holds is the
+/// loader's worker count.
+#[test]
+fn a_dict_unpacked_into_a_factory_of_another_module() {
+    let data = "\
+from torch.utils.data import DataLoader
+
+
+def make_loader(dataset, batch_size, **kwargs):
+    return DataLoader(dataset, batch_size=batch_size, shuffle=True, **kwargs)
+";
+    let train = "\
+import argparse
+
+from data import make_loader
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--workers', type=int, default=16)
+    args = parser.parse_args()
+    kwargs = {'num_workers': args.workers, 'pin_memory': True}
+    for batch in make_loader(list(range(10)), 4, **kwargs):
+        pass
+
+
+if __name__ == '__main__':
+    main()
+";
+    let dir = project(&[("data.py", data), ("train.py", train)]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["data.py:5:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 16: the default of --workers (train.py line 8), through `make_loader(list(range(10)), 4, **kwargs)` (train.py line 11), passed through a `**` dict, line 5\n",
+        ],
+    );
+    // A dict filled under a condition the analysis cannot decide says nothing.
+    let conditional = train.replace(
+        "    kwargs = {'num_workers': args.workers, 'pin_memory': True}\n",
+        "    kwargs = {}\n    if args.workers > 4:\n        kwargs['num_workers'] = args.workers\n",
+    );
+    let dir = project(&[("data.py", data), ("train.py", &conditional)]);
     assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
 }

@@ -630,7 +630,16 @@ pub(crate) fn passed_for<'a>(
         (_, []) => Some(Passed::Nothing),
         // `Model(**vars(args), encoder="resnet18")`, the parameter not passed before it.
         (None, [splat]) if splat.kind() == "dictionary_splat" => {
-            Some(Passed::Namespace(vars_of(m, *splat)?, scope))
+            if let Some(namespace) = vars_of(m, *splat) {
+                return Some(Passed::Namespace(namespace, scope));
+            }
+            // `make_loader(args, **kwargs)` with `kwargs = {"num_workers": args.workers}`.
+            let keys = crate::python::loaders::unpacked_keys(m, *splat, call, scope)?;
+            match keys.iter().find(|k| k.name == name) {
+                Some(key) if key.conditional => Some(Passed::Unknown),
+                Some(key) => Some(Passed::Value(key.value, m.scope_at(key.value))),
+                None => Some(Passed::Nothing),
+            }
         }
         _ => None,
     }

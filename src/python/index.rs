@@ -1233,7 +1233,18 @@ fn construction(m: &Module, call: Node) -> Option<Construction> {
                 out.values
                     .push(handed_on(m, call, arg.child_by_field_name("value")?));
             }
-            "list_splat" | "dictionary_splat" => return None,
+            // `make_loader(args, **kwargs)` with `kwargs` a dict written in the caller.
+            "dictionary_splat" => {
+                let scope = m.scope_at(call);
+                for key in crate::python::loaders::unpacked_keys(m, arg, call, scope)? {
+                    if key.conditional {
+                        return None;
+                    }
+                    out.keywords.push(key.name.clone());
+                    out.values.push(handed_on(m, call, key.value));
+                }
+            }
+            "list_splat" => return None,
             "comment" => {}
             _ => {
                 out.positional += 1;
