@@ -2203,6 +2203,31 @@ val_dataloader:
     );
     let dir = project(&[("train.py", &written), ("configs/train.yaml", config)]);
     assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+    // The same through a subscript, read through a subscript or unpacked, or an `update`.
+    for write in [
+        "cfg['dataloader']['num_workers'] = 2\n",
+        "cfg['dataloader']['num_workers'] += 0\n",
+        "cfg['dataloader'].update(num_workers=2)\n",
+    ] {
+        let written = train
+            .replace("train = DataLoader", &format!("{write}train = DataLoader"))
+            .replace(
+                "val = DataLoader(list(range(100)), **cfg['val_dataloader'])",
+                "val = DataLoader(list(range(100)), num_workers=cfg['dataloader']['num_workers'])",
+            );
+        let dir = project(&[("train.py", &written), ("configs/train.yaml", config)]);
+        assert!(
+            codes_of(&check_json(dir.path()).1, "DL201").is_empty(),
+            "{write}"
+        );
+    }
+    // A comparison is no write.
+    let compared = train.replace(
+        "train = DataLoader",
+        "assert cfg['dataloader']['num_workers'] == 16\ntrain = DataLoader",
+    );
+    let dir = project(&[("train.py", &compared), ("configs/train.yaml", config)]);
+    assert_eq!(codes_of(&check_json(dir.path()).1, "DL201").len(), 1);
 }
 
 /// A workspace class run by its own `@hydra.main`, whose config is named after the file

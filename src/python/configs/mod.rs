@@ -114,10 +114,7 @@ pub(crate) fn attribute_value(
         Config::Yaml { tree, path, shown } => {
             // `cfg.loader.num_workers = ...` (or under `open_dict`) anywhere in the file: the
             // file's value may not be what runs.
-            if m.attribute_assignments()
-                .iter()
-                .any(|w| w.attribute == attribute)
-            {
+            if written_in_file(m, attribute) {
                 return None;
             }
             let mut path = path.clone();
@@ -168,7 +165,7 @@ pub(crate) fn mapping_entries(
     Some(
         keys.into_iter()
             .map(|key| {
-                let written = m.attribute_assignments().iter().any(|w| w.attribute == key);
+                let written = written_in_file(m, key);
                 let mut at = path.clone();
                 at.push(key.to_owned());
                 let value = if written {
@@ -180,6 +177,32 @@ pub(crate) fn mapping_entries(
             })
             .collect(),
     )
+}
+
+/// Whether the file may write the config key `key`: `x.key = ...`, `x["key"] = ...` (or an
+/// augmented assignment), or an `update(...)` on a line that names it. The file's value is
+/// then not known to be what runs.
+fn written_in_file(m: &Module, key: &str) -> bool {
+    if m.attribute_assignments().iter().any(|w| w.attribute == key) {
+        return true;
+    }
+    let source = m.source.as_bytes();
+    let subscript_write = ['"', '\''].iter().any(|quote| {
+        let needle = format!("{quote}{key}{quote}]");
+        memchr::memmem::find_iter(source, needle.as_bytes()).any(|at| {
+            let rest = source[at + needle.len()..].trim_ascii_start();
+            match rest {
+                [b'=', b'=', ..] => false,
+                [b'=', ..] => true,
+                [op, b'=', ..] => b"+-*/%|&^".contains(op),
+                _ => false,
+            }
+        })
+    });
+    subscript_write
+        || m.source
+            .lines()
+            .any(|line| line.contains("update(") && line.contains(key))
 }
 
 /// The configuration `expr` holds, if it is one the analysis can read.
