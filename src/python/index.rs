@@ -994,13 +994,18 @@ impl ProjectIndex {
     ) -> Option<Definition> {
         let (level, parts, name) = split_qualified(qualified)?;
         let file = self.module_file(from_file, level, &parts)?;
+        // The text read for the gate is the text summarised: each file is read once.
+        let mut read = None;
         if let Some(gate) = gate
             && self.summarised(&file).is_none()
-            && !gate(&(self.reader.as_ref()?)(&file)?, name)
         {
-            return None;
+            let source = (self.reader.as_ref()?)(&file)?;
+            if !gate(&source, name) {
+                return None;
+            }
+            read = Some(source);
         }
-        let entry = self.entry(&file)?;
+        let entry = self.entry(&file, read)?;
         if here(&entry, name) {
             return Some(Definition {
                 file,
@@ -1113,10 +1118,14 @@ impl ProjectIndex {
     }
 
     /// The file's entry, summarised now if no thread has yet.
-    fn entry(&self, path: &Path) -> Option<Arc<Entry>> {
+    /// `source` is the file's text when the caller has read it already.
+    fn entry(&self, path: &Path, source: Option<String>) -> Option<Arc<Entry>> {
         let slot = Arc::clone(self.lock().entry(path.to_owned()).or_default());
         slot.get_or_init(|| {
-            let source = (self.reader.as_ref()?)(path)?;
+            let source = match source {
+                Some(source) => source,
+                None => (self.reader.as_ref()?)(path)?,
+            };
             let tree = crate::python::parse(&source, None)?;
             Some(Arc::new(Entry::of(path, &source, &tree)))
         })
