@@ -658,8 +658,8 @@ parser.add_argument('--prefetch', type=int, default=2)
 
 def main():
     args = parser.parse_args()
-    if 'WORLD_SIZE' in os.environ:
-        args.workers = args.workers // int(os.environ['WORLD_SIZE'])
+    if 'ACCUM_STEPS' in os.environ:
+        args.workers = args.workers // int(os.environ['ACCUM_STEPS'])
     for k, v in extra.items():
         setattr(args, k, v)
     cfg = yaml.safe_load(open('data.yaml'))
@@ -720,7 +720,7 @@ fn loaders_says_why_a_value_stayed_unknown() {
     let workers = argument(&files[0]["loaders"][0], "num_workers");
     assert_eq!(
         workers["unknown_because"],
-        "written under a condition that does not resolve, line 13 (to `args.workers // int(os.environ['WORLD_SIZE'])`)"
+        "written under a condition that does not resolve, line 13 (to `args.workers // int(os.environ['ACCUM_STEPS'])`)"
     );
 
     // A config format the analysis does not read says where the value comes from.
@@ -2427,5 +2427,101 @@ if __name__ == '__main__':
         "    kwargs = {}\n    if args.workers > 4:\n        kwargs['num_workers'] = args.workers\n",
     );
     let dir = project(&[("data.py", data), ("train.py", &conditional)]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+}
+
+/// A Hydra entry point hands its config to a helper of another module, which reads the worker
+/// count into a name and passes it on to a loader factory of its own file; the entry point
+/// shares the count among the launcher's processes (`cfg.num_workers //= world_size`), which
+/// together run all of it. A caller that writes the key, or callers that pass different
+/// configs, leave it unknown.
+#[test]
+fn a_hydra_config_handed_to_a_helper_of_another_module() {
+    let train = |extra: &str| {
+        format!(
+            "\
+import os
+
+import hydra
+from omegaconf import OmegaConf
+
+from data.loading import setup_data
+
+world_size = int(os.environ['WORLD_SIZE'])
+
+
+@hydra.main(version_base='1.3.2', config_path='config', config_name='train_config.yaml')
+def train(cfg):
+    num_gpus = world_size
+    cfg.num_workers //= num_gpus
+{extra}    for batch in setup_data(cfg):
+        pass
+
+
+if __name__ == '__main__':
+    train()
+"
+        )
+    };
+    let setup = "\
+from torch.utils.data import DataLoader
+
+
+def setup_data(cfg):
+    num_workers = cfg.num_workers
+    return construct_loader(list(range(100)), cfg.batch_size, num_workers)
+
+
+def construct_loader(dataset, batch_size, num_workers):
+    loader = DataLoader(dataset, batch_size,
+                        num_workers=num_workers, persistent_workers=True)
+    return loader
+";
+    let config = "num_workers: 16\nbatch_size: 8\n";
+    let files = |train: &str| {
+        project(&[
+            ("train.py", train),
+            ("data/__init__.py", ""),
+            ("data/loading.py", setup),
+            ("config/train_config.yaml", config),
+            ("config/other.yaml", "num_workers: 4\nbatch_size: 8\n"),
+        ])
+    };
+    let dir = files(&train(""));
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["data/loading.py:11:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 16: num_workers in ../config/train_config.yaml line 1, passed on line 11\n",
+        ],
+    );
+    // The entry point sets the key itself: the file's value is not what runs.
+    let dir = files(&train("    cfg.num_workers = 2\n"));
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+    // Read where it is handed over, the reason is named.
+    let dir = project(&[
+        ("train.py", &train("    cfg.num_workers = 2\n")),
+        ("data/__init__.py", ""),
+        (
+            "data/loading.py",
+            "from torch.utils.data import DataLoader\n\n\ndef setup_data(cfg):\n    \
+             return DataLoader(list(range(100)), cfg.batch_size, num_workers=cfg.num_workers)\n",
+        ),
+        ("config/train_config.yaml", config),
+    ]);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    batch_size = 8: batch_size in ../config/train_config.yaml line 2",
+            "`cfg.num_workers`: train.py, which hands the config on, writes num_workers",
+        ],
+    );
+    // Another call passes another config: which one runs is not known.
+    let dir = files(&train(
+        "    setup_data(OmegaConf.load('config/other.yaml'))\n",
+    ));
     assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
 }

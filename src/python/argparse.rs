@@ -42,7 +42,7 @@ use crate::python::model::{
     MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value, Via};
-use crate::python::{defaults, loaders, syntax};
+use crate::python::{defaults, distributed, loaders, syntax};
 use crate::text::TextRange;
 
 /// How many names, calls and returns a namespace or parser is followed through.
@@ -769,6 +769,10 @@ impl ArgparseDefaults {
             if writes::branch_runs(m, write.target, None, depth) == Some(false) {
                 continue;
             }
+            // `args.workers //= world_size`: the processes together run what it was.
+            if distributed::shares_out(m, write.target, depth) {
+                continue;
+            }
             let Some(_) = write.value else {
                 return Err(format!(
                     "changed by `{}` on line {}",
@@ -1493,12 +1497,7 @@ pub(crate) fn passed_in(
     helper: &Path,
     external: &External,
 ) -> Vec<(Option<NamespaceTable>, String)> {
-    let reaches = |qualified: &str| {
-        qualified.rsplit('.').next() == Some(external.callee.as_str())
-            && m.index
-                .definition(m.path, qualified)
-                .is_some_and(|def| def.file == helper && def.name == external.callee)
-    };
+    let reaches = |qualified: &str| reaches(m, helper, external, qualified);
     let file = m.path.file_name().unwrap_or_default().to_string_lossy();
     let mut out = Vec::new();
     for class in m.classes() {
@@ -1520,16 +1519,7 @@ pub(crate) fn passed_in(
             ));
         }
     }
-    for call in m.calls() {
-        if !callee_names(m, call).iter().any(|q| reaches(q)) {
-            continue;
-        }
-        let arg = m.keyword_arg(call.node, &external.keyword).or_else(|| {
-            if has_splat(call.node) {
-                return None;
-            }
-            positional_args(call.node).get(external.position?).copied()
-        });
+    for (call, arg) in calls_passing(m, helper, external) {
         let table = arg.and_then(|arg| ArgparseDefaults::of(m)?.table(m, arg, call.scope));
         let named = format!(
             "`{}` ({file} line {}) passes it a namespace dldoctor cannot resolve",
@@ -1539,6 +1529,37 @@ pub(crate) fn passed_in(
         out.push((table.map(|t| t.via(m, call.node)), named));
     }
     out
+}
+
+/// Whether `qualified`, as `m` names it, is `external.callee` of the file `helper`.
+fn reaches(m: &Module, helper: &Path, external: &External, qualified: &str) -> bool {
+    qualified.rsplit('.').next() == Some(external.callee.as_str())
+        && m.index
+            .definition(m.path, qualified)
+            .is_some_and(|def| def.file == helper && def.name == external.callee)
+}
+
+/// The calls of `m` to the function or class `external.callee` that `helper` defines, each
+/// with what it passes for the parameter (`None` when a `*args`/`**kwargs` may pass it).
+pub(crate) fn calls_passing<'m, 'a>(
+    m: &'m Module<'a>,
+    helper: &Path,
+    external: &External,
+) -> Vec<(&'m CallSite<'a>, Option<Node<'a>>)> {
+    let reaches = |qualified: &str| reaches(m, helper, external, qualified);
+    m.calls()
+        .iter()
+        .filter(|call| callee_names(m, call).iter().any(|q| reaches(q)))
+        .map(|call| {
+            let arg = m.keyword_arg(call.node, &external.keyword).or_else(|| {
+                if has_splat(call.node) {
+                    return None;
+                }
+                positional_args(call.node).get(external.position?).copied()
+            });
+            (call, arg)
+        })
+        .collect()
 }
 
 /// The qualified names a call's callee may have: its one name, or, for a name bound in

@@ -509,7 +509,7 @@ fn call_runs(m: &Module, call: Node, depth: u32) -> bool {
     if function.class.is_some() || function.parent_function.is_some() {
         return false;
     }
-    references_to(m, function.name, function.name_range, function_id, None)
+    let runs_here = references_to(m, function.name, function.name_range, function_id, None)
         .into_iter()
         .any(|(reference, _)| {
             is_run_by_cli(m, reference, false)
@@ -519,7 +519,14 @@ fn call_runs(m: &Module, call: Node, depth: u32) -> bool {
                         && m.function_at(caller) != Some(function_id)
                         && call_runs(m, caller, depth + 1)
                 })
-        })
+        });
+    // A module-level helper the project's other files call (`setup_data(cfg)` in a
+    // training script) runs the calls it makes.
+    runs_here
+        || (function.node.parent().is_some_and(|p| p.kind() == "module")
+            && m.index
+                .constructions_elsewhere(m.path, function.name)
+                .is_some_and(|calls| calls.iter().any(|c| !c.in_tests)))
 }
 
 /// Whether `reference` (to the class `class`) is the object of `Class.method`, `method` a

@@ -5,11 +5,29 @@
 //! defaults run it (`python main.py`, no launcher), such a script has a world size of 1; on one
 //! node with N processes each gets a share and the node runs about the same total, so what
 //! the rules say of the total holds either way.
+//!
+//! The same holds of a count shared by any count of the processes (the node's GPUs, the
+//! launcher's `WORLD_SIZE`): `args.workers = int((args.workers + ngpus_per_node - 1) /
+//! ngpus_per_node)` or `cfg.num_workers //= world_size` leaves each of N processes a share,
+//! and the node about the whole count, so the whole count is what is checked.
 
 use tree_sitter::Node;
 
-use crate::python::model::{BindingKind, FunctionId, Module, ScopeId};
+use crate::python::argparse::parameter_position;
+use crate::python::defaults::{self, Passed};
+use crate::python::model::{
+    Binding, BindingKind, FunctionId, MAX_DEPTH, Module, ScopeId, literal_items, positional_args,
+};
 use crate::python::syntax;
+
+/// Calls that count the processes of a run, or the GPUs of a node that runs one on each.
+const PROCESS_COUNTS: &[&str] = &["torch.cuda.device_count", GET_WORLD_SIZE];
+
+/// The environment variables a launcher (`torchrun`) sets to a count of processes.
+const PROCESS_COUNT_VARIABLES: &[&str] = &["WORLD_SIZE", "LOCAL_WORLD_SIZE"];
+
+/// How many calls of a function are read for what they pass.
+const MAX_CALLS: usize = 16;
 
 /// `torch.distributed`'s own answer, which raises unless the process group exists: only a
 /// helper that guards it answers 1 in a plain run.
@@ -103,4 +121,206 @@ pub(crate) fn names_world_size_helper(
                 _ => None,
             })
             .is_some_and(|b| matches!(b.kind, BindingKind::Function(f) if answers_world_size(m, f)))
+}
+
+/// Whether `expr` counts the processes a worker count is shared among: the node's GPUs
+/// (`torch.cuda.device_count()`), `torch.distributed`'s world size or a helper that answers
+/// it, the launcher's `WORLD_SIZE` (`int(os.environ["WORLD_SIZE"])`), or a name bound to one
+/// of these, a parameter included when every call of the file passes one
+/// (`mp.spawn(main_worker, args=(ngpus_per_node, args))`).
+pub(crate) fn is_process_count(m: &Module, expr: Node, scope: ScopeId, depth: u32) -> bool {
+    if depth > MAX_DEPTH {
+        return false;
+    }
+    match expr.kind() {
+        "parenthesized_expression" => expr
+            .named_child(0)
+            .is_some_and(|inner| is_process_count(m, inner, scope, depth + 1)),
+        "call" => {
+            let Some(callee) = expr.child_by_field_name("function") else {
+                return false;
+            };
+            let qualified = m.qualified_in(callee, scope, depth + 1);
+            match qualified.as_deref() {
+                Some(q) if PROCESS_COUNTS.contains(&q) => true,
+                Some("builtins.int") => match positional_args(expr).as_slice() {
+                    [inner] => {
+                        reads_process_variable(m, *inner, scope, depth)
+                            || is_process_count(m, *inner, scope, depth + 1)
+                    }
+                    _ => false,
+                },
+                q => names_world_size_helper(m, callee, scope, q),
+            }
+        }
+        "identifier" => {
+            let Some(binding) = m.binding_read(m.text(expr), scope, expr, depth + 1) else {
+                return false;
+            };
+            match (&binding.kind, binding.value) {
+                (BindingKind::Assign, Some(value)) => {
+                    is_process_count(m, value, binding.scope, depth + 1)
+                }
+                (BindingKind::Parameter, _) => passed_process_count(m, binding, depth + 1),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
+/// `os.environ["WORLD_SIZE"]`, `os.environ.get("WORLD_SIZE", 1)`, `os.getenv("WORLD_SIZE")`.
+fn reads_process_variable(m: &Module, expr: Node, scope: ScopeId, depth: u32) -> bool {
+    let variable = match expr.kind() {
+        "subscript" => {
+            let is_environ = expr.child_by_field_name("value").is_some_and(|v| {
+                m.qualified_in(v, scope, depth + 1).as_deref() == Some("os.environ")
+            });
+            if !is_environ {
+                return false;
+            }
+            expr.child_by_field_name("subscript")
+                .and_then(|key| m.string_value(key))
+        }
+        "call" => {
+            let reads = expr.child_by_field_name("function").is_some_and(|f| {
+                matches!(
+                    m.qualified_in(f, scope, depth + 1).as_deref(),
+                    Some("os.environ.get" | "os.getenv")
+                )
+            });
+            if !reads {
+                return false;
+            }
+            positional_args(expr)
+                .first()
+                .and_then(|key| m.string_value(*key))
+        }
+        _ => None,
+    };
+    variable.is_some_and(|v| PROCESS_COUNT_VARIABLES.contains(&v.as_str()))
+}
+
+/// Whether every call of the file to the module-level function of `param` passes it a count
+/// of processes (at least one call, a `torch.multiprocessing.spawn` of it included).
+fn passed_process_count(m: &Module, param: &Binding, depth: u32) -> bool {
+    let Some(function_id) = m.scopes().get(param.scope).and_then(|s| s.function) else {
+        return false;
+    };
+    let Some(function) = m.function(function_id).filter(|f| f.class.is_none()) else {
+        return false;
+    };
+    let Some((position, keyword_only)) = parameter_position(m, function.node, param.name) else {
+        return false;
+    };
+    let references =
+        defaults::references_to(m, function.name, function.name_range, function_id, None);
+    if references.is_empty() || references.len() > MAX_CALLS {
+        return false;
+    }
+    references.into_iter().all(|(reference, scope)| {
+        let called = reference
+            .parent()
+            .filter(|p| p.kind() == "call" && p.child_by_field_name("function") == Some(reference));
+        let passed = match called {
+            Some(call) => {
+                match defaults::passed_for(
+                    m,
+                    call,
+                    scope,
+                    position,
+                    keyword_only,
+                    false,
+                    param.name,
+                ) {
+                    Some(Passed::Value(value, value_scope)) => Some((value, value_scope)),
+                    _ => None,
+                }
+            }
+            None if keyword_only => None,
+            None => spawned_with(m, reference, position).map(|value| (value, scope)),
+        };
+        passed.is_some_and(|(value, value_scope)| is_process_count(m, value, value_scope, depth))
+    })
+}
+
+/// What `torch.multiprocessing.spawn(f, args=(...))`, which calls `f(i, *args)`, passes at
+/// `position` of `f` when `reference` is its `f`: an item of the tuple (the process index, at
+/// position 0, is not one).
+fn spawned_with<'a>(m: &Module<'a>, reference: Node<'a>, position: usize) -> Option<Node<'a>> {
+    let call = reference
+        .parent()
+        .filter(|p| p.kind() == "argument_list")?
+        .parent()?;
+    let callee = call.child_by_field_name("function")?;
+    if positional_args(call).first() != Some(&reference)
+        || m.qualified_name(callee).as_deref() != Some("torch.multiprocessing.spawn")
+    {
+        return None;
+    }
+    let tuple = m
+        .keyword_arg(call, "args")
+        .or_else(|| positional_args(call).get(1).copied())
+        .filter(|t| t.kind() == "tuple")?;
+    literal_items(tuple)?.get(position.checked_sub(1)?).copied()
+}
+
+/// For `left / right` or `left // right` with `right` a count of processes, the count being
+/// shared: `left`, or `w` of the ceiling `(w + right - 1)`.
+pub(crate) fn shared_count<'a>(
+    m: &Module<'a>,
+    left: Node<'a>,
+    right: Node<'a>,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Node<'a>> {
+    if !is_process_count(m, right, scope, depth + 1) {
+        return None;
+    }
+    let left = syntax::unparenthesized(left);
+    let ceiling = (|| {
+        let (sum, op, one) = binary(left)?;
+        if m.text(op) != "-" || m.text(one) != "1" {
+            return None;
+        }
+        let (a, plus, b) = binary(syntax::unparenthesized(sum))?;
+        let divisor = m.text(syntax::unparenthesized(right));
+        match m.text(plus) {
+            "+" if m.text(b) == divisor => Some(a),
+            "+" if m.text(a) == divisor => Some(b),
+            _ => None,
+        }
+    })();
+    Some(ceiling.unwrap_or(left))
+}
+
+fn binary(node: Node) -> Option<(Node, Node, Node)> {
+    if node.kind() != "binary_operator" {
+        return None;
+    }
+    Some((
+        node.child_by_field_name("left")?,
+        node.child_by_field_name("operator")?,
+        node.child_by_field_name("right")?,
+    ))
+}
+
+/// Whether `target` of an augmented assignment shares its value among the processes
+/// (`cfg.num_workers //= num_gpus`): the processes of a node run about the value it had.
+pub(crate) fn shares_out(m: &Module, target: Node, depth: u32) -> bool {
+    let Some(statement) = target
+        .parent()
+        .filter(|p| p.kind() == "augmented_assignment")
+    else {
+        return false;
+    };
+    let (Some(operator), Some(right)) = (
+        statement.child_by_field_name("operator"),
+        statement.child_by_field_name("right"),
+    ) else {
+        return false;
+    };
+    statement.child_by_field_name("left") == Some(target)
+        && matches!(m.text(operator), "//=" | "/=")
+        && is_process_count(m, right, m.scope_at(target), depth + 1)
 }

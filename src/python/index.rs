@@ -40,6 +40,7 @@ use crate::python::argparse::{
     self, External, KeptParameter, NamespaceTable, ParamWrite, ParserOptions,
 };
 use crate::python::catalogue::Catalogue;
+use crate::python::configs::{self, PassedConfig};
 use crate::python::distributed;
 use crate::python::model::{BindingKind, FunctionId, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
@@ -92,6 +93,9 @@ pub struct ProjectIndex {
     passed: Mutex<HashMap<(PathBuf, External), Passed>>,
     /// The files [`ProjectIndex::passed`] was made from: a change to one forgets it.
     caller_files: Mutex<HashSet<PathBuf>>,
+    /// The YAML config the callers of a helper pass it, by helper file and parameter. Kept
+    /// for one analysis of the files: any change forgets it (a config file may have changed).
+    configs_passed: Mutex<HashMap<(PathBuf, External), ConfigPassed>>,
     /// The Python files under a folder callers are searched in, listed once.
     listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
     /// The constructions of a class in other files, by the class's file and name.
@@ -151,6 +155,9 @@ thread_local! {
 /// What the callers of a helper pass it, once looked for; `Err` when unknown, with the call
 /// that passes something unknown when one does.
 type Passed = Result<Arc<NamespaceTable>, Option<Arc<str>>>;
+
+/// What [`ProjectIndex::config_passed`] found.
+type ConfigPassed = Option<Arc<PassedConfig>>;
 
 /// A file's summary once made; `None` inside when the file could not be read or parsed.
 type Slot = OnceLock<Option<Arc<Entry>>>;
@@ -405,6 +412,7 @@ impl ProjectIndex {
     /// asked for (otherwise nothing depends on it, and it is summarised when it is). Returns
     /// whether what the file defines changed: an edit usually leaves it as it was.
     pub fn refresh(&self, path: &Path, source: &str, tree: &Tree) -> bool {
+        lock(&self.configs_passed).clear();
         let callers = self.forget_callers_of(path, Some(source));
         let constructions = self.forget_constructions(Some(source));
         let Some(old) = self.summarised(path) else {
@@ -421,6 +429,7 @@ impl ProjectIndex {
     /// Forgets a file's summary (it changed on disk, or went away); it is made again when
     /// next needed. Returns whether it had been made, i.e. whether an analysis may have used it.
     pub fn invalidate(&self, path: &Path) -> bool {
+        lock(&self.configs_passed).clear();
         let callers = self.forget_callers_of(path, None);
         let constructions = self.forget_constructions(None);
         self.forget_modules();
@@ -454,6 +463,7 @@ impl ProjectIndex {
     /// Files appeared or went away: a helper may have new callers, a class new constructions,
     /// and a folder new files.
     pub fn forget_callers(&self) {
+        lock(&self.configs_passed).clear();
         lock(&self.constructions).clear();
         lock(&self.passed).clear();
         lock(&self.caller_files).clear();
@@ -602,28 +612,11 @@ impl ProjectIndex {
     }
 
     fn passed(&self, helper: &Path, external: &External) -> Passed {
-        let key = (helper.to_path_buf(), external.clone());
-        if let Some(found) = lock(&self.passed).get(&key) {
-            return found.clone();
-        }
-        let entered = SEEKING.with(|seeking| {
-            let mut seeking = seeking.borrow_mut();
-            if seeking.len() >= MAX_CALLER_HOPS || seeking.contains(&key) {
-                return false;
-            }
-            seeking.push(key.clone());
-            true
-        });
-        if !entered {
-            return Err(None);
-        }
-        let found = self
-            .find_passed(helper, external)
-            .map(Arc::new)
-            .map_err(|call| call.map(Arc::from));
-        SEEKING.with(|seeking| seeking.borrow_mut().pop());
-        lock(&self.passed).insert(key, found.clone());
-        found
+        seek(&self.passed, helper, external, Err(None), || {
+            self.find_passed(helper, external)
+                .map(Arc::new)
+                .map_err(|call| call.map(Arc::from))
+        })
     }
 
     fn find_passed(
@@ -631,29 +624,9 @@ impl ProjectIndex {
         helper: &Path,
         external: &External,
     ) -> Result<NamespaceTable, Option<String>> {
-        let reader = self.reader.as_ref().ok_or(None)?;
-        let stem = helper.file_stem().and_then(|s| s.to_str()).ok_or(None)?;
-        let module = match stem {
-            "__init__" => helper
-                .parent()
-                .and_then(Path::file_name)
-                .and_then(|n| n.to_str())
-                .ok_or(None)?,
-            stem => stem,
-        };
-        let files = self.search_files(helper).ok_or(None)?;
-        let mut candidates = Vec::new();
-        for file in files.iter().filter(|f| f.as_path() != helper) {
-            let Some(source) = reader(file) else { continue };
-            let has =
-                |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
-            if has(&external.callee) && has(module) {
-                if candidates.len() == MAX_CALLER_FILES {
-                    return Err(None);
-                }
-                candidates.push((file, source));
-            }
-        }
+        let candidates = self
+            .caller_candidates(helper, &external.callee)
+            .ok_or(None)?;
         // Callers that disagree, or pass what cannot be read, leave each whole number as one
         // caller's (see `Value::OneCaller`): that caller's path runs with it.
         let mut table: Option<NamespaceTable> = None;
@@ -663,7 +636,8 @@ impl ProjectIndex {
                 continue;
             };
             lock(&self.caller_files).insert(file.clone());
-            let m = Module::build_definitions(&source, &tree, file, self, Catalogue::builtin_ref());
+            let m =
+                Module::build_definitions(&source, &tree, &file, self, Catalogue::builtin_ref());
             for (passed, why) in argparse::passed_in(&m, helper, external) {
                 if passed.is_none() {
                     unknown.get_or_insert(why);
@@ -680,6 +654,65 @@ impl ProjectIndex {
             (Some(table), _) => Ok(table),
             (None, why) => Err(why),
         }
+    }
+
+    /// The other files of the project that may call `callee` of `helper`, with their text:
+    /// those that name both it and its module. `None` when there are too many to say anything.
+    fn caller_candidates(&self, helper: &Path, callee: &str) -> Option<Vec<(PathBuf, String)>> {
+        let reader = self.reader.as_ref()?;
+        let stem = helper.file_stem().and_then(|s| s.to_str())?;
+        let module = match stem {
+            "__init__" => helper.parent().and_then(Path::file_name)?.to_str()?,
+            stem => stem,
+        };
+        let files = self.search_files(helper)?;
+        let mut candidates = Vec::new();
+        for file in files.iter().filter(|f| f.as_path() != helper) {
+            let Some(source) = reader(file) else { continue };
+            let has =
+                |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
+            if has(callee) && has(module) {
+                if candidates.len() == MAX_CALLER_FILES {
+                    return None;
+                }
+                candidates.push((file.clone(), source));
+            }
+        }
+        Some(candidates)
+    }
+
+    /// The YAML config every caller in other files passes the parameter `external` of
+    /// `helper` (a Hydra entry point's `cfg` handed to `setup_data(cfg)`), with the keys a
+    /// caller's file writes left unknown. `None` when there is no caller, one passes anything
+    /// else, or they pass different configs. Memoised for the run.
+    pub(crate) fn config_passed(
+        &self,
+        helper: &Path,
+        external: &External,
+    ) -> Option<Arc<PassedConfig>> {
+        seek(&self.configs_passed, helper, external, None, || {
+            self.find_config_passed(helper, external).map(Arc::new)
+        })
+    }
+
+    fn find_config_passed(&self, helper: &Path, external: &External) -> Option<PassedConfig> {
+        let mut found: Option<PassedConfig> = None;
+        for (file, source) in self.caller_candidates(helper, &external.callee)? {
+            let Some(tree) = crate::python::parse(&source, None) else {
+                continue;
+            };
+            let m =
+                Module::build_definitions(&source, &tree, &file, self, Catalogue::builtin_ref());
+            for passed in configs::passed_in(&m, helper, external) {
+                let passed = passed?;
+                match &found {
+                    Some(f) if *f != passed => return None,
+                    Some(_) => {}
+                    None => found = Some(passed),
+                }
+            }
+        }
+        found
     }
 
     /// The Python files a helper's callers (or a class's constructions, when no project root
@@ -1146,6 +1179,37 @@ impl ProjectIndex {
     fn lock(&self) -> MutexGuard<'_, HashMap<PathBuf, Arc<Slot>>> {
         self.files.lock().unwrap_or_else(PoisonError::into_inner)
     }
+}
+
+/// The memoised answer for the parameter `external` of `helper`, else `find`'s, found with
+/// the parameter marked as sought on this thread: a cycle of helpers, or more than
+/// [`MAX_CALLER_HOPS`] of them, answers `blocked`.
+fn seek<T: Clone>(
+    memo: &Mutex<HashMap<(PathBuf, External), T>>,
+    helper: &Path,
+    external: &External,
+    blocked: T,
+    find: impl FnOnce() -> T,
+) -> T {
+    let key = (helper.to_path_buf(), external.clone());
+    if let Some(found) = lock(memo).get(&key) {
+        return found.clone();
+    }
+    let entered = SEEKING.with(|seeking| {
+        let mut seeking = seeking.borrow_mut();
+        if seeking.len() >= MAX_CALLER_HOPS || seeking.contains(&key) {
+            return false;
+        }
+        seeking.push(key.clone());
+        true
+    });
+    if !entered {
+        return blocked;
+    }
+    let found = find();
+    SEEKING.with(|seeking| seeking.borrow_mut().pop());
+    lock(memo).insert(key, found.clone());
+    found
 }
 
 /// Whether `source` may define a class `name` or bring one in by that name: it holds

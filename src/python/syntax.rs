@@ -92,6 +92,17 @@ pub fn positional_argument(call: Node, index: usize) -> Option<Node> {
     positional.nth(index)
 }
 
+/// The expression inside any parentheses around `node`.
+pub fn unparenthesized(mut node: Node) -> Node {
+    while node.kind() == "parenthesized_expression" {
+        match node.named_child(0) {
+            Some(inner) => node = inner,
+            None => break,
+        }
+    }
+    node
+}
+
 /// `@decorator def f` → the `def`.
 pub fn unwrap_decorated(node: Node) -> Node {
     if kind(node) == Kind::DecoratedDefinition {

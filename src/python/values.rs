@@ -331,6 +331,9 @@ pub enum ConfigGap {
     /// A merge into a yacs config (`cfg.merge_from_list(args.opts)`, a `merge_from_file` of a
     /// path known only at run time) that may change it: `call` as written, on `line`.
     Merged { call: String, line: u32 },
+    /// The file that hands the config to another writes the key (`cfg.num_workers = 2`):
+    /// the value read there may not be the file's.
+    Written { key: String, shown: String },
 }
 
 impl ConfigGap {
@@ -375,6 +378,12 @@ impl ConfigGap {
             }
             (ConfigGap::Merged { call, line }, Lang::Zh) => {
                 format!("第 {line} 行的 {call} 在运行时可能改变它")
+            }
+            (ConfigGap::Written { key, shown }, Lang::En) => {
+                format!("{shown}, which hands the config on, writes {key}")
+            }
+            (ConfigGap::Written { key, shown }, Lang::Zh) => {
+                format!("传出该配置的 {shown} 改写了 {key}")
             }
         }
     }

@@ -22,16 +22,18 @@ mod pyyaml;
 mod yacs;
 mod yaml;
 
+use std::path::Path;
 use std::sync::Arc;
 
 use tree_sitter::Node;
 
-use crate::python::argparse::parameter_position;
+use crate::python::argparse::{External, parameter_position};
 use crate::python::defaults::{self, Passed, passed_for};
 use crate::python::model::{
-    Binding, BindingKind, ClassId, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, positional_args,
+    AttributeAssignment, Binding, BindingKind, ClassId, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId,
+    positional_args,
 };
-use crate::python::values::{Provenance, Resolved};
+use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 pub(crate) use click::parameter_value;
 
@@ -183,7 +185,11 @@ pub(crate) fn mapping_entries(
 /// augmented assignment), or an `update(...)` on a line that names it. The file's value is
 /// then not known to be what runs.
 fn written_in_file(m: &Module, key: &str) -> bool {
-    if m.attribute_assignments().iter().any(|w| w.attribute == key) {
+    // `cfg.num_workers //= world_size` shares it among the processes, which run it all.
+    let writes = |w: &AttributeAssignment| {
+        w.attribute == key && !crate::python::distributed::shares_out(m, w.target, 0)
+    };
+    if m.attribute_assignments().iter().any(writes) {
         return true;
     }
     let source = m.source.as_bytes();
@@ -362,7 +368,23 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
     };
     let mut found: Option<Config> = None;
     let mut calls = 0;
-    for (reference, scope) in defaults::references_to(m, name, name_range, function_id, class) {
+    let references = defaults::references_to(m, name, name_range, function_id, class);
+    // A module-level function no code of its file calls: what its callers in other files
+    // pass (`setup_data(cfg)` in a Hydra entry point).
+    if references.is_empty() && class.is_none() && function.parent_scope == MODULE_SCOPE {
+        let external = External {
+            callee: name.to_owned(),
+            position: (!keyword_only).then_some(position),
+            keyword: param.name.to_owned(),
+        };
+        let passed = m.index.config_passed(m.path, &external)?;
+        return Some(Config::Yaml {
+            tree: Arc::clone(&passed.tree),
+            path: passed.path.clone(),
+            shown: passed.shown.clone(),
+        });
+    }
+    for (reference, scope) in references {
         calls += 1;
         let call = reference.parent().filter(|p| {
             p.kind() == "call" && p.child_by_field_name("function") == Some(reference)
@@ -390,6 +412,65 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
         }
     }
     found
+}
+
+/// A YAML config a call in one file passes a function of another: its tree (the keys the
+/// caller's file writes left unknown), the path of the mapping passed, and how the caller
+/// names the file.
+#[derive(Debug, PartialEq)]
+pub(crate) struct PassedConfig {
+    tree: Arc<yaml::Node>,
+    path: Vec<String>,
+    shown: String,
+}
+
+/// What each call of `m` to `external.callee` of `helper` passes its parameter, when that is a
+/// YAML config the analysis reads (`None` for anything else).
+pub(crate) fn passed_in(
+    m: &Module,
+    helper: &Path,
+    external: &External,
+) -> Vec<Option<PassedConfig>> {
+    let file = m.path.file_name().unwrap_or_default().to_string_lossy();
+    crate::python::argparse::calls_passing(m, helper, external)
+        .into_iter()
+        .map(|(call, arg)| {
+            let Config::Yaml { tree, path, shown } = config_of(m, arg?, call.scope, 0)? else {
+                return None;
+            };
+            let mut tree = (*tree).clone();
+            forget_written(m, &mut tree, &file);
+            Some(PassedConfig {
+                tree: Arc::new(tree),
+                path,
+                shown,
+            })
+        })
+        .collect()
+}
+
+/// Makes unknown every entry of `node` whose key the file of `m` (named `file`) writes.
+fn forget_written(m: &Module, node: &mut yaml::Node, file: &str) {
+    match node {
+        yaml::Node::Map(entries) => {
+            for (key, value) in entries {
+                if written_in_file(m, key) {
+                    *value = yaml::Node::Gap(ConfigGap::Written {
+                        key: key.clone(),
+                        shown: file.to_owned(),
+                    });
+                } else {
+                    forget_written(m, value, file);
+                }
+            }
+        }
+        yaml::Node::Seq(items) => {
+            for item in items {
+                forget_written(m, item, file);
+            }
+        }
+        yaml::Node::Scalar { .. } | yaml::Node::Gap(_) => {}
+    }
 }
 
 /// `self.cfg` in a method: the config `__init__` stores in it, once and unconditionally.

@@ -230,9 +230,22 @@ impl<'a> Module<'a> {
         ) else {
             return Resolved::unknown();
         };
-        let l = self.value_in(left, scope, depth + 1).value;
         let r = self.value_in(right, scope, depth + 1).value;
         let op = self.text(op);
+        // A whole number shared among a count of processes: the node runs about all of it.
+        if matches!(op, "/" | "//")
+            && !r.is_known()
+            && let Some(shared) = distributed::shared_count(self, left, right, scope, depth + 1)
+        {
+            let whole = self.value_in(shared, scope, depth + 1).value;
+            if let Value::Int(_) = whole {
+                return Resolved {
+                    value: whole,
+                    provenance: Provenance::Computed,
+                };
+            }
+        }
+        let l = self.value_in(left, scope, depth + 1).value;
         let value = match (&l, &r) {
             (Value::Int(a), Value::Int(b)) => match op {
                 "+" => a.checked_add(*b),

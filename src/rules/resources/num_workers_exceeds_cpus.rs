@@ -33,7 +33,9 @@ the callers of a factory pass under `num_workers` into the `**kwargs` it hands t
 (also through a dict the caller writes and unpacks, `make_loader(ds, **kwargs)`), the default of a dataclass config's field
 (`cfg = TrainConfig()`, also parsed by `HfArgumentParser`), of a `@click.option`, or the
 value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
-config_name=...)`, also named from the file's own path, `config_name=Path(__file__).stem`;
+config_name=...)`, also named from the file's own path, `config_name=Path(__file__).stem`,
+and handed to a helper of another module, `setup_data(cfg)`, unless the entry point's file
+writes the key;
 a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` of a file opened
 from a literal path or an option's default, `with open(args.config) as f:`, also turned into
 options and back by asteroid's `prepare_parser_from_dict` and `parse_args_as_dict`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
@@ -43,15 +45,20 @@ that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts
 options given by default, a config file chosen only on the command line), and `dldoctor
 loaders` says why. A count bounded by the CPU count
 (`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
-rewrites in a way the analysis cannot follow (`args.workers = args.workers // ngpus` under a
-condition) is left alone; a rewrite, a rebinding (`if args.resume: args = checkpoint["opt"]`)
+rewrites in a way the analysis cannot follow (`args.workers = args.workers // args.accum`
+under a condition) is left alone; a rewrite, a rebinding (`if args.resume: args = checkpoint["opt"]`)
 or a call in a branch whose condition is false under the defaults does not count, nor does
 a rewrite in a function called only from such branches (`mp.spawn(main_worker, ...)` under
 `if args.multi_gpu:` with `--multi_gpu` off).
 A worker count shared among the processes by a helper that answers 1 without
 `torch.distributed` initialised (`args.workers = int((args.workers + utils.get_world_size() -
 1) / utils.get_world_size())` with DETR's or MAE's `get_world_size()`) keeps its whole value: a
-plain run has one process, and on one node the processes together run about as many.
+plain run has one process, and on one node the processes together run about as many. So does
+a count shared by the node's GPUs or the launcher's processes (`int((args.workers +
+ngpus_per_node - 1) / ngpus_per_node)` with `ngpus_per_node = torch.cuda.device_count()`, also
+handed to `mp.spawn(main_worker, args=(ngpus_per_node, args))`; `cfg.num_workers //=
+world_size` with `world_size = int(os.environ["WORLD_SIZE"])`): each of N processes starts a
+share, and together they start the whole count on the node's CPUs.
 When the callers of a function disagree on a parameter (one leaves its default of 16, another
 passes a config's value that is not known), the largest whole number a caller outside the
 tests gives is checked, as that caller's path runs with it, and the message says so; a test's
