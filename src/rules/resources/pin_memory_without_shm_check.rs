@@ -34,8 +34,9 @@ Checks for a DataLoader with `pin_memory=True` and workers (`num_workers > 0`) i
 never looks at `/dev/shm` (`shutil.disk_usage`, `os.statvfs` or `psutil.disk_usage` on it).
 
 It weighs the evidence of this machine (or of `--assume-shm`): a warning when `/dev/shm` has
-under 2 GiB, or when the estimated demand does not fit in its free space; a hint when it
-plainly fits, or when the size of `/dev/shm` is unknown (macOS, Windows). The demand is
+under 2 GiB, or when the estimated demand does not fit in its free space; a hint when the
+estimate fits, when there is no estimate and `/dev/shm` has 2 GiB or more (the message says
+so, not that it fits), or when the size of `/dev/shm` is unknown (macOS, Windows). The demand is
 workers × prefetch_factor × batch_size × the sample size, estimated where every factor
 resolves: the sample size from the dataset's torchvision transforms (a final
 `RandomResizedCrop`/`CenterCrop`/`RandomCrop`/`Resize((h, w))` and `ToTensor()`, three
@@ -139,22 +140,29 @@ pub fn check(checker: &mut Checker) {
                 )
             }
             (Some(_), Some(facts), Some(facts_zh)) => {
-                let (fits, fits_zh) = match &demand {
+                // Without an estimate nothing says the batches fit: only that 2 GiB or more
+                // is what most loaders need.
+                let (here, here_zh) = match &demand {
                     Some(d) => (
-                        format!("{} fits: this machine's {facts}", d.en),
-                        format!("{}，放得下：本机 {facts_zh}", d.zh),
+                        format!("{} fits: this machine's {facts}, so this works here", d.en),
+                        format!("{}，放得下：本机 {facts_zh}，所以在本机能正常运行", d.zh),
                     ),
                     None => (
-                        format!("this machine's {facts}, which plainly fits"),
-                        format!("本机 {facts_zh}，明显够用"),
+                        format!(
+                            "this machine's {facts}, 2 GiB or more, enough for most loaders (the \
+                             size of this one's batches is not known), so nothing shows it \
+                             failing here"
+                        ),
+                        format!(
+                            "本机 {facts_zh}，不少于 2 GiB，对多数加载器足够（此加载器的批次大小未知），\
+                             没有迹象表明它会在本机失败"
+                        ),
                     ),
                 };
                 (
                     Severity::Hint,
-                    format!(
-                        "{fits}, so this works here; a container gets 64 MiB unless given more"
-                    ),
-                    format!("{fits_zh}，所以在本机能正常运行；但容器默认只有 64 MiB，除非另行调大"),
+                    format!("{here}; a container gets 64 MiB unless given more"),
+                    format!("{here_zh}；但容器默认只有 64 MiB，除非另行调大"),
                 )
             }
             _ => (
