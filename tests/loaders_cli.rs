@@ -2525,3 +2525,48 @@ def construct_loader(dataset, batch_size, num_workers):
     ));
     assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
 }
+
+/// The constructions of a class are looked for only in the files that may import its
+/// module: another file that uses a class of the same name from elsewhere (a library's
+/// `Data`, handed on) neither hides the script's construction nor costs a parse.
+#[test]
+fn constructions_are_looked_for_where_the_module_may_be_imported() {
+    let loader = "\
+from torch.utils.data import DataLoader
+
+
+class Data:
+    def __init__(self, dataset, num_workers):
+        self.dataset = dataset
+        self.num_workers = num_workers
+
+    def loader(self):
+        return DataLoader(self.dataset, batch_size=8, num_workers=max(0, self.num_workers))
+";
+    let main = "\
+import argparse
+
+from data_loader import Data
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--num_workers', type=int, default=16)
+args = parser.parse_args()
+for batch in Data(list(range(100)), args.num_workers).loader():
+    pass
+";
+    // Another example of the repository, with a library's `Data`, handed on rather than called.
+    let other = "\
+from torch_geometric.data import Data
+
+REGISTRY = {'data': Data}
+";
+    let dir = project(&[
+        ("examples/a/data_loader.py", loader),
+        ("examples/a/main.py", main),
+        ("examples/b/other.py", other),
+    ]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["examples/a/data_loader.py:10:DL201"]
+    );
+}

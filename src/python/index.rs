@@ -1363,16 +1363,43 @@ fn mentioning<'f>(
     file: &'f Path,
     needles: &'f [&str],
 ) -> impl Iterator<Item = (&'f PathBuf, String)> {
+    let (modules, in_package) = import_names(file);
+    let has = |source: &str, word: &str| {
+        memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some()
+    };
     files
         .iter()
         .filter(move |p| p.as_path() != file)
         .filter_map(move |path| {
             let source = reader(path)?;
-            needles
-                .iter()
-                .all(|n| memchr::memmem::find(source.as_bytes(), n.as_bytes()).is_some())
-                .then_some((path, source))
+            // Another file reaches a name of `file` only through an import that writes the
+            // module's name or a package's above it, or a relative one.
+            let imports =
+                modules.iter().any(|m| has(&source, m)) || (in_package && has(&source, "from ."));
+            (imports && needles.iter().all(|n| has(&source, n))).then_some((path, source))
         })
+}
+
+/// The names an import of `file`'s module may write (the module's own, unless it is a
+/// package's `__init__`, and those of the packages above it: the folders with an
+/// `__init__.py`), and whether it is in a package (so a relative import may name none).
+fn import_names(file: &Path) -> (Vec<String>, bool) {
+    let mut names = Vec::new();
+    if let Some(stem) = file.file_stem().and_then(|s| s.to_str())
+        && stem != "__init__"
+    {
+        names.push(stem.to_owned());
+    }
+    let mut in_package = false;
+    let mut folder = file.parent();
+    while let Some(dir) = folder.filter(|d| d.join("__init__.py").is_file()) {
+        in_package = true;
+        if let Some(name) = dir.file_name().and_then(|n| n.to_str()) {
+            names.push(name.to_owned());
+        }
+        folder = dir.parent();
+    }
+    (names, in_package)
 }
 
 /// Whether `path` (taken relative to the project's `root` where it has one) is a test file by
