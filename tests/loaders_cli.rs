@@ -834,8 +834,9 @@ class Digits:
 
 /// `__init__`'s default runs when no file of the project passes the parameter: the class built
 /// only from a config (a string target, never called), or called elsewhere without it (or with
-/// an empty dict unpacked). A call in another file that passes it makes the value unknown: the rules stay quiet rather than
-/// quote a default that does not run.
+/// an empty dict unpacked). A call in another file that passes what the analysis cannot read
+/// makes the value unknown: the rules stay quiet rather than quote a default that does not
+/// run. A value written in that call is the value.
 #[test]
 fn init_defaults_see_constructions_in_other_files() {
     let config_only = project(&[
@@ -867,7 +868,6 @@ fn init_defaults_see_constructions_in_other_files() {
 
     for train in [
         "import argparse\nfrom data.modules import Digits\n\nargs = argparse.ArgumentParser().parse_args()\ndm = Digits(ds, num_workers=args.workers)\n",
-        "from data import modules\n\ndm = modules.Digits(ds, 8)\n",
         "import json\nfrom data.modules import Digits\n\nkwargs = json.load(open('k.json'))\ndm = Digits(ds, **kwargs)\n",
         "from data.modules import Digits\n\nclass Mine(Digits):\n    pass\n",
     ] {
@@ -884,6 +884,24 @@ fn init_defaults_see_constructions_in_other_files() {
             "{text}"
         );
     }
+    let dir = project(&[
+        ("data/modules.py", MODULES),
+        (
+            "train.py",
+            "from data import modules\n\ndm = modules.Digits(ds, 8)\n",
+        ),
+    ]);
+    assert!(
+        !codes(&check_json(dir.path()).1)
+            .iter()
+            .any(|c| c.ends_with("DL301"))
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 8: passed for num_workers to Digits (train.py line 3), passed on line 10\n",
+        ],
+    );
 }
 
 /// A copy of the script elsewhere in the project defines and builds its own class of the same
@@ -2569,4 +2587,61 @@ REGISTRY = {'data': Data}
         codes_of(&check_json(dir.path()).1, "DL201"),
         ["examples/a/data_loader.py:10:DL201"]
     );
+}
+
+/// A value written in the call of a loader factory of another module (`make_loader(ds,
+/// num_workers=16)`, also a constant of the caller's file) is what the factory's parameter
+/// holds; a test's call counts for nothing, and a caller that passes few workers says nothing.
+#[test]
+fn a_literal_passed_to_a_factory_of_another_module() {
+    let data = "\
+from torch.utils.data import DataLoader
+
+
+def make_loader(ds, num_workers, batch_size=8):
+    return DataLoader(ds, batch_size=batch_size, num_workers=num_workers)
+";
+    let train = |workers: &str| {
+        format!(
+            "\
+from utils.data import make_loader
+
+WORKERS = {workers}
+for batch in make_loader(list(range(100)), WORKERS, batch_size=4):
+    pass
+"
+        )
+    };
+    let test = "\
+from utils.data import make_loader
+
+
+def test_loader():
+    assert len(make_loader([1, 2], num_workers=32)) == 1
+";
+    let dir = project(&[
+        ("utils/__init__.py", ""),
+        ("utils/data.py", data),
+        ("train.py", &train("16")),
+        ("tests/test_data.py", test),
+    ]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["utils/data.py:5:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            // The test passes other values: the script's are one caller's.
+            "    num_workers = 16: passed for num_workers to make_loader (train.py line 4), on one caller's path",
+            "    batch_size = 4: passed for batch_size to make_loader (train.py line 4), on one caller's path",
+        ],
+    );
+    let dir = project(&[
+        ("utils/__init__.py", ""),
+        ("utils/data.py", data),
+        ("train.py", &train("4")),
+        ("tests/test_data.py", test),
+    ]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
 }

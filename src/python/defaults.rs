@@ -71,14 +71,28 @@ pub(crate) enum Passed<'a> {
 /// What a call found in another file passes to the parameter `param` (0-based `index` among
 /// the positional arguments, `None` when keyword-only): nothing, or a value that file hands
 /// on (see [`Construction::values`]); unknown when it passes anything else.
-fn passed_there<'a>(c: &Construction, index: Option<usize>, param: &str) -> Passed<'a> {
+fn passed_there<'a>(
+    c: &Construction,
+    index: Option<usize>,
+    param: &str,
+    shown: &str,
+) -> Passed<'a> {
     let by_position = index.is_some_and(|i| c.positional > i);
     if !by_position && !c.keywords.iter().any(|k| k == param) {
         return Passed::Nothing;
     }
-    c.value(param, index)
-        .cloned()
-        .map_or(Passed::Unknown, Passed::Elsewhere)
+    let Some(mut value) = c.value(param, index).cloned() else {
+        return Passed::Unknown;
+    };
+    // A value written in the call is named after the parameter it is passed for.
+    if let Provenance::ParameterPassed {
+        function, param: p, ..
+    } = &mut value.provenance
+    {
+        function.clone_from(&shown.to_owned());
+        p.clone_from(&param.to_owned());
+    }
+    Passed::Elsewhere(value)
 }
 
 /// The value of a parameter binding: its default or what every call passes (see the module's
@@ -250,7 +264,7 @@ fn calls_elsewhere<'a>(
     (!calls.is_empty()).then(|| {
         calls
             .iter()
-            .map(|c| (passed_there(c, index, param), !c.in_tests))
+            .map(|c| (passed_there(c, index, param, function.name), !c.in_tests))
             .collect()
     })
 }
@@ -363,6 +377,7 @@ fn given(m: &Module, shown: &str, param: &str, passed: Passed, depth: u32) -> Re
                         param: param.to_owned(),
                         line: m.line(value.start_byte()),
                         at: Module::range(value),
+                        file: None,
                     },
                 },
                 _ => inner,
@@ -439,10 +454,11 @@ fn method_calls<'a>(
             .method_calls_elsewhere(m.path, def.name, function.name)
     {
         let index = position.checked_sub(1).filter(|_| !keyword_only);
+        let shown = format!("{}.{}", def.name, function.name);
         passed.extend(
             calls
                 .iter()
-                .map(|c| (passed_there(c, index, param), !c.in_tests)),
+                .map(|c| (passed_there(c, index, param, &shown), !c.in_tests)),
         );
     }
     if passed.is_empty() {
@@ -693,7 +709,7 @@ fn passed_elsewhere<'a>(
     Some(
         constructions
             .iter()
-            .map(|c| (passed_there(c, index, param), !c.in_tests))
+            .map(|c| (passed_there(c, index, param, name), !c.in_tests))
             .collect(),
     )
 }

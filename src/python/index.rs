@@ -1338,6 +1338,23 @@ fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
     if !resolved.value.is_known() {
         return None;
     }
+    // Written in the call (or bound once in its file): the callee names it after its
+    // parameter.
+    if matches!(
+        resolved.provenance,
+        Provenance::Literal | Provenance::Computed | Provenance::Constant { .. }
+    ) {
+        return Some(Resolved {
+            value: resolved.value,
+            provenance: Provenance::ParameterPassed {
+                function: String::new(),
+                param: String::new(),
+                line: m.line(value.start_byte()),
+                at: Module::range(value),
+                file: Some(m.path.to_path_buf()),
+            },
+        });
+    }
     let (Provenance::ArgparseDefault { file, via, .. }
     | Provenance::ParameterDefault { file, via, .. }) = &mut resolved.provenance
     else {

@@ -262,6 +262,8 @@ pub enum Provenance {
         param: String,
         line: u32,
         at: TextRange,
+        /// The file of the call when it is not the file the value is used in.
+        file: Option<PathBuf>,
     },
     /// The default of a dataclass field (`num_workers: int = 16`, `field(default=16)`), the
     /// value an instance built without it holds (and the command-line default of an
@@ -437,8 +439,12 @@ impl Provenance {
                 function,
                 param,
                 line,
+                file,
                 ..
-            } => Some(format!("passed for {param} to {function} (line {line})")),
+            } => Some(format!(
+                "passed for {param} to {function} ({})",
+                place_en(file.as_deref(), *line)
+            )),
             Provenance::FieldDefault {
                 class, field, line, ..
             } => Some(format!("the default of {class}.{field} (line {line})")),
@@ -495,8 +501,12 @@ impl Provenance {
                 function,
                 param,
                 line,
+                file,
                 ..
-            } => Some(format!("第 {line} 行传给 {function} 的参数 {param} 的值")),
+            } => Some(format!(
+                "{}传给 {function} 的参数 {param} 的值",
+                place_zh(file.as_deref(), *line)
+            )),
             Provenance::FieldDefault {
                 class, field, line, ..
             } => Some(format!("第 {line} 行 {class}.{field} 的默认值")),
@@ -582,7 +592,8 @@ impl Resolved {
     pub fn defined_in(&self) -> Option<PathBuf> {
         match &self.provenance {
             Provenance::ArgparseDefault { file, .. }
-            | Provenance::ParameterDefault { file, .. } => file.clone(),
+            | Provenance::ParameterDefault { file, .. }
+            | Provenance::ParameterPassed { file, .. } => file.clone(),
             _ => None,
         }
     }

@@ -79,6 +79,7 @@ pub(super) fn field_value(
                 param: name.to_owned(),
                 line: m.line(value.start_byte()),
                 at: Module::range(value),
+                file: None,
             },
         ));
     }
