@@ -2645,3 +2645,66 @@ def test_loader():
     ]);
     assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
 }
+
+/// A recipe unpacks mappings of the YAML file its main block opens into a factory of the
+/// library (`make_dataloaders(**conf["data"], **conf["training"])`, asteroid's kinect-wsj):
+/// the factory's parameter holds the file's value. Another module's factory of the same name,
+/// called by another recipe with its own config, is not this one's caller.
+#[test]
+fn a_config_mapping_unpacked_into_a_factory_of_another_module() {
+    let factory = "\
+from torch.utils import data
+
+
+def make_dataloaders(train_dir, batch_size=4, num_workers=None, **kwargs):
+    num_workers = num_workers if num_workers else batch_size
+    train_set = list(range(100))
+    train_loader = data.DataLoader(train_set, batch_size=batch_size, num_workers=num_workers)
+    return train_loader
+";
+    let recipe = |module: &str| {
+        format!(
+            "\
+import yaml
+
+from lib.data.{module} import make_dataloaders
+
+
+def main(conf):
+    for batch in make_dataloaders(**conf['data'], **conf['training']):
+        pass
+
+
+if __name__ == '__main__':
+    with open('local/conf.yml') as f:
+        conf = yaml.safe_load(f)
+    main(conf)
+"
+        )
+    };
+    let conf = |workers: u32| {
+        format!(
+            "data:\n  train_dir: data/tr\ntraining:\n  batch_size: 4\n  num_workers: {workers}\n"
+        )
+    };
+    let dir = project(&[
+        ("lib/__init__.py", ""),
+        ("lib/data/__init__.py", ""),
+        ("lib/data/kinect.py", factory),
+        ("lib/data/wsj.py", factory),
+        ("egs/kinect/train.py", &recipe("kinect")),
+        ("egs/kinect/local/conf.yml", &conf(12)),
+        ("egs/wsj/train.py", &recipe("wsj")),
+        ("egs/wsj/local/conf.yml", &conf(4)),
+    ]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["lib/data/kinect.py:7:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 12: passed for num_workers to make_dataloaders (train.py line 7), passed on line 7\n",
+        ],
+    );
+}

@@ -922,6 +922,18 @@ impl ProjectIndex {
             let m = Module::build_definitions(&source, &tree, path, self, Catalogue::builtin_ref());
             let in_tests = is_test_file(root, path);
             for call in calls {
+                // The name as that file imports it from this one, not a function or class of
+                // the same name imported from another module.
+                let reaches_here = call
+                    .child_by_field_name("function")
+                    .and_then(|callee| m.qualified_name(callee))
+                    .is_some_and(|q| {
+                        self.definition(path, &q)
+                            .is_some_and(|d| d.file == file && d.name == class)
+                    });
+                if !reaches_here {
+                    continue;
+                }
                 let mut c = construction(&m, call)?;
                 c.in_tests = in_tests;
                 found.push(c);
@@ -1306,15 +1318,24 @@ fn construction(m: &Module, call: Node) -> Option<Construction> {
                 out.values
                     .push(handed_on(m, call, arg.child_by_field_name("value")?));
             }
-            // `make_loader(args, **kwargs)` with `kwargs` a dict written in the caller.
+            // `make_loader(args, **kwargs)` with `kwargs` a dict written in the caller, or
+            // `make_dataloaders(**conf["training"])` with a mapping of a YAML config.
             "dictionary_splat" => {
                 let scope = m.scope_at(call);
-                for key in crate::python::loaders::unpacked_keys(m, arg, call, scope)? {
-                    if key.conditional {
-                        return None;
+                if let Some(keys) = crate::python::loaders::unpacked_keys(m, arg, call, scope) {
+                    for key in keys {
+                        if key.conditional {
+                            return None;
+                        }
+                        out.keywords.push(key.name.clone());
+                        out.values.push(handed_on(m, call, key.value));
                     }
-                    out.keywords.push(key.name.clone());
-                    out.values.push(handed_on(m, call, key.value));
+                    continue;
+                }
+                let mapping = arg.named_child(0)?;
+                for (key, value) in configs::mapping_entries(m, mapping, scope, 0)? {
+                    out.keywords.push(key);
+                    out.values.push(written_in_call(m, mapping, value));
                 }
             }
             "list_splat" => return None,
@@ -1333,27 +1354,39 @@ fn construction(m: &Module, call: Node) -> Option<Construction> {
 /// default of one of that file's command-line options or of a parameter of its functions
 /// (`make_dataloader(num_workers=12)` handing `num_workers` on): recorded with its file and
 /// the call that hands it on, as a namespace handed to another file is.
+/// A known value the call at `value` passes, named by the callee after its parameter (the
+/// function and parameter are filled in there).
+fn written_in_call(m: &Module, value: Node, resolved: Resolved) -> Option<Resolved> {
+    resolved.value.is_known().then(|| Resolved {
+        value: resolved.value,
+        provenance: Provenance::ParameterPassed {
+            function: String::new(),
+            param: String::new(),
+            line: m.line(value.start_byte()),
+            at: Module::range(value),
+            file: Some(m.path.to_path_buf()),
+        },
+    })
+}
+
 fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
     let mut resolved = m.value_of(value);
     if !resolved.value.is_known() {
         return None;
     }
-    // Written in the call (or bound once in its file): the callee names it after its
-    // parameter.
+    // Written in the call, bound once in its file or read from a config there: the callee
+    // names it after its parameter, and points at the call.
     if matches!(
         resolved.provenance,
-        Provenance::Literal | Provenance::Computed | Provenance::Constant { .. }
+        Provenance::Literal
+            | Provenance::Computed
+            | Provenance::Constant { .. }
+            | Provenance::ConfigFile { .. }
+            | Provenance::ConfigDefault { .. }
+            | Provenance::FieldDefault { .. }
+            | Provenance::ClickDefault { .. }
     ) {
-        return Some(Resolved {
-            value: resolved.value,
-            provenance: Provenance::ParameterPassed {
-                function: String::new(),
-                param: String::new(),
-                line: m.line(value.start_byte()),
-                at: Module::range(value),
-                file: Some(m.path.to_path_buf()),
-            },
-        });
+        return written_in_call(m, value, resolved);
     }
     let (Provenance::ArgparseDefault { file, via, .. }
     | Provenance::ParameterDefault { file, via, .. }) = &mut resolved.provenance

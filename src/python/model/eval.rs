@@ -3,7 +3,10 @@
 
 use tree_sitter::Node;
 
-use super::{Binding, BindingKind, MAX_DEPTH, Module, ScopeId, literal_items, positional_args};
+use super::{
+    Binding, BindingId, BindingKind, MAX_DEPTH, Module, ScopeId, ScopeKind, literal_items,
+    positional_args,
+};
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
 use crate::python::{argparse, conditions, configs, defaults, distributed};
 
@@ -312,6 +315,9 @@ impl<'a> Module<'a> {
         if let [id] = ids {
             return self.bindings.get(*id);
         }
+        if let Some(binding) = self.straight_line_binding(ids, at) {
+            return Some(binding);
+        }
         if ids.len() > MAX_BRANCH_BINDINGS {
             return None;
         }
@@ -327,6 +333,47 @@ impl<'a> Module<'a> {
             left = Some(binding);
         }
         left
+    }
+
+    /// The binding a read sees when its scope rebinds the name in straight-line code
+    /// (`num_workers = num_workers if num_workers else batch_size`): the last one before the
+    /// read, when that is a parameter or an assignment that is a statement of the scope's
+    /// own body (so it always runs first), the read is in that scope, and no binding after
+    /// the read may reach it again through a loop.
+    fn straight_line_binding(&self, ids: &[BindingId], at: Node) -> Option<&Binding<'a>> {
+        let bindings: Vec<&Binding<'a>> = ids
+            .iter()
+            .map(|id| self.bindings.get(*id))
+            .collect::<Option<_>>()?;
+        let scope_id = bindings.first()?.scope;
+        if bindings.iter().any(|b| b.scope != scope_id) || self.scope_at(at) != scope_id {
+            return None;
+        }
+        let scope = self.scopes.get(scope_id)?;
+        let body = match scope.kind {
+            ScopeKind::Function => scope.node.child_by_field_name("body")?,
+            ScopeKind::Module => scope.node,
+            _ => return None,
+        };
+        let last = bindings
+            .iter()
+            .filter(|b| b.node.end_byte() <= at.start_byte())
+            .max_by_key(|b| b.node.start_byte())?;
+        let unconditional = match last.kind {
+            BindingKind::Parameter => true,
+            BindingKind::Assign => self.statement_of(last.node).parent() == Some(body),
+            _ => false,
+        };
+        if !unconditional {
+            return None;
+        }
+        let in_loop = std::iter::successors(at.parent(), |n| n.parent())
+            .take_while(|n| *n != body)
+            .any(|n| matches!(n.kind(), "for_statement" | "while_statement"));
+        let rebound_after = bindings
+            .iter()
+            .any(|b| b.node.start_byte() >= at.end_byte());
+        (!(in_loop && rebound_after)).then_some(*last)
     }
 
     fn name_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {

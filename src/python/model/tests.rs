@@ -316,7 +316,8 @@ DataLoader(ds, num_workers=args.workers)
 ";
     with_module(src, |m| {
         assert_eq!(m.loaders()[0].num_workers(), None);
-        assert_eq!(m.loaders()[1].num_workers(), None);
+        // Rebound in straight-line code of the read's own scope: the last binding before it.
+        assert_eq!(m.loaders()[1].num_workers(), Some(3));
         // An unconditional write before the read, in the same scope, decides it.
         let r = m.loaders()[2].certain(Param::NumWorkers).expect("resolved");
         assert_eq!(

@@ -30,7 +30,9 @@ argparse option (also through a parser built in a helper such as `get_args_parse
 `self.args` (also by a base class of another module, `super().__init__(args)`), or handed to
 a loader factory of another module: the message names the call it came through), or what
 the callers of a factory pass, in its file or another module (`make_loader(ds,
-num_workers=16)`), also under `num_workers` into the `**kwargs` it hands to DataLoader
+num_workers=16)`, a mapping of a YAML config unpacked, `make_dataloaders(**conf["training"])`;
+a call counts only where it reaches this factory, not one of the same name in another
+module), also under `num_workers` into the `**kwargs` it hands to DataLoader
 (also through a dict the caller writes and unpacks, `make_loader(ds, **kwargs)`), the default of a dataclass config's field
 (`cfg = TrainConfig()`, also parsed by `HfArgumentParser`), of a `@click.option`, or the
 value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
