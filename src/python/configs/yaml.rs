@@ -113,13 +113,24 @@ pub(crate) fn parse(text: &str, file: &Path) -> Result<Node, LoadError> {
         stack: Vec::new(),
         anchors: HashMap::new(),
         root: None,
+        too_deep: None,
     };
+    // The events are pulled one by one (the parser's own `load` recurses once per level of
+    // nesting), up to the end of the first document.
     let mut parser = Parser::new_from_str(text);
-    parser
-        .load(&mut builder, false)
-        .map_err(|e| LoadError::Unreadable {
+    loop {
+        let (event, mark) = parser.next_token().map_err(|e| LoadError::Unreadable {
             line: u32::try_from(e.marker().line()).unwrap_or(u32::MAX),
         })?;
+        let done = matches!(event, Event::DocumentEnd | Event::StreamEnd);
+        builder.on_event(event, mark);
+        if done || builder.too_deep.is_some() {
+            break;
+        }
+    }
+    if let Some(line) = builder.too_deep {
+        return Err(LoadError::Unreadable { line });
+    }
     Ok(match builder.root {
         None
         | Some(Node::Scalar {
@@ -142,11 +153,17 @@ enum Frame {
     },
 }
 
+/// Mappings and sequences nested deeper than this make the file unreadable: real configs
+/// nest a few levels, and the trees are walked (cloned, merged, dropped) recursively.
+const MAX_NESTING: usize = 64;
+
 struct Builder {
     file: Arc<Path>,
     stack: Vec<Frame>,
     anchors: HashMap<usize, Node>,
     root: Option<Node>,
+    /// The line where nesting went past [`MAX_NESTING`]; the rest of the file is ignored.
+    too_deep: Option<u32>,
 }
 
 impl Builder {
@@ -186,6 +203,15 @@ impl Builder {
 
 impl MarkedEventReceiver for Builder {
     fn on_event(&mut self, event: Event, mark: Marker) {
+        if self.too_deep.is_some() {
+            return;
+        }
+        if matches!(event, Event::SequenceStart(..) | Event::MappingStart(..))
+            && self.stack.len() >= MAX_NESTING
+        {
+            self.too_deep = Some(u32::try_from(mark.line()).unwrap_or(u32::MAX));
+            return;
+        }
         match event {
             Event::Scalar(text, style, anchor, tag) => {
                 let leaf = if tag.is_some() {
@@ -295,6 +321,24 @@ fn number(text: &str) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A file nested thousands of levels deep is unreadable, not a stack overflow when its
+    /// tree is walked, cloned or dropped.
+    #[test]
+    fn nesting_past_the_limit_is_unreadable() {
+        let deep: String = (0..5000)
+            .map(|i| format!("{}a:\n", "  ".repeat(i)))
+            .collect();
+        let text = format!("num_workers: 16\nx:\n{deep}");
+        let parsed = parse(&text, Path::new("c.yaml"));
+        assert!(
+            matches!(parsed, Err(LoadError::Unreadable { line }) if line > 60),
+            "{:?}",
+            parsed.as_ref().err()
+        );
+        let shallow: String = (0..10).map(|i| format!("{}a:\n", "  ".repeat(i))).collect();
+        assert!(parse(&format!("x:\n{shallow}"), Path::new("c.yaml")).is_ok());
+    }
 
     fn leaf<'a>(node: &'a Node, path: &[&str]) -> (&'a Leaf, u32) {
         let mut node = node;
