@@ -51,6 +51,24 @@ impl Node {
         }
     }
 
+    /// How many nodes this tree holds, if no more than `limit` (counting stops there).
+    fn size_within(&self, limit: usize) -> Option<usize> {
+        let mut count = 0usize;
+        let mut stack = vec![self];
+        while let Some(node) = stack.pop() {
+            count += 1;
+            if count > limit {
+                return None;
+            }
+            match node {
+                Node::Map(entries) => stack.extend(entries.iter().map(|(_, v)| v)),
+                Node::Seq(items) => stack.extend(items.iter()),
+                Node::Scalar { .. } | Node::Gap(_) => {}
+            }
+        }
+        Some(count)
+    }
+
     /// OmegaConf's merge: mappings merge key by key, anything else replaces.
     pub(crate) fn merge(&mut self, other: Node) {
         match (self, other) {
@@ -113,7 +131,8 @@ pub(crate) fn parse(text: &str, file: &Path) -> Result<Node, LoadError> {
         stack: Vec::new(),
         anchors: HashMap::new(),
         root: None,
-        too_deep: None,
+        unreadable_at: None,
+        nodes: 0,
     };
     // The events are pulled one by one (the parser's own `load` recurses once per level of
     // nesting), up to the end of the first document.
@@ -124,11 +143,11 @@ pub(crate) fn parse(text: &str, file: &Path) -> Result<Node, LoadError> {
         })?;
         let done = matches!(event, Event::DocumentEnd | Event::StreamEnd);
         builder.on_event(event, mark);
-        if done || builder.too_deep.is_some() {
+        if done || builder.unreadable_at.is_some() {
             break;
         }
     }
-    if let Some(line) = builder.too_deep {
+    if let Some(line) = builder.unreadable_at {
         return Err(LoadError::Unreadable { line });
     }
     Ok(match builder.root {
@@ -157,13 +176,21 @@ enum Frame {
 /// nest a few levels, and the trees are walked (cloned, merged, dropped) recursively.
 const MAX_NESTING: usize = 64;
 
+/// A file whose tree would hold more nodes than this, aliases expanded, is unreadable: real
+/// configs hold a few thousand, and aliases of aliases grow a tree exponentially ("billion
+/// laughs").
+const MAX_NODES: usize = 100_000;
+
 struct Builder {
     file: Arc<Path>,
     stack: Vec<Frame>,
     anchors: HashMap<usize, Node>,
     root: Option<Node>,
-    /// The line where nesting went past [`MAX_NESTING`]; the rest of the file is ignored.
-    too_deep: Option<u32>,
+    /// The line where nesting went past [`MAX_NESTING`] or the tree past [`MAX_NODES`]; the
+    /// rest of the file is ignored.
+    unreadable_at: Option<u32>,
+    /// The nodes of the tree so far, aliases counted at the size of what they copy.
+    nodes: usize,
 }
 
 impl Builder {
@@ -203,13 +230,21 @@ impl Builder {
 
 impl MarkedEventReceiver for Builder {
     fn on_event(&mut self, event: Event, mark: Marker) {
-        if self.too_deep.is_some() {
+        if self.unreadable_at.is_some() {
             return;
         }
-        if matches!(event, Event::SequenceStart(..) | Event::MappingStart(..))
-            && self.stack.len() >= MAX_NESTING
-        {
-            self.too_deep = Some(u32::try_from(mark.line()).unwrap_or(u32::MAX));
+        let added = match &event {
+            Event::Alias(id) => self
+                .anchors
+                .get(id)
+                .map_or(Some(1), |node| node.size_within(MAX_NODES)),
+            _ => Some(1),
+        };
+        self.nodes = added.map_or(usize::MAX, |n| self.nodes.saturating_add(n));
+        let too_deep = matches!(event, Event::SequenceStart(..) | Event::MappingStart(..))
+            && self.stack.len() >= MAX_NESTING;
+        if too_deep || self.nodes > MAX_NODES {
+            self.unreadable_at = Some(u32::try_from(mark.line()).unwrap_or(u32::MAX));
             return;
         }
         match event {
@@ -338,6 +373,24 @@ mod tests {
         );
         let shallow: String = (0..10).map(|i| format!("{}a:\n", "  ".repeat(i))).collect();
         assert!(parse(&format!("x:\n{shallow}"), Path::new("c.yaml")).is_ok());
+    }
+
+    /// Aliases of aliases ("billion laughs") would grow the tree exponentially: past the
+    /// limit the file is unreadable, found in a bounded time and memory.
+    #[test]
+    fn aliases_past_the_size_limit_are_unreadable() {
+        let mut text = String::from("num_workers: 16\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let items = vec![format!("*a{}", i - 1); 10].join(", ");
+            text.push_str(&format!("a{i}: &a{i} [{items}]\n"));
+        }
+        assert!(matches!(
+            parse(&text, Path::new("c.yaml")),
+            Err(LoadError::Unreadable { .. })
+        ));
+        // A few aliases, as configs use them, are read.
+        let text = "base: &base\n  workers: 4\nchild:\n  <<: *base\nother: *base\n";
+        assert!(parse(text, Path::new("c.yaml")).is_ok());
     }
 
     fn leaf<'a>(node: &'a Node, path: &[&str]) -> (&'a Leaf, u32) {
