@@ -89,8 +89,8 @@ fn passed_there<'a>(
         function, param: p, ..
     } = &mut value.provenance
     {
-        function.clone_from(&shown.to_owned());
-        p.clone_from(&param.to_owned());
+        *function = shown.to_owned();
+        *p = param.to_owned();
     }
     Passed::Elsewhere(value)
 }
