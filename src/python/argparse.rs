@@ -2557,7 +2557,7 @@ fn find_frame<'c, 'a>(
 }
 
 /// The call a reference to a function makes: `f(...)`, or `spawn(f, args=(...))`.
-fn call_of<'a>(m: &Module<'a>, reference: Node<'a>) -> Option<Node<'a>> {
+pub(crate) fn call_of<'a>(m: &Module<'a>, reference: Node<'a>) -> Option<Node<'a>> {
     let parent = reference.parent()?;
     if parent.kind() == "call" && parent.child_by_field_name("function") == Some(reference) {
         return Some(parent);
@@ -2636,6 +2636,21 @@ enum Passed<'a> {
     Unknown,
 }
 
+/// What `torch.multiprocessing.spawn(f, args=(...))` (or `spawn(f, (...), nprocs)`), which
+/// calls `f(i, *args)`, passes at `position` of `f`: an item of the tuple (the process index,
+/// at position 0, is not one).
+pub(crate) fn spawned_argument<'a>(
+    m: &Module<'a>,
+    call: Node<'a>,
+    position: usize,
+) -> Option<Node<'a>> {
+    let tuple = m
+        .keyword_arg(call, "args")
+        .or_else(|| positional_args(call).get(1).copied())
+        .filter(|t| t.kind() == "tuple")?;
+    literal_items(tuple)?.get(position.checked_sub(1)?).copied()
+}
+
 /// What `call` passes for the parameter at `position` of its function: a direct call
 /// `f(a, b, args)`, a class construction `C(a, args)` for `__init__(self, a, args)`, or
 /// `torch.multiprocessing.spawn(f, args=(b, args))`, which calls `f(i, *args)`.
@@ -2655,22 +2670,10 @@ fn passed_for<'a>(
         .is_some_and(|f| f.class.is_some())
         && binds_first(m, frame.function) != Some(false);
     if m.qualified_name(callee).as_deref() == Some("torch.multiprocessing.spawn") {
-        // `spawn(fn, args=(...))` or `spawn(fn, (...), nprocs)`.
-        let tuple = m
-            .keyword_arg(call, "args")
-            .or_else(|| positional_args(call).get(1).copied());
-        let Some(tuple) = tuple.filter(|t| t.kind() == "tuple") else {
-            return Passed::Unknown;
-        };
-        if keyword_only || position == 0 {
+        if keyword_only {
             return Passed::Unknown;
         }
-        let Some(items) = literal_items(tuple) else {
-            return Passed::Unknown;
-        };
-        return items
-            .get(position - 1)
-            .map_or(Passed::Unknown, |v| Passed::Value(*v));
+        return spawned_argument(m, call, position).map_or(Passed::Unknown, Passed::Value);
     }
     if let Some(value) = m.keyword_arg(call, name) {
         return Passed::Value(value);

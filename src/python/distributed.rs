@@ -13,10 +13,10 @@
 
 use tree_sitter::Node;
 
-use crate::python::argparse::parameter_position;
+use crate::python::argparse::{self, parameter_position};
 use crate::python::defaults::{self, Passed};
 use crate::python::model::{
-    Binding, BindingKind, FunctionId, MAX_DEPTH, Module, ScopeId, literal_items, positional_args,
+    Binding, BindingKind, FunctionId, MAX_DEPTH, Module, ScopeId, positional_args,
 };
 use crate::python::syntax;
 
@@ -238,31 +238,13 @@ fn passed_process_count(m: &Module, param: &Binding, depth: u32) -> bool {
                 }
             }
             None if keyword_only => None,
-            None => spawned_with(m, reference, position).map(|value| (value, scope)),
+            // `torch.multiprocessing.spawn(f, args=(...))`.
+            None => argparse::call_of(m, reference)
+                .and_then(|call| argparse::spawned_argument(m, call, position))
+                .map(|value| (value, scope)),
         };
         passed.is_some_and(|(value, value_scope)| is_process_count(m, value, value_scope, depth))
     })
-}
-
-/// What `torch.multiprocessing.spawn(f, args=(...))`, which calls `f(i, *args)`, passes at
-/// `position` of `f` when `reference` is its `f`: an item of the tuple (the process index, at
-/// position 0, is not one).
-fn spawned_with<'a>(m: &Module<'a>, reference: Node<'a>, position: usize) -> Option<Node<'a>> {
-    let call = reference
-        .parent()
-        .filter(|p| p.kind() == "argument_list")?
-        .parent()?;
-    let callee = call.child_by_field_name("function")?;
-    if positional_args(call).first() != Some(&reference)
-        || m.qualified_name(callee).as_deref() != Some("torch.multiprocessing.spawn")
-    {
-        return None;
-    }
-    let tuple = m
-        .keyword_arg(call, "args")
-        .or_else(|| positional_args(call).get(1).copied())
-        .filter(|t| t.kind() == "tuple")?;
-    literal_items(tuple)?.get(position.checked_sub(1)?).copied()
 }
 
 /// For `left / right` or `left // right` with `right` a count of processes, the count being
