@@ -20,39 +20,11 @@ pub struct Context<'a> {
 }
 
 /// A cheap byte test run before parsing: `false` means no rule can fire in this file. Every
-/// loader rule needs a loader's name in the file (however it is imported or aliased, the
-/// import names it): `DataLoader`, a project class named `...Loader`, or a callee of the
-/// catalogue; DL204 needs `set_sharing_strategy`; dataset rules need a `Dataset`. A name
-/// that holds `Loader` but ends in `Mixin` (`StableDiffusionLoraLoaderMixin`, hundreds of
-/// files of diffusers) names a mixin, which builds no loader by itself.
+/// loader rule needs a loader's name in the file ([`Catalogue::may_name_a_loader`]); DL204
+/// needs `set_sharing_strategy`; dataset rules need a `Dataset`.
 pub fn may_have_findings(source: &[u8], catalogue: &Catalogue) -> bool {
-    use memchr::memmem;
-    let found = |needle: &[u8]| memmem::find(source, needle).is_some();
-    if [b"set_sharing_strategy".as_slice(), b"Dataset"]
-        .iter()
-        .any(|n| found(n))
-        || names_a_loader(source)
-    {
-        return true;
-    }
-    match catalogue.needles() {
-        Some(needles) => needles.iter().any(|n| found(n.as_bytes())),
-        // A user pattern that names no callee may match anything.
-        None => true,
-    }
-}
-
-/// Whether a name holding `Loader` other than a mixin's occurs in `source`.
-fn names_a_loader(source: &[u8]) -> bool {
-    const NEEDLE: &[u8] = b"Loader";
-    memchr::memmem::find_iter(source, NEEDLE).any(|at| {
-        let rest = source.get(at + NEEDLE.len()..).unwrap_or_default();
-        let end = rest
-            .iter()
-            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
-            .unwrap_or(rest.len());
-        !rest[..end].ends_with(b"Mixin")
-    })
+    let found = |needle: &[u8]| memchr::memmem::find(source, needle).is_some();
+    found(b"set_sharing_strategy") || found(b"Dataset") || catalogue.may_name_a_loader(source)
 }
 
 /// Parses and analyses one file.

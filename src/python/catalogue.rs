@@ -598,6 +598,31 @@ impl Catalogue {
             .find(|e| e.kind == EntryKind::Class && e.callees.iter().any(|c| c == qualified))
     }
 
+    /// A cheap byte test: whether `source` may name a loader, however it is imported or
+    /// aliased (the import names it): `DataLoader`, a project class named `...Loader`, or a
+    /// callee of the catalogue. A name that holds `Loader` but ends in `Mixin`
+    /// (`StableDiffusionLoraLoaderMixin`, hundreds of files of diffusers) names a mixin, which
+    /// builds no loader by itself.
+    pub fn may_name_a_loader(&self, source: &[u8]) -> bool {
+        const NEEDLE: &[u8] = b"Loader";
+        let names_a_loader = memchr::memmem::find_iter(source, NEEDLE).any(|at| {
+            let rest = source.get(at + NEEDLE.len()..).unwrap_or_default();
+            let end = rest
+                .iter()
+                .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                .unwrap_or(rest.len());
+            !rest[..end].ends_with(b"Mixin")
+        });
+        names_a_loader
+            || match self.needles() {
+                Some(needles) => needles
+                    .iter()
+                    .any(|n| memchr::memmem::find(source, n.as_bytes()).is_some()),
+                // A user pattern that names no callee may match anything.
+                None => true,
+            }
+    }
+
     /// Words a file must contain for any entry to match it (the last part of each name),
     /// for the byte test that skips files; `None` when an entry names no callee. A
     /// `functools.partial` entry adds none: its first argument is a loader class, which the

@@ -116,6 +116,10 @@ struct ModuleFiles {
     files: HashMap<PathBuf, bool>,
 }
 
+/// Given the text of a file not yet summarised and a name, whether the file is worth parsing
+/// for what is asked of the name.
+type TextGate<'g> = dyn Fn(&str, &str) -> bool + 'g;
+
 /// The constructions found of a class; `None` when they cannot all be read.
 type Constructions = Option<Arc<Vec<Construction>>>;
 
@@ -544,7 +548,15 @@ impl ProjectIndex {
         qualified: &str,
         method: Option<&str>,
     ) -> Option<Arc<ParserOptions>> {
-        let def = self.definition(from_file, qualified)?;
+        // Asked of every `Imported().method()` call of a file: a file that cannot hold a
+        // namespace is not parsed for it.
+        let def = self.follow_to(
+            from_file,
+            qualified,
+            0,
+            &|entry, name| entry.summary.defines(name),
+            Some(&may_return_namespace),
+        )?;
         let key = match method {
             Some(method) => format!("{}.{method}", def.name),
             None => def.name.clone(),
@@ -975,15 +987,39 @@ impl ProjectIndex {
 
     /// The bases and `__init__` of the class `qualified`, with the file that defines it.
     pub fn class_shape(&self, from_file: &Path, qualified: &str) -> Option<(PathBuf, ClassShape)> {
-        // Every imported callee of a file is asked whether it is a loader class: a file not
-        // yet summarised whose text cannot define or re-export a class of that name is not
-        // parsed.
+        // A file not yet summarised whose text cannot define or re-export a class of that
+        // name is not parsed.
+        self.shape_through(from_file, qualified, &may_define_class)
+    }
+
+    /// [`ProjectIndex::class_shape`] of a class that may be a loader. Every imported callee of
+    /// a file is asked this, so a file not yet summarised is parsed for it only if its text
+    /// names a loader of `catalogue` as a loader's file must (`DataLoader`, a base class
+    /// `...Loader`, a catalogue callee), or may re-export the name.
+    pub fn loader_class_shape(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        catalogue: &Catalogue,
+    ) -> Option<(PathBuf, ClassShape)> {
+        self.shape_through(from_file, qualified, &|source, name| {
+            may_import(source, name)
+                || (defines_class(source, name) && catalogue.may_name_a_loader(source.as_bytes()))
+        })
+    }
+
+    fn shape_through(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        gate: &TextGate<'_>,
+    ) -> Option<(PathBuf, ClassShape)> {
         let def = self.follow_to(
             from_file,
             qualified,
             0,
             &|entry, name| entry.summary.defines(name),
-            Some(may_define_class),
+            Some(gate),
         )?;
         let shape = def.summary().shapes.get(&def.name)?.clone();
         Some((def.file.clone(), shape))
@@ -1035,7 +1071,7 @@ impl ProjectIndex {
         qualified: &str,
         hops: u8,
         here: &dyn Fn(&Entry, &str) -> bool,
-        gate: Option<fn(&str, &str) -> bool>,
+        gate: Option<&TextGate<'_>>,
     ) -> Option<Definition> {
         let (level, parts, name) = split_qualified(qualified)?;
         let file = self.module_file(from_file, level, &parts)?;
@@ -1228,9 +1264,14 @@ fn seek<T: Clone>(
 /// `class name` (then a parse says), or an import line that names it, imports `*`, or goes on
 /// over several lines. A file with none of these cannot make `name` a class.
 fn may_define_class(source: &str, name: &str) -> bool {
+    defines_class(source, name) || may_import(source, name)
+}
+
+/// Whether `source` holds `class name`.
+fn defines_class(source: &str, name: &str) -> bool {
     let is_ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let bytes = source.as_bytes();
-    let defines = memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
+    memchr::memmem::find_iter(bytes, name.as_bytes()).any(|at| {
         let after = bytes.get(at + name.len()).copied();
         let before = bytes[..at].trim_ascii_end();
         after.is_none_or(|b| !is_ident(b))
@@ -1239,15 +1280,27 @@ fn may_define_class(source: &str, name: &str) -> bool {
             && bytes
                 .get(before.len().wrapping_sub(6))
                 .is_none_or(|b| !is_ident(*b))
-    });
-    defines
-        || source.lines().any(|line| {
-            line.contains("import")
-                && (line.contains(name)
-                    || line.contains('*')
-                    || line.contains('(')
-                    || line.trim_end().ends_with('\\'))
-        })
+    })
+}
+
+/// Whether an import line of `source` may bring in `name`: it names it, imports `*`, or goes
+/// on over several lines.
+fn may_import(source: &str, name: &str) -> bool {
+    source.lines().any(|line| {
+        line.contains("import")
+            && (line.contains(name)
+                || line.contains('*')
+                || line.contains('(')
+                || line.trim_end().ends_with('\\'))
+    })
+}
+
+/// Whether `source` may give `name` a namespace parsed from the command line: only a file
+/// that calls `parse_args` or `parse_known_args` itself records one (summaries are local), or
+/// one that brings `name` in from another.
+fn may_return_namespace(source: &str, name: &str) -> bool {
+    let has = |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
+    has("parse_args") || has("parse_known_args") || may_import(source, name)
 }
 
 /// Adds the calls of `class` under `root` to `found`; `None` at a use of the name that is
@@ -1817,6 +1870,27 @@ mod tests {
                 .cuda
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn only_text_that_may_parse_a_command_line_is_parsed_for_a_namespace() {
+        assert!(may_return_namespace(
+            "class Options:\n    def parse(self):\n        return self.parser.parse_args()\n",
+            "Options"
+        ));
+        assert!(may_return_namespace(
+            "def get_args():\n    args, _ = p.parse_known_args()\n    return args\n",
+            "get_args"
+        ));
+        assert!(may_return_namespace(
+            "from .opts import Options\n",
+            "Options"
+        ));
+        // A model class: `Model().forward()` cannot return a parsed command line.
+        assert!(!may_return_namespace(
+            "import torch\n\nclass Model(torch.nn.Module):\n    def forward(self, x):\n        return x\n",
+            "Model"
+        ));
     }
 
     #[test]

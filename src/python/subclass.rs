@@ -474,7 +474,7 @@ fn qualified_loader(
             entry.signature.clone(),
         ));
     }
-    let (file, shape) = index.class_shape(from_file, qualified)?;
+    let (file, shape) = index.loader_class_shape(from_file, qualified, catalogue)?;
     let (base_name, base) = shape.bases.iter().find_map(|b| {
         let base = match b.strip_prefix('#') {
             // A class of the same file as the subclass.
