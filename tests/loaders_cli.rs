@@ -2708,3 +2708,132 @@ if __name__ == '__main__':
         ],
     );
 }
+
+/// A launcher's entry point (`launch_one_thread(..., opts)`) that no file of the project
+/// calls is no caller of `main(args)`: the script that runs it is the caller in another file,
+/// here through a namespace the function declares `global` and rebinds in straight-line code.
+/// Once a file of the project calls the entry point, its `parse_args(opts)` counts and the
+/// count is unknown.
+#[test]
+fn a_caller_in_a_function_nothing_runs_leaves_the_callers_of_other_files() {
+    let main = "\
+import argparse
+
+import torch
+
+
+def get_args_parser():
+    parser = argparse.ArgumentParser(\"pretrain\", add_help=False)
+    parser.add_argument(\"--batch_size\", default=64, type=int)
+    parser.add_argument(\"--num_workers\", default=10, type=int)
+    return parser
+
+
+def main(args):
+    dataset = torch.utils.data.TensorDataset(torch.zeros(64, 3))
+    return torch.utils.data.DataLoader(
+        dataset, batch_size=args.batch_size, num_workers=args.num_workers
+    )
+
+
+def launch_one_thread(local_rank, output_path, opts):
+    args = get_args_parser()
+    args = args.parse_args(opts)
+    args.output_dir = output_path
+    return main(args)
+";
+    let run = "\
+from main_pretrain import get_args_parser, main
+
+
+def invoke_main() -> None:
+    global args
+    args = get_args_parser()
+    args = args.parse_args()
+    main(args)
+
+
+if __name__ == \"__main__\":
+    invoke_main()
+";
+    let dir = project(&[("main_pretrain.py", main), ("run_pretrain.py", run)]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["main_pretrain.py:16:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 10: the default of --num_workers (main_pretrain.py line 9), through `main(args)` (run_pretrain.py line 8)",
+        ],
+    );
+    let submit = "\
+from main_pretrain import launch_one_thread
+
+launch_one_thread(0, \"out\", [\"--num_workers\", \"4\"])
+";
+    let dir = project(&[
+        ("main_pretrain.py", main),
+        ("run_pretrain.py", run),
+        ("submit.py", submit),
+    ]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        [] as [&str; 0]
+    );
+}
+
+/// `from dataset import Frames` in `common/base.py`, which scripts of `main/` import after
+/// putting `common` on `sys.path`, reads `main/dataset.py`: the one module of that name the
+/// project holds outside a package. With a second `dataset.py` in another script folder, which
+/// one a run imports depends on `sys.path`, and the class stays unknown.
+#[test]
+fn a_module_of_a_script_folder_is_found_from_a_folder_beside_it() {
+    let dataset = "\
+import torch
+from torch.utils.data import Dataset
+
+
+class Frames(Dataset):
+    def __len__(self):
+        return 8
+
+    def __getitem__(self, index):
+        return torch.zeros(3).cuda()
+";
+    let base = "\
+from torch.utils.data import DataLoader
+from dataset import Frames
+
+
+class Trainer:
+    def make_batch_generator(self):
+        self.batch_generator = DataLoader(Frames(), batch_size=2, num_workers=2)
+";
+    let train = "\
+import sys
+
+sys.path.insert(0, \"../common\")
+from base import Trainer
+
+if __name__ == \"__main__\":
+    Trainer().make_batch_generator()
+";
+    let files = [
+        ("main/dataset.py", dataset),
+        ("main/train.py", train),
+        ("common/base.py", base),
+    ];
+    let dir = project(&files);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL101"),
+        ["common/base.py:7:DL101"]
+    );
+    let mut files = files.to_vec();
+    files.push(("demo/dataset.py", dataset));
+    let dir = project(&files);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL101"),
+        [] as [&str; 0]
+    );
+}

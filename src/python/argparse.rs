@@ -2033,6 +2033,9 @@ impl<'m, 'a> Flow<'m, 'a> {
             }
             calls.push((call_of(m, reference)?, ref_scope));
         }
+        // A call in a function nothing runs is no caller: the callers that run may be in
+        // other files (below).
+        calls.retain(|(call, _)| !defaults::in_uncalled_function(m, *call));
         // `if args.cv: [main(a) for a in folds(args)]` is no caller under the defaults when
         // another call runs; a function only such calls reach (`if args.eval: test(args)`)
         // takes them as written.
@@ -2478,13 +2481,20 @@ pub(crate) fn effective_bindings(m: &Module, ids: &[usize]) -> Vec<usize> {
 /// The one binding that reaches a use in straight-line code of the same function:
 /// `args = get_args_parser(); args = args.parse_args()` reads the parser in the second line
 /// and the namespace after it. `None` (all bindings count) when a binding in a branch, a later
-/// one inside a loop around the use, or another scope may reach it.
+/// one inside a loop around the use, or another scope may reach it (a `global` bound by
+/// another function).
 fn reaching_binding(m: &Module, ids: &[usize], used: Node, scope: ScopeId) -> Option<usize> {
     let bindings: Vec<(usize, &Binding)> = ids
         .iter()
         .filter_map(|id| m.bindings().get(*id).map(|b| (*id, b)))
         .collect();
-    if bindings.len() < 2 || bindings.iter().any(|(_, b)| b.scope != scope) {
+    // A name the function declares `global` is bound in the module by statements of the
+    // function: those are straight-line code of it too.
+    if bindings.len() < 2
+        || bindings
+            .iter()
+            .any(|(_, b)| b.scope != scope && m.scope_at(b.node) != scope)
+    {
         return None;
     }
     // A parameter is bound before the body runs.

@@ -545,6 +545,34 @@ fn call_runs(m: &Module, call: Node, depth: u32) -> bool {
                 .is_some_and(|calls| calls.iter().any(|c| !c.in_tests)))
 }
 
+/// Whether `call` sits in a callback of the project nothing in it runs: a module-level
+/// function with parameters that no code of its file names and no other file of the project
+/// calls (a launcher's entry point an outside scheduler calls, `launch_one_thread(rank,
+/// opts)`). What it is given is unknown, so its calls are one path of many, and the callers in
+/// the project's files are looked at instead. A function without parameters is a command's
+/// entry point (`console_scripts`, `fire`): its calls are what runs. A decorated function may
+/// be registered by its decorator, and a name other files use other than by calling it may be
+/// run by them: neither counts.
+pub(crate) fn in_uncalled_function(m: &Module, call: Node) -> bool {
+    let Some(function_id) = m.function_at(call) else {
+        return false;
+    };
+    let Some(function) = m.function(function_id) else {
+        return false;
+    };
+    m.index.reads_files()
+        && function.class.is_none()
+        && function.node.parent().is_some_and(|p| p.kind() == "module")
+        && function
+            .node
+            .child_by_field_name("parameters")
+            .is_some_and(|p| p.named_child_count() > 0)
+        && references_to(m, function.name, function.name_range, function_id, None).is_empty()
+        && m.index
+            .constructions_elsewhere(m.path, function.name)
+            .is_some_and(|calls| calls.is_empty())
+}
+
 /// Whether `reference` (to the class `class`) is the object of `Class.method`, `method` a
 /// `@staticmethod` of the class.
 fn names_static_method(m: &Module, reference: Node, class: ClassId) -> bool {

@@ -98,6 +98,9 @@ pub struct ProjectIndex {
     configs_passed: Mutex<HashMap<(PathBuf, External), ConfigPassed>>,
     /// The Python files under a folder callers are searched in, listed once.
     listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
+    /// The folders outside any package that hold a top-level module, by the module's name,
+    /// for each root ([`ProjectIndex::script_folder_module`]).
+    script_modules: Mutex<HashMap<PathBuf, Arc<ScriptModules>>>,
     /// The constructions of a class in other files, by the class's file and name.
     constructions: Mutex<HashMap<(PathBuf, String), Constructions>>,
     /// Where imports lead ([`ProjectIndex::module_file`]), by importing folder, level and
@@ -119,6 +122,10 @@ struct ModuleFiles {
 /// Given the text of a file not yet summarised and a name, whether the file is worth parsing
 /// for what is asked of the name.
 type TextGate<'g> = dyn Fn(&str, &str) -> bool + 'g;
+
+/// Top-level module name → the folders outside any package that hold it (as `name.py` or a
+/// folder `name/`).
+type ScriptModules = HashMap<String, Vec<PathBuf>>;
 
 /// The constructions found of a class; `None` when they cannot all be read.
 type Constructions = Option<Arc<Vec<Construction>>>;
@@ -472,6 +479,7 @@ impl ProjectIndex {
         lock(&self.passed).clear();
         lock(&self.caller_files).clear();
         lock(&self.listings).clear();
+        lock(&self.script_modules).clear();
         self.forget_modules();
     }
 
@@ -1155,7 +1163,33 @@ impl ProjectIndex {
                 break;
             }
         }
-        None
+        self.script_folder_module(root?, parts)
+    }
+
+    /// A module no enclosing folder holds, found in a script folder elsewhere in the project:
+    /// `from config import cfg` in `common/base.py`, which `main/train.py` imports after
+    /// putting `common` on `sys.path`, reads `main/config.py`, from the folder of the script
+    /// run. Only a module one folder of the project holds, outside any package, is taken:
+    /// with two, which one a run imports depends on `sys.path`.
+    fn script_folder_module(&self, root: &Path, parts: &[&str]) -> Option<PathBuf> {
+        self.reader.as_ref()?;
+        let modules = {
+            let known = lock(&self.script_modules).get(root).cloned();
+            match known {
+                Some(modules) => modules,
+                None => {
+                    let modules = Arc::new(script_modules(&self.listing(root)));
+                    lock(&self.script_modules).insert(root.to_path_buf(), Arc::clone(&modules));
+                    modules
+                }
+            }
+        };
+        let mut found = modules
+            .get(*parts.first()?)?
+            .iter()
+            .filter_map(|folder| self.existing(folder, parts));
+        let file = found.next()?;
+        found.next().is_none().then_some(file)
     }
 
     /// `base/a/b.py` or `base/a/b/__init__.py` for `parts` `[a, b]`, if the file exists.
@@ -1550,6 +1584,43 @@ fn python_files(base: &Path, max_depth: Option<usize>) -> Vec<PathBuf> {
             _ => p,
         })
         .collect()
+}
+
+/// The top-level modules of `files` by name: `main/config.py` gives `config` → `main`, and
+/// `common/utils/dir.py` gives `utils` → `common` as well as `dir` → `common/utils`, for
+/// each folder that is no package (holds no `__init__.py`).
+fn script_modules(files: &[PathBuf]) -> ScriptModules {
+    let packages: HashSet<&Path> = files
+        .iter()
+        .filter(|f| f.file_name().is_some_and(|n| n == "__init__.py"))
+        .filter_map(|f| f.parent())
+        .collect();
+    let mut modules: ScriptModules = HashMap::new();
+    let mut add = |name: &str, folder: &Path| {
+        let folders = modules.entry(name.to_owned()).or_default();
+        if !folders.iter().any(|f| f == folder) {
+            folders.push(folder.to_path_buf());
+        }
+    };
+    for file in files {
+        let mut item: &Path = file;
+        while let Some(folder) = item.parent() {
+            if !packages.contains(folder) {
+                let name = match item == file.as_path() {
+                    true => item.file_stem(),
+                    false => item.file_name(),
+                };
+                if let Some(name) = name.and_then(|n| n.to_str()) {
+                    add(name, folder);
+                }
+            }
+            item = folder;
+            if folder.as_os_str().is_empty() {
+                break;
+            }
+        }
+    }
+    modules
 }
 
 /// A project file's text from disk; `None` for a file too large to be code, or not UTF-8.
