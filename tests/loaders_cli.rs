@@ -2837,3 +2837,74 @@ if __name__ == \"__main__\":
         [] as [&str; 0]
     );
 }
+
+/// `from config import cfg` of a plain class's instance (`class Config: num_thread = 30`),
+/// read by a module that the entry script imports: the class attribute is what runs unless a
+/// file of the project that names the config's module assigns it.
+#[test]
+fn a_config_class_instance_of_another_module() {
+    let config = "\
+import os.path as osp
+import sys
+
+
+class Config:
+    train_batch_size = 16
+    num_thread = 30
+    gpu_ids = \"0\"
+
+    def set_args(self, gpu_ids):
+        self.gpu_ids = gpu_ids
+
+
+cfg = Config()
+sys.path.insert(0, osp.join(osp.dirname(__file__), \"..\", \"common\"))
+";
+    let base = "\
+from torch.utils.data import DataLoader
+from config import cfg
+
+
+class Trainer:
+    def make_batch_generator(self, dataset):
+        self.batch_generator = DataLoader(
+            dataset, batch_size=cfg.train_batch_size, shuffle=True, num_workers=cfg.num_thread
+        )
+";
+    let train = |extra: &str| {
+        format!(
+            "\
+from config import cfg
+from base import Trainer
+
+if __name__ == \"__main__\":
+    cfg.set_args(\"0\"){extra}
+    Trainer().make_batch_generator(list(range(100)))
+"
+        )
+    };
+    let dir = project(&[
+        ("main/config.py", config),
+        ("main/train.py", &train("")),
+        ("common/base.py", base),
+    ]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["common/base.py:8:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 30: the default of Config.num_thread (../main/config.py line 7), passed on line 8",
+        ],
+    );
+    let dir = project(&[
+        ("main/config.py", config),
+        ("main/train.py", &train("\n    cfg.num_thread = 4")),
+        ("common/base.py", base),
+    ]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        [] as [&str; 0]
+    );
+}

@@ -101,6 +101,9 @@ pub struct ProjectIndex {
     /// The folders outside any package that hold a top-level module, by the module's name,
     /// for each root ([`ProjectIndex::script_folder_module`]).
     script_modules: Mutex<HashMap<PathBuf, Arc<ScriptModules>>>,
+    /// Whether a file of the project may write a key of a module-level config, by the
+    /// config's file and the key ([`ProjectIndex::may_write_shared`]).
+    shared_writes: Mutex<HashMap<(PathBuf, String), bool>>,
     /// The constructions of a class in other files, by the class's file and name.
     constructions: Mutex<HashMap<(PathBuf, String), Constructions>>,
     /// Where imports lead ([`ProjectIndex::module_file`]), by importing folder, level and
@@ -480,6 +483,7 @@ impl ProjectIndex {
         lock(&self.caller_files).clear();
         lock(&self.listings).clear();
         lock(&self.script_modules).clear();
+        lock(&self.shared_writes).clear();
         self.forget_modules();
     }
 
@@ -699,6 +703,48 @@ impl ProjectIndex {
             }
         }
         Some(candidates)
+    }
+
+    /// Whether a file of the project may change `key` of the config a module-level name of
+    /// `config_file` holds (`cfg = Config()`, `_C = CN()`), for a module that reads it after
+    /// the entry script ran: a file that names the config's module and assigns an attribute
+    /// `key` (`cfg.num_thread = 4`), merges into a config, or sets attributes it does not name
+    /// (`setattr`, `__dict__`). The config's own file writes only through the model's eyes
+    /// (its top-level writes are the defaults). `true` when the project's files cannot all be
+    /// read. Memoised until files change.
+    pub(crate) fn may_write_shared(&self, config_file: &Path, key: &str) -> bool {
+        let memo_key = (config_file.to_path_buf(), key.to_owned());
+        if let Some(known) = lock(&self.shared_writes).get(&memo_key) {
+            return *known;
+        }
+        let found = self.find_shared_write(config_file, key).unwrap_or(true);
+        lock(&self.shared_writes).insert(memo_key, found);
+        found
+    }
+
+    fn find_shared_write(&self, config_file: &Path, key: &str) -> Option<bool> {
+        let reader = self.reader.as_ref()?;
+        let names = import_names_of(config_file, |init| reader(init));
+        let files = self.search_files(config_file)?;
+        let attribute = format!(".{key}");
+        for file in files.iter() {
+            let own = file.as_path() == config_file;
+            let Some(source) = reader(file) else {
+                continue;
+            };
+            let has =
+                |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
+            if !own && !names.iter().any(|n| has(n)) {
+                continue;
+            }
+            if has("setattr(") || has("__dict__") || has("merge_from_") {
+                return Some(true);
+            }
+            if !own && assigns(&source, &attribute) {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 
     /// The YAML config every caller in other files passes the parameter `external` of
@@ -1292,6 +1338,59 @@ fn seek<T: Clone>(
     SEEKING.with(|seeking| seeking.borrow_mut().pop());
     lock(memo).insert(key, found.clone());
     found
+}
+
+/// The names a file imports what `file` defines through: its module, and each package above
+/// whose `__init__.py` (read by `read`) re-exports from the one below (`from .defaults import
+/// _C as cfg` makes `seg.config.cfg`).
+fn import_names_of(file: &Path, read: impl Fn(&Path) -> Option<String>) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut module = file.to_path_buf();
+    loop {
+        let is_init = module.file_stem().is_some_and(|s| s == "__init__");
+        let name = match is_init {
+            true => module.parent().and_then(Path::file_name),
+            false => module.file_stem(),
+        };
+        let Some(name) = name.and_then(|n| n.to_str()).map(str::to_owned) else {
+            break;
+        };
+        let package = match is_init {
+            true => module.parent().and_then(Path::parent),
+            false => module.parent(),
+        };
+        names.push(name.clone());
+        let Some(init) = package.map(|p| p.join("__init__.py")) else {
+            break;
+        };
+        if !read(&init).is_some_and(|text| text.contains(&name)) {
+            break;
+        }
+        module = init;
+    }
+    names
+}
+
+/// Whether `source` assigns `attribute` (`.num_thread`): `x.num_thread = 4`, `x.num_thread
+/// += 1` (not a comparison, not a longer name).
+fn assigns(source: &str, attribute: &str) -> bool {
+    let bytes = source.as_bytes();
+    memchr::memmem::find_iter(bytes, attribute.as_bytes()).any(|at| {
+        let rest = &bytes[at + attribute.len()..];
+        if rest
+            .first()
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+        {
+            return false;
+        }
+        match rest.trim_ascii_start() {
+            [b'=', b'=', ..] => false,
+            [b'=', ..] => true,
+            [b'/' | b'*', b'/' | b'*', b'=', ..] => true,
+            [op, b'=', ..] => b"+-*/%|&^@".contains(op),
+            _ => false,
+        }
+    })
 }
 
 /// Whether `source` may define a class `name` or bring one in by that name: it holds
@@ -1941,6 +2040,21 @@ mod tests {
                 .cuda
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn an_attribute_is_assigned_not_compared_or_read() {
+        assert!(assigns("cfg.num_thread = 4\n", ".num_thread"));
+        assert!(assigns("cfg.num_thread=4\n", ".num_thread"));
+        assert!(assigns("cfg.num_thread //= 2\n", ".num_thread"));
+        assert!(assigns("cfg.num_thread += 1\n", ".num_thread"));
+        assert!(!assigns(
+            "if cfg.num_thread == 4:\n    pass\n",
+            ".num_thread"
+        ));
+        assert!(!assigns("n = cfg.num_thread\n", ".num_thread"));
+        assert!(!assigns("cfg.num_threads = 4\n", ".num_thread"));
+        assert!(!assigns("f(cfg.num_thread, x=1)\n", ".num_thread"));
     }
 
     #[test]

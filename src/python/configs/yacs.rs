@@ -22,7 +22,7 @@ use super::yaml::{self, Leaf};
 use super::{Config, config_of, hydra};
 use crate::python::catalogue::Catalogue;
 use crate::python::model::{
-    BindingKind, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, positional_args,
+    BindingKind, ClassId, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, positional_args,
 };
 use crate::python::values::{ConfigGap, Resolved, Value};
 
@@ -52,18 +52,25 @@ pub(super) enum Object {
 }
 
 /// The config the module-level name `name` of this file holds, when it is bound once to a
-/// `CfgNode()` there.
+/// `CfgNode()` there, or to an instance of a plain class of the file built without arguments
+/// (`cfg = Config()`, `class Config: num_thread = 30`), whose class attributes are its
+/// defaults.
 pub(super) fn global<'a>(m: &Module<'a>, name: &str) -> Option<Config<'a>> {
     let binding = m.single_binding(name, MODULE_SCOPE)?;
-    if binding.kind != BindingKind::Assign || !is_construction(m, binding.value?) {
-        return None;
-    }
+    let value = binding
+        .value
+        .filter(|_| binding.kind == BindingKind::Assign)?;
+    let start = if is_construction(m, value) {
+        yaml::Node::Map(Vec::new())
+    } else {
+        class_defaults(m, plain_class(m, value)?)
+    };
     Some(Config::Yacs {
         object: Object::Global {
             file: m.path.to_path_buf(),
             name: name.to_owned(),
         },
-        tree: Arc::new(defaults(m, name)),
+        tree: Arc::new(defaults(m, name, start)),
         path: Vec::new(),
         file: m.path.to_path_buf(),
         name: name.to_owned(),
@@ -216,6 +223,102 @@ fn is_construction(m: &Module, value: Node) -> bool {
             .is_some_and(|q| CFG_NODE.contains(&q.as_str()))
 }
 
+/// The class `value` builds when it is `Class()` of a plain class of this file: no decorator,
+/// no base but `object`, and no `__getattr__` that could answer for any name.
+fn plain_class(m: &Module, value: Node) -> Option<ClassId> {
+    if value.kind() != "call"
+        || value
+            .child_by_field_name("arguments")
+            .is_none_or(|a| a.named_child_count() > 0)
+    {
+        return None;
+    }
+    let callee = value.child_by_field_name("function")?;
+    if callee.kind() != "identifier" {
+        return None;
+    }
+    let BindingKind::Class(id) = m.single_binding(m.text(callee), MODULE_SCOPE)?.kind else {
+        return None;
+    };
+    let class = m.class(id)?;
+    // A decorator (`@dataclass`) may give the class fields of its own.
+    let decorated = class
+        .node
+        .parent()
+        .is_some_and(|p| p.kind() == "decorated_definition");
+    let plain = !decorated
+        && class.bases.iter().all(|b| m.text(*b) == "object")
+        && !class
+            .methods
+            .iter()
+            .filter_map(|f| m.function(*f))
+            .any(|f| matches!(f.name, "__getattr__" | "__getattribute__" | "__setattr__"));
+    plain.then_some(id)
+}
+
+/// The defaults a plain class's attributes give its instances (`num_thread = 30` in the
+/// class body). An attribute a method assigns on `self`, or that a method or property of the
+/// same name hides, is a gap: which value a run sees depends on the calls made.
+fn class_defaults(m: &Module, class: ClassId) -> yaml::Node {
+    let file: Arc<Path> = Arc::from(m.path);
+    let mut tree = yaml::Node::Map(Vec::new());
+    let Some(def) = m.class(class) else {
+        return tree;
+    };
+    let Some(body) = def.body else {
+        return tree;
+    };
+    let methods: Vec<&str> = def
+        .methods
+        .iter()
+        .filter_map(|f| m.function(*f))
+        .map(|f| f.name)
+        .collect();
+    let mut cursor = body.walk();
+    for statement in body.named_children(&mut cursor) {
+        let Some(assignment) = statement
+            .named_child(0)
+            .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")
+        else {
+            continue;
+        };
+        let (Some(left), Some(right)) = (
+            assignment.child_by_field_name("left"),
+            assignment.child_by_field_name("right"),
+        ) else {
+            continue;
+        };
+        if left.kind() != "identifier" {
+            continue;
+        }
+        let key = m.text(left);
+        let leaf = match methods.contains(&key) {
+            true => Leaf::Unreadable,
+            false => leaf(m, right),
+        };
+        let node = yaml::Node::Scalar {
+            text: format!("{}.{key}", def.name),
+            leaf,
+            file: file.clone(),
+            line: m.line(left.start_byte()),
+        };
+        set(&mut tree, &[key.to_owned()], node);
+    }
+    for write in m.attribute_assignments() {
+        let in_method = write.function.is_some_and(|f| def.methods.contains(&f));
+        if in_method && write.object == Some("self") {
+            let gap = yaml::Node::Scalar {
+                text: m.text(write.target).to_owned(),
+                leaf: Leaf::Unreadable,
+                file: file.clone(),
+                line: m.line(write.target.start_byte()),
+            };
+            set(&mut tree, &[write.attribute.to_owned()], gap);
+        }
+    }
+    tree
+}
+
 /// What a module-level name of another file is asked as.
 #[derive(Clone, Copy, Hash, PartialEq, Eq)]
 enum Kind {
@@ -261,7 +364,7 @@ fn memoised(
 /// The defaults the module-level config `name` of another project file holds.
 fn defaults_of_file(m: &Module, file: &Path, name: &str) -> Option<Arc<yaml::Node>> {
     let read = |source: &str| {
-        if !source.contains("CfgNode") {
+        if !source.contains("CfgNode") && !source.contains("class ") {
             return None;
         }
         let tree = crate::python::parse(source, None)?;
@@ -272,11 +375,11 @@ fn defaults_of_file(m: &Module, file: &Path, name: &str) -> Option<Arc<yaml::Nod
     memoised(m, file, name, Kind::Node, read).map(|parts| parts.tree)
 }
 
-/// The tree of defaults the module-level statements of `m` set on its config `name`. A key
-/// also written inside a function of the file, or a merge into the config there, is a gap.
-fn defaults(m: &Module, name: &str) -> yaml::Node {
+/// The tree of defaults the module-level statements of `m` set on its config `name`, over
+/// `tree` (the class attributes of a plain config class). A key also written inside a
+/// function of the file, or a merge into the config there, is a gap.
+fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
     let file: Arc<Path> = Arc::from(m.path);
-    let mut tree = yaml::Node::Map(Vec::new());
     for statement in m.top_level_statements() {
         let Some(assignment) = statement
             .named_child(0)
@@ -293,6 +396,10 @@ fn defaults(m: &Module, name: &str) -> yaml::Node {
         let Some(path) = attribute_path(m, left, name) else {
             continue;
         };
+        // `cfg = Config()` itself: the class gave the defaults.
+        if path.is_empty() && plain_class(m, right).is_some() {
+            continue;
+        }
         let node = if is_construction(m, right) {
             yaml::Node::Map(Vec::new())
         } else {
@@ -418,7 +525,13 @@ pub(super) fn value(
     }
     if let Object::Global { file, .. } = object {
         let is_entry = m.top_level_statements().iter().any(|s| m.is_main_guard(*s));
-        if !is_entry || imports_a_writer(m, file, key) {
+        // A module the entry scripts import reads the shared config after they ran: any file
+        // of the project that names the config's module may have changed it.
+        let unsure = match is_entry {
+            true => imports_a_writer(m, file, key),
+            false => m.index.may_write_shared(file, key),
+        };
+        if unsure {
             return None;
         }
     }
