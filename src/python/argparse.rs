@@ -2540,11 +2540,14 @@ pub(crate) fn names_a_binding(identifier: Node) -> bool {
         "attribute" => "attribute",
         "keyword_argument" => "name",
         // `from data_provider.data_loader import X` names a module, not the function
-        // `data_provider` of the file.
+        // `data_provider` of the file; `X` (or `from train import Workspace as W` in
+        // `train.py`) is a name of that module, which the import binds anew.
         "dotted_name" => {
             return parent.parent().is_none_or(|p| {
-                p.kind() != "import_from_statement"
-                    || p.child_by_field_name("module_name") != Some(parent)
+                !matches!(
+                    p.kind(),
+                    "import_from_statement" | "import_statement" | "aliased_import"
+                )
             });
         }
         _ => return true,

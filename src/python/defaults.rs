@@ -603,7 +603,8 @@ pub(crate) fn references_to<'a>(
     function: FunctionId,
     class: Option<ClassId>,
 ) -> Vec<(Node<'a>, ScopeId)> {
-    m.references(name)
+    let mut found: Vec<(Node<'a>, ScopeId)> = m
+        .references(name)
         .into_iter()
         .filter(|r| Module::range(*r) != name_range && names_a_binding(*r))
         .filter_map(|reference| {
@@ -618,7 +619,45 @@ pub(crate) fn references_to<'a>(
             });
             here.then_some((reference, scope))
         })
-        .collect()
+        .collect();
+    found.extend(self_import_references(m, name));
+    found
+}
+
+/// The references to a module-level `name` of this file through an import of the file's own
+/// module (`from train import Workspace as W` inside `main` of `train.py`, as Hydra entry
+/// points do), each with its scope.
+fn self_import_references<'a>(m: &Module<'a>, name: &str) -> Vec<(Node<'a>, ScopeId)> {
+    let Some(stem) = m.path.file_stem().and_then(|s| s.to_str()) else {
+        return Vec::new();
+    };
+    let own = format!("{stem}.{name}");
+    let mut found = Vec::new();
+    for (id, binding) in m.bindings().iter().enumerate() {
+        let BindingKind::Import { qualified } = &binding.kind else {
+            continue;
+        };
+        // `train.Workspace` in `train.py` is this file when it runs (its folder comes first
+        // on `sys.path`); a longer path must lead here.
+        let is_own = qualified == &own
+            || qualified.ends_with(&format!(".{own}"))
+                && m.index
+                    .definition(m.path, qualified)
+                    .is_some_and(|d| d.file == m.path);
+        if !is_own {
+            continue;
+        }
+        for reference in m.references(binding.name) {
+            if Module::range(reference) == binding.name_range || !names_a_binding(reference) {
+                continue;
+            }
+            let scope = m.scope_at(reference);
+            if m.lookup(binding.name, scope).is_some_and(|ids| ids == [id]) {
+                found.push((reference, scope));
+            }
+        }
+    }
+    found
 }
 
 /// A parameter's default, with where it is written.
