@@ -20,11 +20,12 @@ pub struct Context<'a> {
 }
 
 /// A cheap byte test run before parsing: `false` means no rule can fire in this file. Every
-/// loader rule needs a loader's name in the file ([`Catalogue::may_name_a_loader`]); DL204
-/// needs `set_sharing_strategy`; dataset rules need a `Dataset`.
+/// rule but DL204 reports on a loader's construction, which names a loader in its file
+/// ([`Catalogue::may_name_a_loader`]), wherever its dataset or worker code is defined; DL204
+/// needs `set_sharing_strategy`.
 pub fn may_have_findings(source: &[u8], catalogue: &Catalogue) -> bool {
     let found = |needle: &[u8]| memchr::memmem::find(source, needle).is_some();
-    found(b"set_sharing_strategy") || found(b"Dataset") || catalogue.may_name_a_loader(source)
+    found(b"set_sharing_strategy") || catalogue.may_name_a_loader(source)
 }
 
 /// Parses and analyses one file.
@@ -67,7 +68,8 @@ mod tests {
         assert!(may("from torch.utils.data import DataLoader\n"));
         assert!(may("loader = InfiniteDataLoader(ds)\n"));
         assert!(may("x = MyLoader\n"));
-        assert!(may("class D(Dataset):\n    pass\n"));
+        // A dataset alone builds no loader: its loader's file is where a finding goes.
+        assert!(!may("class D(Dataset):\n    pass\n"));
         assert!(may("mp.set_sharing_strategy('file_system')\n"));
         // A mixin beside a real loader still counts the loader.
         assert!(may("class P(LoraLoaderMixin):\n    pass\nDataLoader(ds)\n"));
