@@ -42,7 +42,9 @@ writes the key;
 a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` of a file opened
 from a literal path or an option's default, `with open(args.config) as f:`, also turned into
 options and back by asteroid's `prepare_parser_from_dict` and `parse_args_as_dict`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
-(`cfg.merge_from_file(args.cfg)` with the option's default path); the message says which. A
+(`cfg.merge_from_file(args.cfg)` with the option's default path), or the class attribute of a
+plain config class's module-level instance (`class Config: num_thread = 30`, `cfg = Config()`,
+also imported by other modules when no file of the project that imports it assigns the key); the message says which. A
 config value that is an interpolation (`${...}`) or `???` stays unknown, as does a yacs value
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
 options given by default, a config file chosen only on the command line), and `dldoctor
