@@ -2908,3 +2908,96 @@ if __name__ == \"__main__\":
         [] as [&str; 0]
     );
 }
+
+/// Tacotron-style `hparams.py`: `hparams = HParams(num_workers=16, ...)` of a class that keeps
+/// its keywords and answers them through `__getattr__`, imported by the training scripts. A
+/// setter of another key (`set_hparam("syncnet_wt", ...)`) leaves the count; one of the count,
+/// in any file that imports the module, makes it unknown.
+#[test]
+fn a_keyword_bag_of_hyperparameters_in_another_module() {
+    let hparams = "\
+class HParams:
+    def __init__(self, **kwargs):
+        self.data = {}
+        for key, value in kwargs.items():
+            self.data[key] = value
+
+    def __getattr__(self, key):
+        if key not in self.data:
+            raise AttributeError(\"'HParams' object has no attribute %s\" % key)
+        return self.data[key]
+
+    def set_hparam(self, key, value):
+        self.data[key] = value
+
+
+hparams = HParams(
+    num_mels=80,  # mel bands
+    batch_size=16,
+    num_workers=16,
+    syncnet_wt=0.0,
+)
+";
+    let train = "\
+from torch.utils import data as data_utils
+from hparams import hparams
+
+
+def train(dataset):
+    loader = data_utils.DataLoader(
+        dataset, batch_size=hparams.batch_size, shuffle=True, num_workers=hparams.num_workers
+    )
+    for step, batch in enumerate(loader):
+        if step == 1000:
+            hparams.set_hparam(\"syncnet_wt\", 0.01)
+
+
+if __name__ == \"__main__\":
+    train(list(range(100)))
+";
+    let dir = project(&[("hparams.py", hparams), ("train.py", train)]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["train.py:7:DL201"]
+    );
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 16: the default of hparams.num_workers (hparams.py line 19), passed on line 7",
+        ],
+    );
+    let tuned = train.replace("\"syncnet_wt\", 0.01", "\"num_workers\", 4");
+    let dir = project(&[("hparams.py", hparams), ("train.py", &tuned)]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        [] as [&str; 0]
+    );
+    // A module the script imports reads the count; another file of the project sets it.
+    let data = "\
+from torch.utils import data as data_utils
+from hparams import hparams
+
+
+def make_loader(dataset):
+    return data_utils.DataLoader(dataset, num_workers=hparams.num_workers)
+";
+    let tune = "\
+from hparams import hparams
+
+hparams.set_hparam(\"num_workers\", 2)
+";
+    let dir = project(&[("hparams.py", hparams), ("data.py", data)]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["data.py:6:DL201"]
+    );
+    let dir = project(&[
+        ("hparams.py", hparams),
+        ("data.py", data),
+        ("tune.py", tune),
+    ]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        [] as [&str; 0]
+    );
+}

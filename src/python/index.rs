@@ -740,7 +740,9 @@ impl ProjectIndex {
             if has("setattr(") || has("__dict__") || has("merge_from_") {
                 return Some(true);
             }
-            if !own && assigns(&source, &attribute) {
+            // `cfg.num_workers = 4`, or `hparams.set_hparam("num_workers", 4)` and the like.
+            let quoted = |q: char| has(&format!("{q}{key}{q}"));
+            if !own && (assigns(&source, &attribute) || quoted('"') || quoted('\'')) {
                 return Some(true);
             }
         }

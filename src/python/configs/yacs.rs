@@ -62,8 +62,10 @@ pub(super) fn global<'a>(m: &Module<'a>, name: &str) -> Option<Config<'a>> {
         .filter(|_| binding.kind == BindingKind::Assign)?;
     let start = if is_construction(m, value) {
         yaml::Node::Map(Vec::new())
+    } else if let Some(class) = plain_class(m, value) {
+        class_defaults(m, class)
     } else {
-        class_defaults(m, plain_class(m, value)?)
+        keyword_bag(m, value, name)?
     };
     Some(Config::Yacs {
         object: Object::Global {
@@ -319,6 +321,111 @@ fn class_defaults(m: &Module, class: ClassId) -> yaml::Node {
     tree
 }
 
+/// Classes whose instances answer their constructor's keywords as attributes.
+const KEYWORD_BAGS: &[&str] = &[
+    "argparse.Namespace",
+    "types.SimpleNamespace",
+    "tensorflow.contrib.training.HParams",
+];
+
+/// Methods that set one key of a keyword bag, named by their first argument
+/// (`hparams.set_hparam("syncnet_wt", 0.01)`).
+const KEY_SETTERS: &[&str] = &["set_hparam", "add_hparam"];
+
+/// The defaults of `name = HParams(num_workers=16, ...)`: a keyword bag (one of
+/// [`KEYWORD_BAGS`], or a class of this file that takes `**kwargs` in `__init__` and answers
+/// attributes through `__getattr__`, as Tacotron-style `hparams.py` files do) built with
+/// keywords only, each keyword a key.
+fn keyword_bag(m: &Module, value: Node, name: &str) -> Option<yaml::Node> {
+    if value.kind() != "call" || !positional_args(value).is_empty() {
+        return None;
+    }
+    let callee = value.child_by_field_name("function")?;
+    let is_bag = m
+        .qualified_name(callee)
+        .is_some_and(|q| KEYWORD_BAGS.contains(&q.as_str()))
+        || local_keyword_bag(m, callee);
+    if !is_bag {
+        return None;
+    }
+    let file: Arc<Path> = Arc::from(m.path);
+    let mut tree = yaml::Node::Map(Vec::new());
+    let arguments = value.child_by_field_name("arguments")?;
+    let mut cursor = arguments.walk();
+    for argument in arguments.named_children(&mut cursor) {
+        match argument.kind() {
+            "comment" => {}
+            "keyword_argument" => {
+                let key = m.text(argument.child_by_field_name("name")?);
+                let value = argument.child_by_field_name("value")?;
+                let node = yaml::Node::Scalar {
+                    text: format!("{name}.{key}"),
+                    leaf: leaf(m, value),
+                    file: file.clone(),
+                    line: m.line(argument.start_byte()),
+                };
+                set(&mut tree, &[key.to_owned()], node);
+            }
+            // `HParams(**defaults)`: keys the analysis cannot list.
+            _ => return None,
+        }
+    }
+    Some(tree)
+}
+
+/// Whether `callee` names a class of this file whose `__init__` takes `**kwargs` and whose
+/// `__getattr__` answers for attributes it does not have.
+fn local_keyword_bag(m: &Module, callee: Node) -> bool {
+    if callee.kind() != "identifier" {
+        return false;
+    }
+    let Some(BindingKind::Class(id)) = m
+        .single_binding(m.text(callee), MODULE_SCOPE)
+        .map(|b| b.kind.clone())
+    else {
+        return false;
+    };
+    let Some(class) = m.class(id) else {
+        return false;
+    };
+    let method = |name: &str| {
+        class
+            .methods
+            .iter()
+            .filter_map(|f| m.function(*f))
+            .find(|f| f.name == name)
+    };
+    let takes_kwargs = method("__init__")
+        .and_then(|f| f.node.child_by_field_name("parameters"))
+        .is_some_and(|p| {
+            p.named_children(&mut p.walk())
+                .any(|a| a.kind() == "dictionary_splat_pattern")
+        });
+    takes_kwargs && method("__getattr__").is_some()
+}
+
+/// Whether a call of the file sets `key` of the config `object` through a setter
+/// ([`KEY_SETTERS`]), or sets a key it does not name: the default may not be what runs.
+fn set_by_setter(m: &Module, object: &Object, key: &str, depth: u32) -> bool {
+    m.calls().iter().any(|call| {
+        if call
+            .method
+            .is_none_or(|method| !KEY_SETTERS.contains(&method))
+        {
+            return false;
+        }
+        let on_it = call
+            .callee
+            .child_by_field_name("object")
+            .and_then(|o| config_of(m, o, call.scope, depth + 1))
+            .is_some_and(|c| matches!(c, Config::Yacs { object: o, .. } if o == *object));
+        on_it
+            && positional_args(call.node)
+                .first()
+                .is_none_or(|k| m.string_value(*k).is_none_or(|k| k == key))
+    })
+}
+
 /// What a module-level name of another file is asked as.
 #[derive(Clone, Copy, Hash, PartialEq, Eq)]
 enum Kind {
@@ -396,8 +503,11 @@ fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
         let Some(path) = attribute_path(m, left, name) else {
             continue;
         };
-        // `cfg = Config()` itself: the class gave the defaults.
-        if path.is_empty() && plain_class(m, right).is_some() {
+        // `cfg = Config()` or `hparams = HParams(...)` itself: the class or the keywords gave
+        // the defaults.
+        if path.is_empty()
+            && (plain_class(m, right).is_some() || keyword_bag(m, right, name).is_some())
+        {
             continue;
         }
         let node = if is_construction(m, right) {
@@ -535,7 +645,7 @@ pub(super) fn value(
             return None;
         }
     }
-    if handed_to_project(m, object, path, depth) {
+    if handed_to_project(m, object, path, depth) || set_by_setter(m, object, key, depth) {
         return None;
     }
     let mut tree = defaults.tree.clone();
