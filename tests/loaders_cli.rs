@@ -3001,3 +3001,57 @@ hparams.set_hparam(\"num_workers\", 2)
         [] as [&str; 0]
     );
 }
+
+/// MoCo's layout: `TwoCropsTransform` in `moco/loader.py`, the training script's dataset
+/// built with it. Each sample is two crops, so 32 workers of 256-image batches need about
+/// 18.4 GiB of `/dev/shm`, more than 16 GiB: a warning; one crop (9.2 GiB) would be a hint.
+#[test]
+fn two_crops_of_a_transform_wrapper_in_another_module_double_the_sample() {
+    let loader = "\
+class TwoCropsTransform:
+    def __init__(self, base_transform):
+        self.base_transform = base_transform
+
+    def __call__(self, x):
+        q = self.base_transform(x)
+        k = self.base_transform(x)
+        return [q, k]
+";
+    let main = |wrap: &str| {
+        format!(
+            "\
+import torch
+import torchvision.datasets as datasets
+import torchvision.transforms as transforms
+
+import moco.loader
+
+augmentation = [transforms.RandomResizedCrop(224), transforms.ToTensor()]
+train_dataset = datasets.ImageFolder(\"/data/train\", {wrap})
+train_loader = torch.utils.data.DataLoader(
+    train_dataset, batch_size=256, shuffle=True, num_workers=32, pin_memory=True, drop_last=True
+)
+for images, _ in train_loader:
+    pass
+"
+        )
+    };
+    let severity = |wrap: &str| {
+        let dir = project(&[
+            ("moco/__init__.py", ""),
+            ("moco/loader.py", loader),
+            ("main_moco.py", &main(wrap)),
+        ]);
+        let (_, items) = check_json(dir.path());
+        items
+            .iter()
+            .filter(|f| f["code"] == "DL202")
+            .map(|f| f["severity"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        severity("moco.loader.TwoCropsTransform(transforms.Compose(augmentation))"),
+        ["warning"]
+    );
+    assert_eq!(severity("transforms.Compose(augmentation)"), ["hint"]);
+}

@@ -44,9 +44,9 @@ use crate::python::configs::{self, PassedConfig};
 use crate::python::distributed;
 use crate::python::model::{BindingKind, FunctionId, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
-use crate::python::syntax;
 use crate::python::values::{Provenance, Resolved, Via};
 use crate::python::workers::{self, Facts};
+use crate::python::{syntax, transforms};
 
 /// Files larger than this are generated or data, not code a Dataset is defined in.
 const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -202,6 +202,9 @@ pub struct FileSummary {
     /// The module-level functions that answer the world size, 1 without `torch.distributed`
     /// initialised (see [`distributed`]).
     world_size: HashSet<String>,
+    /// How many views of one input each module-level transform class returns
+    /// ([`transforms::copies`]).
+    copies: HashMap<String, usize>,
 }
 
 impl FileSummary {
@@ -271,6 +274,11 @@ impl FileSummary {
                         summary.parser_helper(&module, key, *method);
                     }
                 }
+            }
+            if let BindingKind::Class(id) = binding
+                && let Some(views) = transforms::copies(&module, *id)
+            {
+                summary.copies.insert(name.to_owned(), views);
             }
             if let BindingKind::Class(id) = binding
                 && module.class(*id).is_some_and(|c| !c.bases.is_empty())
@@ -1032,6 +1040,13 @@ impl ProjectIndex {
         let def = self.definition(from_file, qualified)?;
         let facts = def.summary().functions.get(&def.name)?;
         Some(facts.clone().in_file(&def.file))
+    }
+
+    /// How many views of one input instances of the transform class `qualified` return
+    /// ([`transforms::copies`]).
+    pub(crate) fn transform_copies(&self, from_file: &Path, qualified: &str) -> Option<usize> {
+        let def = self.definition(from_file, qualified)?;
+        def.summary().copies.get(&def.name).copied()
     }
 
     /// Whether the module-level function `qualified` answers the world size, 1 in a plain run

@@ -24,6 +24,7 @@ pub mod model;
 pub mod start_method;
 pub mod subclass;
 pub mod syntax;
+pub mod transforms;
 pub mod values;
 pub mod workers;
 

@@ -40,7 +40,9 @@ so, not that it fits), or when the size of `/dev/shm` is unknown (macOS, Windows
 workers × prefetch_factor × batch_size × the sample size, estimated where every factor
 resolves: the sample size from the dataset's torchvision transforms (a final
 `RandomResizedCrop`/`CenterCrop`/`RandomCrop`/`Resize((h, w))` and `ToTensor()`, three
-channels); with a `batch_sampler=` the batch size is the one torch's `BatchSampler` (or a
+channels, also through a list of transforms bound in each branch of a condition to the same
+size, and times the views of a wrapper whose `__call__` returns several calls of one base
+transform, as MoCo's `TwoCropsTransform` does); with a `batch_sampler=` the batch size is the one torch's `BatchSampler` (or a
 subclass of it in the file that keeps its `__iter__`) was built with, and unknown for any
 other batch sampler. The message says which and why. A loader that
 is never iterated in the file (a test that only inspects it) starts no workers and gets
@@ -342,8 +344,17 @@ const SIZING_TRANSFORMS: &[&str] = &["RandomResizedCrop", "CenterCrop", "RandomC
 
 /// The bytes of one sample of a dataset built with torchvision transforms that end in a fixed
 /// size and convert to a tensor (`ToTensor()`: float32; `PILToTensor()`: uint8), with its
-/// shape, e.g. `3×224×224 float32`. Three channels are assumed (RGB images).
+/// shape, e.g. `3×224×224 float32`. Three channels are assumed (RGB images). A wrapper that
+/// returns several views of the image (`TwoCropsTransform(base)`) multiplies the size
+/// (`2×3×224×224 float32`).
 fn sample_bytes(m: &Module, constructor: Node) -> Option<(u64, String)> {
+    sample_bytes_within(m, constructor, 0)
+}
+
+fn sample_bytes_within(m: &Module, constructor: Node, depth: u32) -> Option<(u64, String)> {
+    if depth > 4 {
+        return None;
+    }
     let mut calls = Vec::new();
     let mut names = Vec::new();
     crate::python::syntax::walk_executed(constructor, &mut |n| match n.kind() {
@@ -351,24 +362,49 @@ fn sample_bytes(m: &Module, constructor: Node) -> Option<(u64, String)> {
         "identifier" => names.push(n),
         _ => {}
     });
-    // `transform = transforms.Compose([...])` bound once and passed by name.
+    // `transform = transforms.Compose([...])` (or the list of transforms) passed by name:
+    // bound once, or bound in each branch of a condition to transforms of the same size.
+    let mut named: Option<(u64, String)> = None;
     for name in names {
-        if let Some(value) = m
-            .single_binding(m.text(name), m.scope_at(name))
-            .and_then(|b| b.value)
-            .filter(|v| v.kind() == "call")
-        {
-            crate::python::syntax::walk_executed(value, &mut |n| {
+        let Some(ids) = m.lookup(m.text(name), m.scope_at(name)) else {
+            continue;
+        };
+        let values: Vec<Node> = ids
+            .iter()
+            .filter_map(|id| m.bindings().get(*id))
+            .filter_map(|b| b.value)
+            .filter(|v| matches!(v.kind(), "call" | "list"))
+            .collect();
+        match values.as_slice() {
+            [] => {}
+            [value] => crate::python::syntax::walk_executed(*value, &mut |n| {
                 if n.kind() == "call" {
                     calls.push(n);
                 }
-            });
+            }),
+            _ if values.len() == ids.len() => {
+                let sizes: Vec<Option<(u64, String)>> = values
+                    .iter()
+                    .map(|v| sample_bytes_within(m, *v, depth + 1))
+                    .collect();
+                if let Some(Some(first)) = sizes.first()
+                    && sizes.iter().all(|s| s.as_ref() == Some(first))
+                {
+                    named = Some(first.clone());
+                }
+            }
+            _ => {}
         }
     }
     calls.sort_by_key(|c| c.start_byte());
     let mut size = None;
     let mut element = None;
+    let mut views = 1u64;
     for call in calls {
+        if let Some(k) = crate::python::transforms::copies_of_call(m, call) {
+            views = views.checked_mul(u64::try_from(k).ok()?)?;
+            continue;
+        }
         let Some(q) = m.call_site(call).and_then(|c| c.qualified.as_deref()) else {
             continue;
         };
@@ -385,12 +421,20 @@ fn sample_bytes(m: &Module, constructor: Node) -> Option<(u64, String)> {
             _ => {}
         }
     }
-    let ((height, width), (bytes, dtype)) = (size?, element?);
-    let sample = 3u64
-        .checked_mul(height)?
-        .checked_mul(width)?
-        .checked_mul(bytes)?;
-    Some((sample, format!("3×{height}×{width} {dtype}")))
+    let (sample, shape) = match (size, element) {
+        (Some((height, width)), Some((bytes, dtype))) => {
+            let sample = 3u64
+                .checked_mul(height)?
+                .checked_mul(width)?
+                .checked_mul(bytes)?;
+            (sample, format!("3×{height}×{width} {dtype}"))
+        }
+        _ => named?,
+    };
+    match views {
+        1 => Some((sample, shape)),
+        k => Some((sample.checked_mul(k)?, format!("{k}×{shape}"))),
+    }
 }
 
 /// The (height, width) a sizing transform produces; `None` for `Resize(n)`, which keeps the
