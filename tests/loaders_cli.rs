@@ -3000,6 +3000,17 @@ hparams.set_hparam(\"num_workers\", 2)
         codes_of(&check_json(dir.path()).1, "DL201"),
         [] as [&str; 0]
     );
+    // The standard library's bag, in a module that defines no class.
+    let namespace = "\
+from types import SimpleNamespace
+
+hparams = SimpleNamespace(batch_size=16, num_workers=16)
+";
+    let dir = project(&[("hparams.py", namespace), ("train.py", train)]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["train.py:7:DL201"]
+    );
 }
 
 /// MoCo's layout: `TwoCropsTransform` in `moco/loader.py`, the training script's dataset

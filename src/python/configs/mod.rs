@@ -2,8 +2,9 @@
 //! (`cfg = TrainConfig()`, also through `HfArgumentParser(...).parse_args_into_dataclasses()`),
 //! `@click.option` defaults, and Hydra / OmegaConf YAML files (`@hydra.main(config_path=...,
 //! config_name=...)`, `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load` of a file opened
-//! from a known path, also turned into options and back by asteroid's recipe helpers), and
-//! yacs `CfgNode` configs with the YAML files merged into them.
+//! from a known path, also turned into options and back by asteroid's recipe helpers), yacs
+//! `CfgNode` configs with the YAML files merged into them, and the module-level configs read
+//! like them (a plain config class's instance, a keyword bag of hyperparameters).
 //!
 //! What runs is what a run without command-line options gets: a dataclass field's default, a
 //! click option's `default=`, the value in the config file Hydra composes by default. A config

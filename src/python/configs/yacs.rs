@@ -9,7 +9,16 @@
 //! Any other merge, a merge under a condition, a write of the same key, or the config handed
 //! to a function of another project file (which may merge into it) makes the value unknown,
 //! with its reason where one can be given. The module-level config itself is shared by every
-//! file that imports it, so it is read only in an entry script (one with a `__main__` guard).
+//! file that imports it: it is read in an entry script (one with a `__main__` guard), and in a
+//! module the entry scripts import only when no file that imports the config's module may
+//! write the key ([`ProjectIndex::may_write_shared`]).
+//!
+//! Two other module-level configs are read the same way: an instance of a plain class built
+//! without arguments (`cfg = Config()`, its class attributes the defaults), and a keyword bag
+//! of hyperparameters (`hparams = HParams(num_workers=16, ...)`, `SimpleNamespace(...)`), its
+//! keywords the defaults.
+//!
+//! [`ProjectIndex::may_write_shared`]: crate::python::index::ProjectIndex::may_write_shared
 
 use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -471,7 +480,12 @@ fn memoised(
 /// The defaults the module-level config `name` of another project file holds.
 fn defaults_of_file(m: &Module, file: &Path, name: &str) -> Option<Arc<yaml::Node>> {
     let read = |source: &str| {
-        if !source.contains("CfgNode") && !source.contains("class ") {
+        // A config node, a class of the file, or a keyword bag of the standard library or
+        // TensorFlow.
+        if !["CfgNode", "class ", "Namespace(", "HParams("]
+            .iter()
+            .any(|word| source.contains(word))
+        {
             return None;
         }
         let tree = crate::python::parse(source, None)?;
