@@ -124,7 +124,7 @@ struct ModuleFiles {
 
 /// Given the text of a file not yet summarised and a name, whether the file is worth parsing
 /// for what is asked of the name.
-type TextGate<'g> = dyn Fn(&str, &str) -> bool + 'g;
+type TextGate<'g> = dyn Fn(&Path, &str, &str) -> bool + 'g;
 
 /// Top-level module name → the folders outside any package that hold it (as `name.py` or a
 /// folder `name/`).
@@ -575,7 +575,7 @@ impl ProjectIndex {
             qualified,
             0,
             &|entry, name| entry.summary.defines(name),
-            Some(&may_return_namespace),
+            Some(&|_, source, name| may_return_namespace(source, name)),
         )?;
         let key = match method {
             Some(method) => format!("{}.{method}", def.name),
@@ -1060,7 +1060,9 @@ impl ProjectIndex {
     pub fn class_shape(&self, from_file: &Path, qualified: &str) -> Option<(PathBuf, ClassShape)> {
         // A file not yet summarised whose text cannot define or re-export a class of that
         // name is not parsed.
-        self.shape_through(from_file, qualified, &may_define_class)
+        self.shape_through(from_file, qualified, &|_, source, name| {
+            may_define_class(source, name)
+        })
     }
 
     /// [`ProjectIndex::class_shape`] of a class that may be a loader. Every imported callee of
@@ -1073,9 +1075,36 @@ impl ProjectIndex {
         qualified: &str,
         catalogue: &Catalogue,
     ) -> Option<(PathBuf, ClassShape)> {
-        self.shape_through(from_file, qualified, &|source, name| {
+        self.shape_through(from_file, qualified, &|file, source, name| {
             may_import(source, name)
-                || (defines_class(source, name) && catalogue.may_name_a_loader(source.as_bytes()))
+                || (defines_class(source, name)
+                    && catalogue.may_name_a_loader(source.as_bytes())
+                    && self.header_may_be_loader(file, source, name, catalogue, 0))
+        })
+    }
+
+    /// Whether the bases in the header of the module-level class `name` of `file` may make
+    /// it a loader: a catalogue class, a class of the same file that may be one, or a project
+    /// class of another file that is one. Only the file's imports and the header are parsed
+    /// (most classes that files naming `DataLoader` define are models and datasets); a header
+    /// the text does not show plainly counts as may.
+    fn header_may_be_loader(
+        &self,
+        file: &Path,
+        source: &str,
+        name: &str,
+        catalogue: &Catalogue,
+        depth: u32,
+    ) -> bool {
+        if depth > MAX_HEADER_DEPTH {
+            return true;
+        }
+        let Some(bases) = header_bases(file, source, name) else {
+            return true;
+        };
+        bases.iter().any(|base| match base.strip_prefix('#') {
+            Some(local) => self.header_may_be_loader(file, source, local, catalogue, depth + 1),
+            None => subclass::is_loader_class(catalogue, self, file, base),
         })
     }
 
@@ -1152,7 +1181,7 @@ impl ProjectIndex {
             && self.summarised(&file).is_none()
         {
             let source = (self.reader.as_ref()?)(&file)?;
-            if !gate(&source, name) {
+            if !gate(&file, &source, name) {
                 return None;
             }
             read = Some(source);
@@ -1410,6 +1439,80 @@ fn assigns(source: &str, attribute: &str) -> bool {
     })
 }
 
+/// How many classes of one file a header check follows through its bases.
+const MAX_HEADER_DEPTH: u32 = 4;
+
+/// The bases of the module-level class `name` of `source`, qualified through the file's
+/// imports (`#Name` for a class of the same file), read from the import statements and the
+/// class's header alone. `None` when the header is not a plain module-level one.
+fn header_bases(file: &Path, source: &str, name: &str) -> Option<Vec<String>> {
+    let header = class_header(source, name)?;
+    let mut mini = module_imports(source);
+    mini.push_str(&header);
+    mini.push_str("\n    pass\n");
+    let tree = crate::python::parse(&mini, None)?;
+    let no_index = ProjectIndex::default();
+    let m = Module::build_definitions(&mini, &tree, file, &no_index, Catalogue::builtin_ref());
+    let binding = m.single_binding(name, MODULE_SCOPE)?;
+    let BindingKind::Class(id) = binding.kind else {
+        return None;
+    };
+    Some(subclass::class_shape(&m, id).bases)
+}
+
+/// The text of the header `class name(...):` at the start of a line of `source`, through the
+/// colon that ends it.
+fn class_header(source: &str, name: &str) -> Option<String> {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let start = source.match_indices("class ").find_map(|(at, _)| {
+        let at_line_start = at == 0 || source[..at].ends_with('\n');
+        let rest = source[at + "class ".len()..].trim_start_matches([' ', '\t']);
+        (at_line_start && rest.starts_with(name) && !rest[name.len()..].starts_with(is_ident))
+            .then_some(at)
+    })?;
+    let mut depth = 0i32;
+    for (offset, c) in source[start..].char_indices() {
+        match c {
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            ':' if depth == 0 => return Some(source[start..start + offset + 1].to_owned()),
+            '#' | '"' | '\'' => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The module-level import statements of `source`, each through its closing parenthesis or
+/// last continued line.
+fn module_imports(source: &str) -> String {
+    import_statements(source, false)
+}
+
+/// The import statements of `source` that start a line (indented ones too when `indented`),
+/// each through its closing parenthesis or last continued line.
+fn import_statements(source: &str, indented: bool) -> String {
+    let mut out = String::new();
+    let mut parens = 0usize;
+    let mut continued = false;
+    for line in source.lines() {
+        let code = match indented {
+            true => line.trim_start(),
+            false => line,
+        };
+        let starts = code.starts_with("import ") || code.starts_with("from ");
+        if !(parens > 0 || continued || starts) {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+        let code = line.split('#').next().unwrap_or(line);
+        parens = (parens + code.matches('(').count()).saturating_sub(code.matches(')').count());
+        continued = code.trim_end().ends_with('\\');
+    }
+    out
+}
+
 /// Whether `source` may define a class `name` or bring one in by that name: it holds
 /// `class name` (then a parse says), or an import line that names it, imports `*`, or goes on
 /// over several lines. A file with none of these cannot make `name` a class.
@@ -1433,16 +1536,12 @@ fn defines_class(source: &str, name: &str) -> bool {
     })
 }
 
-/// Whether an import line of `source` may bring in `name`: it names it, imports `*`, or goes
-/// on over several lines.
+/// Whether an import statement of `source` (at any indentation: under `try:` or `if
+/// TYPE_CHECKING:` too) may bring in `name`: its text, continued lines included, names it or
+/// imports `*`.
 fn may_import(source: &str, name: &str) -> bool {
-    source.lines().any(|line| {
-        line.contains("import")
-            && (line.contains(name)
-                || line.contains('*')
-                || line.contains('(')
-                || line.trim_end().ends_with('\\'))
-    })
+    let imports = import_statements(source, true);
+    imports.contains('*') || imports.contains(name)
 }
 
 /// Whether `source` may give `name` a namespace parsed from the command line: only a file
@@ -2060,6 +2159,62 @@ mod tests {
     }
 
     #[test]
+    fn a_class_header_and_the_imports_are_read_without_the_rest_of_the_file() {
+        let source = "\
+import torch
+from torch.utils.data import (
+    DataLoader,  # the loader
+    Dataset,
+)
+from .base import \\
+    Base
+
+
+class Model(torch.nn.Module):
+    def forward(self, x):
+        import math
+        return x
+
+
+class PadLoader(
+    DataLoader,
+):
+    pass
+
+
+class Local(Model, metaclass=Meta):
+    pass
+";
+        let imports = module_imports(source);
+        assert!(imports.contains("    Dataset,\n)\n"), "{imports}");
+        assert!(imports.contains("    Base\n"), "{imports}");
+        assert!(!imports.contains("math"), "{imports}");
+        assert_eq!(
+            class_header(source, "PadLoader").as_deref(),
+            Some("class PadLoader(\n    DataLoader,\n):")
+        );
+        assert_eq!(class_header(source, "Pad"), None);
+        let file = Path::new("pkg/models.py");
+        assert_eq!(
+            header_bases(file, source, "Model"),
+            Some(vec!["torch.nn.Module".to_owned()])
+        );
+        assert_eq!(
+            header_bases(file, source, "PadLoader"),
+            Some(vec!["torch.utils.data.DataLoader".to_owned()])
+        );
+        assert_eq!(
+            header_bases(file, source, "Local"),
+            Some(vec!["#Model".to_owned()])
+        );
+        // A class under a condition is no plain module-level header.
+        assert_eq!(
+            header_bases(file, "if x:\n    class A(B):\n        pass\n", "A"),
+            None
+        );
+    }
+
+    #[test]
     fn an_attribute_is_assigned_not_compared_or_read() {
         assert!(assigns("cfg.num_thread = 4\n", ".num_thread"));
         assert!(assigns("cfg.num_thread=4\n", ".num_thread"));
@@ -2108,6 +2263,15 @@ mod tests {
         assert!(may_define_class("from .loaders import Loader\n", "Loader"));
         assert!(may_define_class("from .loaders import *\n", "Loader"));
         assert!(may_define_class(
+            "from .loaders import (\n    A,\n    Loader,\n)\n",
+            "Loader"
+        ));
+        assert!(may_define_class(
+            "try:\n    from .loaders import \\\n        Loader\nexcept ImportError:\n    pass\n",
+            "Loader"
+        ));
+        // The statement goes on over several lines, none of which names it.
+        assert!(!may_define_class(
             "from .loaders import (\n    A,\n)\n",
             "Loader"
         ));

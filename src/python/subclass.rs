@@ -457,6 +457,17 @@ impl<'m, 'a> CalleeLoaders<'m, 'a> {
     }
 }
 
+/// Whether the qualified name (as imported into `from_file`) is a loader class: of the
+/// catalogue, or a project class of another file with a loader among its bases.
+pub(crate) fn is_loader_class(
+    catalogue: &Catalogue,
+    index: &crate::python::index::ProjectIndex,
+    from_file: &Path,
+    qualified: &str,
+) -> bool {
+    qualified_loader(catalogue, index, from_file, qualified, 1).is_some()
+}
+
 /// A qualified name: a catalogue class, or a project class in another file.
 fn qualified_loader(
     catalogue: &Catalogue,
