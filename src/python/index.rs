@@ -437,12 +437,13 @@ impl ProjectIndex {
         lock(&self.configs_passed).clear();
         let callers = self.forget_callers_of(path, Some(source));
         let constructions = self.forget_constructions(Some(source));
+        let shared = self.forget_shared_writes(Some(source));
         let Some(old) = self.summarised(path) else {
-            return callers || constructions;
+            return callers || constructions || shared;
         };
         let new = Entry::of(path, source, tree);
         if old.as_deref() == Some(&new) {
-            return false;
+            return callers || constructions || shared;
         }
         self.put(path, new);
         true
@@ -454,12 +455,31 @@ impl ProjectIndex {
         lock(&self.configs_passed).clear();
         let callers = self.forget_callers_of(path, None);
         let constructions = self.forget_constructions(None);
+        let shared = self.forget_shared_writes(None);
         self.forget_modules();
         let used = self
             .lock()
             .remove(path)
             .is_some_and(|slot| slot.get().is_some());
-        used || callers || constructions
+        used || callers || constructions || shared
+    }
+
+    /// Forgets which shared config keys the project's files may write
+    /// ([`ProjectIndex::may_write_shared`]), as any change may add or remove a write. Returns
+    /// whether an analysis may have used what was forgotten: the new text (`None`: unknown,
+    /// or gone) names a key that was asked about, or may write keys it does not name.
+    fn forget_shared_writes(&self, text: Option<&str>) -> bool {
+        let mut known = lock(&self.shared_writes);
+        let names_one = known.keys().any(|(_, key)| {
+            text.is_none_or(|t| {
+                t.contains(key.as_str())
+                    || ["setattr(", "__dict__", "merge_from_"]
+                        .iter()
+                        .any(|w| t.contains(w))
+            })
+        });
+        known.clear();
+        names_one
     }
 
     /// Forgets what callers pass to helpers, when `path` was one of the callers or, with its
@@ -491,7 +511,7 @@ impl ProjectIndex {
         lock(&self.caller_files).clear();
         lock(&self.listings).clear();
         lock(&self.script_modules).clear();
-        lock(&self.shared_writes).clear();
+        self.forget_shared_writes(None);
         self.forget_modules();
     }
 
@@ -719,7 +739,7 @@ impl ProjectIndex {
     /// `key` (`cfg.num_thread = 4`), merges into a config, or sets attributes it does not name
     /// (`setattr`, `__dict__`). The config's own file writes only through the model's eyes
     /// (its top-level writes are the defaults). `true` when the project's files cannot all be
-    /// read. Memoised until files change.
+    /// read. Memoised until a file changes.
     pub(crate) fn may_write_shared(&self, config_file: &Path, key: &str) -> bool {
         let memo_key = (config_file.to_path_buf(), key.to_owned());
         if let Some(known) = lock(&self.shared_writes).get(&memo_key) {
@@ -2125,6 +2145,33 @@ mod tests {
             "the new root bounds the lookup"
         );
         assert!(index.class_facts(&inner, "near.Gpu").is_some());
+    }
+
+    /// Which files may write a shared config's key is forgotten at every edit; an edit that
+    /// names the key asks for the files that read it to be analysed again.
+    #[test]
+    fn an_edit_that_writes_a_shared_key_is_seen() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        let config = root.join("config.py");
+        let train = root.join("train.py");
+        std::fs::write(
+            &config,
+            "class Config:\n    num_thread = 30\n\ncfg = Config()\n",
+        )
+        .expect("write");
+        std::fs::write(&train, "from config import cfg\n").expect("write");
+        let index = ProjectIndex::on_disk(vec![root.to_path_buf()]);
+        assert!(!index.may_write_shared(&config, "num_thread"));
+        let parse = |text: &str| crate::python::parse(text, None).expect("parses");
+        let unrelated = "from config import cfg\nprint(cfg)\n";
+        assert!(!index.refresh(&train, unrelated, &parse(unrelated)));
+        // The analysis after the edit asks again.
+        assert!(!index.may_write_shared(&config, "num_thread"));
+        let writes = "from config import cfg\ncfg.num_thread = 4\n";
+        assert!(index.refresh(&train, writes, &parse(writes)));
+        std::fs::write(&train, writes).expect("write");
+        assert!(index.may_write_shared(&config, "num_thread"));
     }
 
     /// An edit re-summarises a file only if someone used its summary, and says whether what
