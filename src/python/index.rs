@@ -1443,19 +1443,10 @@ fn assigns(source: &str, attribute: &str) -> bool {
     let bytes = source.as_bytes();
     memchr::memmem::find_iter(bytes, attribute.as_bytes()).any(|at| {
         let rest = &bytes[at + attribute.len()..];
-        if rest
+        let longer = rest
             .first()
-            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
-        {
-            return false;
-        }
-        match rest.trim_ascii_start() {
-            [b'=', b'=', ..] => false,
-            [b'=', ..] => true,
-            [b'/' | b'*', b'/' | b'*', b'=', ..] => true,
-            [op, b'=', ..] => b"+-*/%|&^@".contains(op),
-            _ => false,
-        }
+            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+        !longer && syntax::assigns_after(rest)
     })
 }
 

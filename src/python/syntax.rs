@@ -30,6 +30,19 @@ pub fn walk_executed<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
     });
 }
 
+/// Whether the text `rest`, which follows a target (`x.key`, `x["key"]`), assigns it: `=` or
+/// an augmented assignment (`+=`, `//=`, `**=`, ...), not a comparison.
+pub fn assigns_after(rest: &[u8]) -> bool {
+    match rest.trim_ascii_start() {
+        [b'=', b'=', ..] => false,
+        [b'=', ..] => true,
+        [b'/', b'/', b'=', ..] | [b'*', b'*', b'=', ..] | [b'<', b'<', b'=', ..] => true,
+        [b'>', b'>', b'=', ..] => true,
+        [op, b'=', ..] => b"+-*/%|&^@".contains(op),
+        _ => false,
+    }
+}
+
 /// The `return` statements of a function body, not of functions or classes nested in it.
 pub fn return_statements(body: Node) -> Vec<Node> {
     let mut out = Vec::new();

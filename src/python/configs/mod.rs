@@ -196,15 +196,8 @@ fn written_in_file(m: &Module, key: &str) -> bool {
     let source = m.source.as_bytes();
     let subscript_write = ['"', '\''].iter().any(|quote| {
         let needle = format!("{quote}{key}{quote}]");
-        memchr::memmem::find_iter(source, needle.as_bytes()).any(|at| {
-            let rest = source[at + needle.len()..].trim_ascii_start();
-            match rest {
-                [b'=', b'=', ..] => false,
-                [b'=', ..] => true,
-                [op, b'=', ..] => b"+-*/%|&^".contains(op),
-                _ => false,
-            }
-        })
+        memchr::memmem::find_iter(source, needle.as_bytes())
+            .any(|at| crate::python::syntax::assigns_after(&source[at + needle.len()..]))
     });
     subscript_write
         || m.source
