@@ -30,6 +30,18 @@ pub fn walk_executed<'t>(node: Node<'t>, visit: &mut impl FnMut(Node<'t>)) {
     });
 }
 
+/// The target and value of a statement that is a plain assignment (`x = value`,
+/// `cfg.A.b = value`); `None` for any other statement.
+pub fn assignment_sides(statement: Node) -> Option<(Node, Node)> {
+    let assignment = statement
+        .named_child(0)
+        .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")?;
+    Some((
+        assignment.child_by_field_name("left")?,
+        assignment.child_by_field_name("right")?,
+    ))
+}
+
 /// Whether the text `rest`, which follows a target (`x.key`, `x["key"]`), assigns it: `=` or
 /// an augmented assignment (`+=`, `//=`, `**=`, ...), not a comparison.
 pub fn assigns_after(rest: &[u8]) -> bool {

@@ -287,16 +287,7 @@ fn class_defaults(m: &Module, class: ClassId) -> yaml::Node {
         .collect();
     let mut cursor = body.walk();
     for statement in body.named_children(&mut cursor) {
-        let Some(assignment) = statement
-            .named_child(0)
-            .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")
-        else {
-            continue;
-        };
-        let (Some(left), Some(right)) = (
-            assignment.child_by_field_name("left"),
-            assignment.child_by_field_name("right"),
-        ) else {
+        let Some((left, right)) = crate::python::syntax::assignment_sides(statement) else {
             continue;
         };
         if left.kind() != "identifier" {
@@ -502,16 +493,7 @@ fn defaults_of_file(m: &Module, file: &Path, name: &str) -> Option<Arc<yaml::Nod
 fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
     let file: Arc<Path> = Arc::from(m.path);
     for statement in m.top_level_statements() {
-        let Some(assignment) = statement
-            .named_child(0)
-            .filter(|a| statement.kind() == "expression_statement" && a.kind() == "assignment")
-        else {
-            continue;
-        };
-        let (Some(left), Some(right)) = (
-            assignment.child_by_field_name("left"),
-            assignment.child_by_field_name("right"),
-        ) else {
+        let Some((left, right)) = crate::python::syntax::assignment_sides(*statement) else {
             continue;
         };
         let Some(path) = attribute_path(m, left, name) else {
