@@ -687,6 +687,43 @@ fn literal_dict_keys<'a>(
             }
             keyword_keys(m, expr, conditional, keys)
         }
+        // `{'num_workers': args.workers, 'pin_memory': True} if args.cuda else {}`: each
+        // branch's keys on its path. A key both branches pass alike is passed on both.
+        "conditional_expression" => {
+            // Comments and `\` continuations are named children too.
+            let mut cursor = expr.walk();
+            let parts: Vec<Node> = expr
+                .named_children(&mut cursor)
+                .filter(|n| !n.is_extra())
+                .collect();
+            let [body, _, alternative] = parts[..] else {
+                return None;
+            };
+            let mut either = Vec::new();
+            literal_dict_keys(m, body, true, &mut either)?;
+            let first = either.len();
+            literal_dict_keys(m, alternative, true, &mut either)?;
+            let (then, otherwise) = either.split_at(first);
+            let alike = |a: &UnpackedKey, b: &UnpackedKey| {
+                a.name == b.name && m.text(a.value) == m.text(b.value)
+            };
+            let on_both: Vec<bool> = then
+                .iter()
+                .map(|k| otherwise.iter().any(|o| alike(k, o)))
+                .collect();
+            let mut kept: Vec<UnpackedKey> = Vec::with_capacity(either.len());
+            for (i, mut key) in either.into_iter().enumerate() {
+                if i < first {
+                    key.conditional = conditional || !on_both.get(i).copied().unwrap_or(false);
+                    kept.push(key);
+                } else if !kept.iter().any(|k| !k.conditional && alike(k, &key)) {
+                    key.conditional = true;
+                    kept.push(key);
+                }
+            }
+            keys.extend(kept);
+            Some(())
+        }
         _ => None,
     }
 }
