@@ -3066,3 +3066,196 @@ for images, _ in train_loader:
     );
     assert_eq!(severity("transforms.Compose(augmentation)"), ["hint"]);
 }
+
+/// V-JEPA's layout: an evaluation's `main(args_eval)` that only an `importlib` dispatch runs
+/// calls `make_dataloader(...)` without `num_workers`, whose default of 12 goes through
+/// `init_data` of another module to the loader's factory in a third. The entry point runs,
+/// so its calls do; with the default at 8 nothing fires.
+#[test]
+fn a_default_handed_through_a_chain_of_factories_from_an_entry_point_run_by_import() {
+    let run = |workers: &str| {
+        let eval = format!(
+            "\
+from src.datasets.manager import init_data
+
+
+def main(args_eval, resume_preempt=False):
+    loader = make_dataloader(root_path=args_eval['path'], batch_size=4)
+    for batch in loader:
+        pass
+
+
+def make_dataloader(root_path, batch_size, dataset_type='VideoDataset', num_workers={workers}):
+    return init_data(data=dataset_type, root_path=root_path, batch_size=batch_size,
+                     num_workers=num_workers)
+"
+        );
+        let dir = project(&[
+            (
+                "src/datasets/video.py",
+                "\
+import torch
+
+
+def make_videodataset(data_paths, batch_size, num_workers=8):
+    dataset = torch.utils.data.TensorDataset(torch.zeros(4))
+    return torch.utils.data.DataLoader(dataset, batch_size=batch_size, num_workers=num_workers)
+",
+            ),
+            (
+                "src/datasets/manager.py",
+                "\
+def init_data(batch_size, data='ImageNet', num_workers=8, root_path=None):
+    from src.datasets.video import make_videodataset
+    return make_videodataset(data_paths=root_path, batch_size=batch_size,
+                             num_workers=num_workers)
+",
+            ),
+            ("evals/video/eval.py", &eval),
+            (
+                "evals/scaffold.py",
+                "\
+import importlib
+
+
+def main(eval_name, args_eval):
+    return importlib.import_module(f'evals.{eval_name}.eval').main(args_eval=args_eval)
+",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run("12"), ["src/datasets/video.py:6:DL201"]);
+    assert!(run("8").is_empty());
+}
+
+/// MolCLR's layout: the wrapper class is imported from one of several modules by a branch
+/// on the config (`if config['aug'] == 'node': from dataset.dataset import Wrapper`); the
+/// call after the branches builds each on its path, with the YAML file's `num_workers: 12`.
+#[test]
+fn a_class_imported_from_one_module_per_branch_is_built_by_the_call_after_them() {
+    let wrapper = "\
+from torch_geometric.data import DataLoader
+
+
+class MoleculeDatasetWrapper(object):
+    def __init__(self, batch_size, num_workers, data_path):
+        self.batch_size = batch_size
+        self.num_workers = num_workers
+        self.data_path = data_path
+
+    def get_data_loaders(self, ds):
+        return DataLoader(ds, batch_size=self.batch_size, num_workers=self.num_workers)
+";
+    let run = |workers: &str| {
+        let dir = project(&[
+            ("dataset/__init__.py", ""),
+            ("dataset/dataset.py", wrapper),
+            ("dataset/dataset_mix.py", wrapper),
+            (
+                "config.yaml",
+                &format!(
+                    "batch_size: 32\naug: node\ndataset:\n  num_workers: {workers}\n  data_path: data/x.csv\n"
+                ),
+            ),
+            (
+                "molclr.py",
+                "\
+import yaml
+
+
+def main():
+    config = yaml.load(open(\"config.yaml\", \"r\"), Loader=yaml.FullLoader)
+    if config['aug'] == 'node':
+        from dataset.dataset import MoleculeDatasetWrapper
+    elif config['aug'] == 'mix':
+        from dataset.dataset_mix import MoleculeDatasetWrapper
+    else:
+        raise ValueError('Not defined molecule augmentation!')
+    dataset = MoleculeDatasetWrapper(config['batch_size'], **config['dataset'])
+    return dataset
+
+
+if __name__ == \"__main__\":
+    main()
+",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(
+        run("12"),
+        [
+            "dataset/dataset.py:11:DL201",
+            "dataset/dataset_mix.py:11:DL201"
+        ]
+    );
+    assert!(run("4").is_empty());
+}
+
+/// fastMRI's layout: a static method of the data module adds `--num_workers` (default 4) to
+/// the script's parser, and the script's `set_defaults(num_workers=20)` after it overrides
+/// it, as argparse does; the data module's loader gets 20 through its constructor. A call
+/// of the static method is not a construction of the class. A `set_defaults` before the
+/// method adds the option leaves the option's own default.
+#[test]
+fn set_defaults_after_a_static_method_adds_the_option_overrides_its_default() {
+    let module = "\
+import argparse
+
+import pytorch_lightning as pl
+import torch
+
+
+class DataModule(pl.LightningDataModule):
+    def __init__(self, batch_size=1, num_workers=4):
+        super().__init__()
+        self.batch_size = batch_size
+        self.num_workers = num_workers
+
+    def train_dataloader(self):
+        return torch.utils.data.DataLoader(torch.zeros(3), batch_size=self.batch_size,
+                                           num_workers=self.num_workers)
+
+    @staticmethod
+    def add_data_specific_args(parent_parser):
+        parser = argparse.ArgumentParser(parents=[parent_parser], add_help=False)
+        parser.add_argument(\"--batch_size\", default=1, type=int)
+        parser.add_argument(\"--num_workers\", default=4, type=int)
+        return parser
+";
+    let run = |build: &str| {
+        let script = format!(
+            "\
+from argparse import ArgumentParser
+
+from data.module import DataModule
+
+
+def cli_main(args):
+    return DataModule(batch_size=args.batch_size, num_workers=args.num_workers)
+
+
+def build_args():
+    parser = ArgumentParser()
+    parser.add_argument(\"--mode\", default=\"train\")
+{build}
+    return parser.parse_args()
+
+
+if __name__ == \"__main__\":
+    cli_main(build_args())
+"
+        );
+        let dir = project(&[
+            ("data/__init__.py", ""),
+            ("data/module.py", module),
+            ("train.py", &script),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let after = "    parser = DataModule.add_data_specific_args(parser)\n    parser.set_defaults(num_workers=20)";
+    let before = "    parser.set_defaults(num_workers=20)\n    parser = DataModule.add_data_specific_args(parser)";
+    assert_eq!(run(after), ["data/module.py:15:DL201"]);
+    assert!(run(before).is_empty());
+}

@@ -203,6 +203,17 @@ impl ParserOptions {
         self.deferred.extend(added.deferred.iter().cloned());
     }
 
+    /// Marks the options added since `before` as joining the parser at `at` (the call that
+    /// adds them).
+    fn entered_at(&mut self, before: &HashMap<String, Vec<OptionDefault>>, at: (ScopeId, usize)) {
+        for (dest, options) in &mut self.options {
+            let known = before.get(dest).map_or(0, Vec::len);
+            for option in options.iter_mut().skip(known) {
+                option.entered.get_or_insert(at);
+            }
+        }
+    }
+
     pub(crate) fn has_deferred(&self) -> bool {
         !self.deferred.is_empty()
     }
@@ -229,10 +240,12 @@ impl ParserOptions {
         self
     }
 
-    /// The options located in `file` (for another file that uses them).
+    /// The options located in `file` (for another file that uses them), where they join a
+    /// parser of that file not yet known.
     fn located(mut self, file: &Path) -> ParserOptions {
         for option in self.options.values_mut().flatten() {
             option.file.get_or_insert_with(|| file.to_path_buf());
+            option.entered = None;
         }
         for set in self.overridden.values_mut().flatten() {
             set.file.get_or_insert_with(|| file.to_path_buf());
@@ -248,6 +261,8 @@ struct SetDefault {
     line: u32,
     /// The `set_defaults(...)` call.
     at: TextRange,
+    /// The scope of the call.
+    scope: ScopeId,
     /// The file it is in, when another than the one using it.
     file: Option<PathBuf>,
 }
@@ -261,6 +276,10 @@ struct OptionDefault {
     implicit: bool,
     /// The file it is in, when another than the one using it.
     file: Option<PathBuf>,
+    /// Where, in the file using it, the option joins the parser (the scope and offset of its
+    /// `add_argument`, or of the call of another file's function that adds it); `None` when
+    /// not known. A `set_defaults` after it overrides its `default=`; one before it does not.
+    entered: Option<(ScopeId, usize)>,
 }
 
 /// The value of `object.attribute` when `object` holds the result of `parse_args()` (see the
@@ -427,7 +446,11 @@ impl ArgparseDefaults {
                         continue;
                     };
                     match (&added, &deferred) {
-                        (Some(added), _) => options.absorb(added),
+                        (Some(added), _) => {
+                            let before = options.options.clone();
+                            options.absorb(added);
+                            options.entered_at(&before, (call.scope, call.node.start_byte()));
+                        }
                         (None, Some(deferred)) => options.deferred.push(deferred.clone()),
                         (None, None) => options.opaque = true,
                     }
@@ -580,7 +603,18 @@ impl ArgparseDefaults {
         }
         match sets.as_slice() {
             [] => {}
-            [set] if set.value.is_known() && found.iter().all(|o| o.implicit) => {
+            // argparse gives an option added before `set_defaults` the set default; one
+            // added after keeps its own `default=`.
+            [set]
+                if set.value.is_known()
+                    && found.iter().all(|o| {
+                        o.implicit
+                            || (set.file.is_none()
+                                && o.entered.is_some_and(|(scope, at)| {
+                                    scope == set.scope && at < set.at.start
+                                }))
+                    }) =>
+            {
                 let first = found.first()?;
                 return Some(Resolved {
                     value: set.value.clone(),
@@ -1325,6 +1359,7 @@ fn library_options(m: &Module, call: Node, dests: &[&str]) -> ParserOptions {
                 value: Value::Unknown,
                 implicit: false,
                 file: None,
+                entered: Some((m.scope_at(call), call.start_byte())),
             });
     }
     out
@@ -2822,6 +2857,7 @@ fn read_set_defaults(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
                         value: m.value_in(value, scope, 1).value,
                         line: m.line(call.start_byte()),
                         at: Module::range(call),
+                        scope,
                         file: None,
                     });
             }
@@ -2842,6 +2878,7 @@ fn read_set_defaults(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
                                 value,
                                 line: m.line(call.start_byte()),
                                 at: Module::range(call),
+                                scope,
                                 file: None,
                             });
                     }
@@ -2952,5 +2989,6 @@ fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
             value,
             implicit,
             file: None,
+            entered: Some((scope, call.start_byte())),
         });
 }

@@ -537,12 +537,14 @@ fn call_runs(m: &Module, call: Node, depth: u32) -> bool {
                 })
         });
     // A module-level helper the project's other files call (`setup_data(cfg)` in a
-    // training script) runs the calls it makes.
+    // training script) runs the calls it makes; so does an entry point that an outside
+    // scheduler or an `importlib` dispatch runs (see [`in_uncalled_function`]).
     runs_here
         || (function.node.parent().is_some_and(|p| p.kind() == "module")
             && m.index
                 .constructions_elsewhere(m.path, function.name)
                 .is_some_and(|calls| calls.iter().any(|c| !c.in_tests)))
+        || in_uncalled_function(m, call)
 }
 
 /// Whether `call` sits in a callback of the project nothing in it runs: a module-level

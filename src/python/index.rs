@@ -1008,10 +1008,16 @@ impl ProjectIndex {
         class: &str,
     ) -> Option<Vec<Construction>> {
         let mut found = Vec::new();
+        let defining = reader(file);
+        let is_static = |method: &str| {
+            defining
+                .as_deref()
+                .is_some_and(|text| declares_static_method(text, method))
+        };
         for (path, source) in mentioning(reader, files, file, &[class]) {
             let tree = crate::python::parse(&source, None)?;
             let mut calls = Vec::new();
-            constructions_in(&source, tree.root_node(), class, &mut calls)?;
+            constructions_in(&source, tree.root_node(), class, &is_static, &mut calls)?;
             if calls.is_empty() {
                 continue;
             }
@@ -1019,14 +1025,16 @@ impl ProjectIndex {
             let in_tests = is_test_file(root, path);
             for call in calls {
                 // The name as that file imports it from this one, not a function or class of
-                // the same name imported from another module.
-                let reaches_here = call
-                    .child_by_field_name("function")
-                    .and_then(|callee| m.qualified_name(callee))
-                    .is_some_and(|q| {
-                        self.definition(path, &q)
-                            .is_some_and(|d| d.file == file && d.name == class)
-                    });
+                // the same name imported from another module; on one path of several when
+                // each branch imports the name from another module.
+                let reaches_here = call.child_by_field_name("function").is_some_and(|callee| {
+                    m.qualified_alternatives(callee, m.scope_at(callee))
+                        .iter()
+                        .any(|q| {
+                            self.definition(path, q)
+                                .is_some_and(|d| d.file == file && d.name == class)
+                        })
+                });
                 if !reaches_here {
                     continue;
                 }
@@ -1563,12 +1571,28 @@ fn may_return_namespace(source: &str, name: &str) -> bool {
     has("parse_args") || has("parse_known_args") || may_import(source, name)
 }
 
+/// Whether `source` declares a `@staticmethod` named `method` (of some class): a call of it
+/// through the class (`DataModule.add_data_specific_args(parser)`) builds no instance.
+fn declares_static_method(source: &str, method: &str) -> bool {
+    const DECORATOR: &str = "@staticmethod";
+    source.match_indices(DECORATOR).any(|(at, _)| {
+        let rest = source.get(at + DECORATOR.len()..).unwrap_or_default();
+        let rest = rest.trim_start();
+        rest.strip_prefix("def ")
+            .map(str::trim_start)
+            .and_then(|r| r.strip_prefix(method))
+            .is_some_and(|r| r.trim_start().starts_with('('))
+    })
+}
+
 /// Adds the calls of `class` under `root` to `found`; `None` at a use of the name that is
-/// neither a call nor an import (a subclass, the class handed on, another class of that name).
+/// neither a call nor an import (a subclass, the class handed on, another class of that name),
+/// unless it calls a static method of the class (`is_static`).
 fn constructions_in<'t>(
     source: &str,
     root: Node<'t>,
     class: &str,
+    is_static: &dyn Fn(&str) -> bool,
     found: &mut Vec<Node<'t>>,
 ) -> Option<()> {
     let text = |n: Node| source.get(n.byte_range()).unwrap_or("");
@@ -1600,6 +1624,14 @@ fn constructions_in<'t>(
             .unwrap_or(node);
         let mut ancestors = std::iter::successors(Some(named), |n| n.parent());
         if ancestors.any(|n| matches!(n.kind(), "import_from_statement" | "import_statement")) {
+            continue;
+        }
+        let static_call = named
+            .parent()
+            .filter(|a| a.kind() == "attribute" && a.child_by_field_name("object") == Some(named))
+            .and_then(|a| a.child_by_field_name("attribute"))
+            .is_some_and(|method| is_static(source.get(method.byte_range()).unwrap_or("")));
+        if static_call {
             continue;
         }
         let call = named.parent()?;

@@ -517,6 +517,34 @@ impl<'a> Module<'a> {
         }
     }
 
+    /// The qualified names a name may stand for when every binding that reaches it is an
+    /// import, one per branch (`if aug == 'node': from dataset.node import Wrapper` / `elif
+    /// ...: from dataset.mix import Wrapper`); the one name otherwise, as
+    /// [`Module::qualified_in`] gives it.
+    pub(crate) fn qualified_alternatives(&self, expr: Node, scope: ScopeId) -> Vec<String> {
+        if let Some(one) = self.qualified_in(expr, scope, 0) {
+            return vec![one];
+        }
+        if kind(expr) != Kind::Identifier {
+            return Vec::new();
+        }
+        let Some(ids) = self.lookup(self.text(expr), scope) else {
+            return Vec::new();
+        };
+        let mut names = Vec::new();
+        for &id in ids {
+            match self.bindings.get(id).map(|b| &b.kind) {
+                Some(BindingKind::Import { qualified }) => {
+                    if !names.contains(qualified) {
+                        names.push(qualified.clone());
+                    }
+                }
+                _ => return Vec::new(),
+            }
+        }
+        names
+    }
+
     /// Every identifier in the file spelled `name`, in source order (references and
     /// definitions alike; [`Module::lookup`] tells which binding each one sees).
     pub fn references(&self, name: &str) -> Vec<Node<'a>> {

@@ -470,8 +470,15 @@ if __name__ == '__main__':
             pin.as_deref(),
             Some("True, the default of --pin_mem (line 10)")
         );
-        // An option with a `default=` of its own: which one wins depends on their order.
-        assert!(m.loaders()[0].certain(Param::PersistentWorkers).is_none());
+        // An option with a `default=` of its own added before `set_defaults`: argparse
+        // gives it the set default too.
+        let persistent = m.loaders()[0]
+            .certain(Param::PersistentWorkers)
+            .map(|r| r.describe(Lang::En));
+        assert_eq!(
+            persistent.as_deref(),
+            Some("True, the default of --persistent (line 13)")
+        );
     });
 }
 
