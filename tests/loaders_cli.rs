@@ -3259,3 +3259,57 @@ if __name__ == \"__main__\":
     assert_eq!(run(after), ["data/module.py:15:DL201"]);
     assert!(run(before).is_empty());
 }
+
+/// A file named by itself inside a project (a folder with `pyproject.toml`, `setup.py`,
+/// `setup.cfg` or `.git`) is read as `check .` from the project's folder reads it: the
+/// callers in other folders count. Without a marker, its folder alone bounds the search.
+#[test]
+fn a_file_named_inside_a_project_sees_the_callers_in_other_folders() {
+    let files = [
+        (
+            "src/data/factory.py",
+            "\
+import torch
+
+
+def make_loader(dataset, num_workers=4):
+    return torch.utils.data.DataLoader(dataset, num_workers=num_workers)
+",
+        ),
+        (
+            "scripts/train.py",
+            "\
+import torch
+from src.data.factory import make_loader
+
+if __name__ == \"__main__\":
+    make_loader(torch.utils.data.TensorDataset(torch.zeros(4)), num_workers=16)
+",
+        ),
+    ];
+    let workers = |dir: &Path| {
+        let out = dldoctor(dir, &["loaders", "src/data/factory.py"]);
+        assert_eq!(out.status.code(), Some(0));
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("num_workers"))
+            .unwrap_or_default()
+            .trim()
+            .to_owned();
+        assert!(text.starts_with("src/data/factory.py:5:12:"), "{text}");
+        line
+    };
+    let dir = project(&[
+        files[0],
+        files[1],
+        ("pyproject.toml", "[project]\nname = \"p\"\n"),
+    ]);
+    assert!(
+        workers(dir.path()).starts_with("num_workers = 16: passed for num_workers to make_loader"),
+        "{}",
+        workers(dir.path())
+    );
+    let dir = project(&files);
+    assert!(workers(dir.path()).starts_with("num_workers unknown"));
+}

@@ -24,7 +24,7 @@ use dldoctor::fix;
 use dldoctor::host::{self, HostFacts};
 use dldoctor::notebook::{self, CellMap, Notebook};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
-use dldoctor::python::index::ProjectIndex;
+use dldoctor::python::index::{PROJECT_MARKERS, ProjectIndex};
 use dldoctor::text::LineIndex;
 
 use crate::CheckFormat;
@@ -175,13 +175,14 @@ pub(crate) fn project_files(
     paths: &[PathBuf],
     errors: &mut Errors,
 ) -> (Vec<PathBuf>, ProjectIndex) {
-    let roots = if paths.is_empty() {
+    let named = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         paths.to_vec()
     };
-    let files = discover(&roots, errors);
-    let index = ProjectIndex::on_disk(project_roots(&roots));
+    let (named, roots) = project_roots(named);
+    let files = discover(&named, errors);
+    let index = ProjectIndex::on_disk(roots);
     (files, index)
 }
 
@@ -249,11 +250,48 @@ fn read_source(path: &Path) -> Result<String, String> {
     })
 }
 
-/// The folders that bound where absolute imports are looked up: the folders named. A file
-/// named by itself has its imports looked up from its folder and every enclosing one, as
-/// running it from any of them could import them.
-fn project_roots(roots: &[PathBuf]) -> Vec<PathBuf> {
-    roots.iter().filter(|r| r.is_dir()).cloned().collect()
+/// The paths named, and the folders that bound where absolute imports are looked up and
+/// callers are searched: for each path, the nearest folder at or above it (up to the current
+/// one) that marks a project, so that `dldoctor loaders src/data/factory.py` sees the
+/// callers `check .` sees; else a folder named itself. A file named by itself outside any
+/// project has its imports looked up from its folder and every enclosing one, as running it
+/// from any of them could import them. A relative path whose project is the current folder
+/// is named from `./`, the root's spelling, so that the index knows it as one of the files
+/// it lists (output drops the `./`).
+fn project_roots(named: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut paths = Vec::with_capacity(named.len());
+    let mut roots: Vec<PathBuf> = Vec::new();
+    for path in named {
+        let is_dir = path.is_dir();
+        let start = if is_dir {
+            Some(path.as_path())
+        } else {
+            path.parent()
+        };
+        let project = start.and_then(|start| {
+            start.ancestors().find(|dir| {
+                PROJECT_MARKERS
+                    .iter()
+                    .any(|marker| dir.join(marker).exists())
+            })
+        });
+        let (path, root) = match project {
+            // The current folder, reached from a relative path that does not spell it.
+            Some(dir) if dir.as_os_str().is_empty() => {
+                let root = PathBuf::from(".");
+                (root.join(&path), Some(root))
+            }
+            Some(dir) => (path.clone(), Some(dir.to_path_buf())),
+            None => (path.clone(), is_dir.then(|| path.clone())),
+        };
+        if let Some(root) = root
+            && !roots.contains(&root)
+        {
+            roots.push(root);
+        }
+        paths.push(path);
+    }
+    (paths, roots)
 }
 
 /// What checking one file gave.

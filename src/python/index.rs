@@ -160,6 +160,9 @@ impl Construction {
     }
 }
 
+/// Files that mark a project's top folder.
+pub const PROJECT_MARKERS: [&str; 4] = ["pyproject.toml", "setup.py", "setup.cfg", ".git"];
+
 thread_local! {
     /// The constructions being looked for on this thread: a caller's value that asks for
     /// them again ends there.
@@ -823,11 +826,7 @@ impl ProjectIndex {
     fn search_files(&self, helper: &Path) -> Option<Arc<Vec<PathBuf>>> {
         let folder = helper.parent()?;
         let is_package = |dir: &Path| dir.join("__init__.py").is_file();
-        let is_project = |dir: &Path| {
-            ["setup.py", "pyproject.toml", "setup.cfg", ".git"]
-                .iter()
-                .any(|f| dir.join(f).exists())
-        };
+        let is_project = |dir: &Path| PROJECT_MARKERS.iter().any(|f| dir.join(f).exists());
         let in_package = is_package(folder);
         let mut top = folder;
         if in_package {
