@@ -3313,3 +3313,82 @@ if __name__ == \"__main__\":
     let dir = project(&files);
     assert!(workers(dir.path()).starts_with("num_workers unknown"));
 }
+
+/// fastMRI's model options: the script's parser goes through a static method of a module
+/// that hands it on to a static method of a third file (`parser =
+/// MriModule.add_model_specific_args(parser)`), each returning a copy with `parents=`. The
+/// chain is followed, so the script's own `set_defaults(num_workers=20)` holds; a filler that
+/// hands the parser to code no file shows leaves it unknown.
+#[test]
+fn a_chain_of_parser_fillers_across_three_files() {
+    let run = |inner: &str| {
+        let dir = project(&[
+            ("setup.py", ""),
+            ("lib/__init__.py", ""),
+            ("lib/mods/__init__.py", ""),
+            (
+                "lib/mods/base.py",
+                "\
+from argparse import ArgumentParser
+
+
+class Base:
+    @staticmethod
+    def add_model_specific_args(parent_parser):
+        parser = ArgumentParser(parents=[parent_parser], add_help=False)
+        parser.add_argument(\"--num_log_images\", default=16, type=int)
+        return parser
+",
+            ),
+            ("ex/pm/__init__.py", ""),
+            (
+                "ex/pm/model.py",
+                &format!(
+                    "\
+from argparse import ArgumentParser
+
+from lib.mods.base import Base
+from somewhere_else import add_more
+
+
+class Model(Base):
+    @staticmethod
+    def add_model_specific_args(parent_parser):
+        parser = ArgumentParser(parents=[parent_parser], add_help=False)
+        parser = {inner}(parser)
+        parser.add_argument(\"--lr\", default=0.1, type=float)
+        return parser
+"
+                ),
+            ),
+            (
+                "ex/train.py",
+                "\
+from argparse import ArgumentParser
+
+import torch
+from pm.model import Model
+
+
+def build_args():
+    parser = ArgumentParser()
+    parser.add_argument(\"--num_workers\", default=4, type=int)
+    parser = Model.add_model_specific_args(parser)
+    parser.set_defaults(num_workers=20)
+    args = parser.parse_args()
+    return torch.utils.data.DataLoader(None, num_workers=args.num_workers)
+
+
+if __name__ == \"__main__\":
+    build_args()
+",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(
+        run("Base.add_model_specific_args"),
+        ["ex/train.py:13:DL201"]
+    );
+    assert!(run("add_more").is_empty());
+}

@@ -1494,7 +1494,8 @@ fn copied_parameter<'d>(
     let [parent] = options.parents[..] else {
         return None;
     };
-    if options.is_opaque() || options.pseudo.is_some() {
+    // Fillers of other files it is handed to stay deferred, for the file that uses it.
+    if options.opaque || options.pseudo.is_some() {
         return None;
     }
     let def = m.function(function)?;
@@ -1789,6 +1790,19 @@ impl<'m, 'a> Flow<'m, 'a> {
                             // Not deeper: a script chains many (`parser = add_x_args(parser)`
                             // for each part), and the binding each one reads comes first.
                             let given = *positional_args(expr).get(position)?;
+                            return self.resolve(given, scope, frame, depth, Want::Parser);
+                        }
+                        // Summarised for another file, the callee's file is not read: a
+                        // parser handed in and taken back (`parser =
+                        // MriModule.add_model_specific_args(parser)`) is taken for the one
+                        // handed in. What the callee adds is deferred (`collect`) to the
+                        // file that uses the summary, which finds the parser opaque unless
+                        // the callee fills it.
+                        if !m.index.reads_files()
+                            && !has_splat(expr)
+                            && let [given] = positional_args(expr)[..]
+                            && given.kind() == "identifier"
+                        {
                             return self.resolve(given, scope, frame, depth, Want::Parser);
                         }
                         let options = m.index.returned_parser(m.path, &qualified)?;
