@@ -259,7 +259,16 @@ impl<'a> Uses<'a> {
                     // after the assignment: only a read earlier in the same body comes first.
                     let earlier = reference.start_byte() <= assignment.end_byte()
                         && m.function_at(reference) == m.function_at(assignment);
-                    if earlier || is_target(reference) {
+                    if is_target(reference) {
+                        continue;
+                    }
+                    // A loader rebuilt in a loop (`train_loader = DataLoader(...)` at a
+                    // milestone epoch) is read by the loop's next pass, above it: it starts
+                    // there, at no place this walk orders.
+                    if earlier {
+                        if in_same_loop(reference, assignment) {
+                            self.escapes = true;
+                        }
                         continue;
                     }
                     let sees = m
@@ -378,6 +387,19 @@ fn is_target(node: Node) -> bool {
         "pattern_list" | "tuple_pattern" | "list_pattern" => true,
         _ => false,
     }
+}
+
+/// Whether a `for` or `while` loop of the same function holds both `a` and `b`.
+fn in_same_loop(a: Node, b: Node) -> bool {
+    std::iter::successors(b.parent(), |n| n.parent())
+        .take_while(|n| {
+            !matches!(
+                n.kind(),
+                "function_definition" | "class_definition" | "module"
+            )
+        })
+        .filter(|n| matches!(n.kind(), "for_statement" | "while_statement"))
+        .any(|l| l.byte_range().contains(&a.start_byte()))
 }
 
 #[cfg(test)]
