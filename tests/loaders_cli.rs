@@ -3392,3 +3392,55 @@ if __name__ == \"__main__\":
     );
     assert!(run("add_more").is_empty());
 }
+
+/// AlphaPose's layout: `alphapose/opt.py` parses the command line at import (`opt =
+/// parser.parse_args()`) and the training script reads `from alphapose.opt import opt`. The
+/// option's default holds unless the defining module or a file that imports it assigns the
+/// attribute (a file that only names `torch.optim` does not count).
+#[test]
+fn a_namespace_another_module_parses_at_import() {
+    let run = |opt_tail: &str, other: &str| {
+        let dir = project(&[
+            ("setup.py", ""),
+            ("alphapose/__init__.py", ""),
+            (
+                "alphapose/opt.py",
+                &format!(
+                    "\
+import argparse
+
+parser = argparse.ArgumentParser(description='Training')
+parser.add_argument('--nThreads', default=60, type=int)
+parser.add_argument('--snapshot', default=2, type=int)
+opt = parser.parse_args()
+opt.world_size = 1
+{opt_tail}"
+                ),
+            ),
+            ("alphapose/utils.py", other),
+            (
+                "scripts/train.py",
+                "\
+import torch
+from alphapose.opt import opt
+
+
+def main():
+    opt.epoch = 0
+    loader = torch.utils.data.DataLoader(torch.zeros(4), num_workers=opt.nThreads)
+    for batch in loader:
+        pass
+
+
+if __name__ == \"__main__\":
+    main()
+",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let unrelated = "import torch.optim as optim\n\n\ndef f(m):\n    setattr(m, 'x', 1)\n";
+    assert_eq!(run("", unrelated), ["scripts/train.py:7:DL201"]);
+    assert!(run("opt.nThreads = 4\n", unrelated).is_empty());
+    assert!(run("", "from alphapose.opt import opt\n\nopt.nThreads = 2\n").is_empty());
+}

@@ -182,6 +182,10 @@ pub struct ParserOptions {
     /// for another (see [`crate::python::index`]): what they add is read once the summary is
     /// used, from the files they are in. Opaque until then.
     deferred: Vec<(String, usize)>,
+    /// A namespace a module of the project parses at import and keeps in a module-level
+    /// name (see [`module_namespace`]): the module's file. Any file that imports it may
+    /// assign its attributes ([`ProjectIndex::may_write_shared`](crate::python::index::ProjectIndex::may_write_shared)).
+    shared_in: Option<PathBuf>,
 }
 
 impl ParserOptions {
@@ -344,6 +348,25 @@ impl ArgparseDefaults {
             .or_else(|| flow.foreign_function(call.node, call.qualified.as_deref()));
             for parser in parsers.unwrap_or_default() {
                 flow.register(&mut out.parsers, parser);
+            }
+        }
+        // Namespaces other modules parse at import, whose attributes this file reads.
+        for binding in m.bindings() {
+            let BindingKind::Import { qualified } = &binding.kind else {
+                continue;
+            };
+            let read = m.references(binding.name).into_iter().any(|r| {
+                r.parent().is_some_and(|p| {
+                    p.kind() == "attribute" && p.child_by_field_name("object") == Some(r)
+                })
+            });
+            if read {
+                for parser in flow
+                    .imported_namespace(binding.node, qualified)
+                    .unwrap_or_default()
+                {
+                    flow.register(&mut out.parsers, parser);
+                }
             }
         }
         if out.parsers.is_empty() && !uses_parsers {
@@ -754,6 +777,19 @@ impl ArgparseDefaults {
             {
                 return Err(why);
             }
+        }
+        // A namespace another module parses at import, which any importer may change.
+        if let Origin::Parser(parser) = origin
+            && let Some(file) = self
+                .parsers
+                .get(&parser)
+                .and_then(|o| o.shared_in.as_deref())
+            && m.index.may_write_shared(file, attribute)
+        {
+            return Err(format!(
+                "a file that imports the namespace from {} may assign `{attribute}`",
+                file.display()
+            ));
         }
         // Functions of other files the namespace is handed to.
         let foreign = self.foreign.borrow().get(namespace).cloned();
@@ -1441,6 +1477,31 @@ pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<Par
     Some(options)
 }
 
+/// The parser whose parsed command line a module-level name holds (`opt =
+/// parser.parse_args()` at the top of `alphapose/opt.py`), its parents folded in, for other
+/// files that import the name. `None` when the name is bound more than once or to anything
+/// else, or the file may assign any attribute of the namespace; an attribute this file
+/// assigns (`opt.world_size = ...`) is left out, so the importing file finds no option for
+/// it and it stays unknown.
+pub(crate) fn module_namespace(m: &Module, name: &str) -> Option<ParserOptions> {
+    let binding = m.single_binding(name, MODULE_SCOPE)?;
+    if binding.kind != BindingKind::Assign {
+        return None;
+    }
+    let namespace = Namespace::follow(m, binding.value?, MODULE_SCOPE)?;
+    let Origin::Parser(parser) = namespace.origin()? else {
+        return None;
+    };
+    let written = written_attributes(m, &namespace)?;
+    let mut options = folded(m, parser)?;
+    for attribute in &written {
+        options.options.remove(attribute);
+        options.overridden.remove(attribute);
+    }
+    options.shared_in = Some(m.path.to_path_buf());
+    Some(options)
+}
+
 /// What a module-level function adds to the parsers it is given, by the parameter's position
 /// (`def add_dataset_args(parser): parser.add_argument(...)`). A parameter handed on to code
 /// the model cannot read gets an opaque entry: any option may be added.
@@ -2007,8 +2068,24 @@ impl<'m, 'a> Flow<'m, 'a> {
                 self.parse_call(call, binding.scope, frame, depth, "parse_known_args")
             }
             (BindingKind::Parameter, _) => self.parameter(binding, frame, depth, want),
+            // `from alphapose.opt import opt`: the namespace that module parses at import.
+            (BindingKind::Import { qualified }, _) if want == Want::Namespace => {
+                self.imported_namespace(binding.node, qualified)
+            }
             _ => None,
         }
+    }
+
+    /// The namespace a module of the project keeps in the name `qualified`, once per import
+    /// (`id` is the import's place), registered as a parser made by it.
+    fn imported_namespace(&self, import: Node<'a>, qualified: &str) -> Option<Parsers> {
+        let id = import.start_byte();
+        if self.foreign.borrow().iter().any(|(p, _)| *p == id) {
+            return Some(vec![id]);
+        }
+        let options = self.m.index.bound_namespace(self.m.path, qualified)?;
+        self.foreign.borrow_mut().push((id, options));
+        Some(vec![id])
     }
 
     /// A parameter holds what the call being followed passes; without one, what every call of

@@ -199,6 +199,9 @@ pub struct FileSummary {
     /// The parser whose parsed command line a method or function returns, by `Class.method`
     /// or the function's name.
     namespaces_returned: HashMap<String, Arc<ParserOptions>>,
+    /// The parser whose parsed command line a module-level name holds, by the name
+    /// ([`argparse::module_namespace`]).
+    namespaces_bound: HashMap<String, Arc<ParserOptions>>,
     /// The constructor parameter each module-level class keeps as an attribute of `self`,
     /// by `Class.attribute` (`self.args = args`).
     kept: HashMap<String, KeptParameter>,
@@ -303,6 +306,21 @@ impl FileSummary {
                 }
                 if distributed::answers_world_size(&module, *id) {
                     summary.world_size.insert(name.to_owned());
+                }
+            }
+        }
+        // `opt = parser.parse_args()` at the top of a module other files import `opt` from.
+        let parses = |w: &str| memchr::memmem::find(source.as_bytes(), w.as_bytes()).is_some();
+        if parses("parse_args") || parses("parse_known_args") {
+            for binding in module
+                .bindings()
+                .iter()
+                .filter(|b| b.scope == MODULE_SCOPE && b.kind == BindingKind::Assign)
+            {
+                if let Some(options) = argparse::module_namespace(&module, binding.name) {
+                    summary
+                        .namespaces_bound
+                        .insert(binding.name.to_owned(), Arc::new(options));
                 }
             }
         }
@@ -608,6 +626,27 @@ impl ProjectIndex {
         Some(self.filled_in(&def.file, options))
     }
 
+    /// The namespace the module-level name `qualified` holds when its module parses the
+    /// command line at import (`from alphapose.opt import opt`).
+    pub(crate) fn bound_namespace(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+    ) -> Option<Arc<ParserOptions>> {
+        let def = self.follow_to(
+            from_file,
+            qualified,
+            0,
+            &|entry, name| entry.summary.namespaces_bound.contains_key(name),
+            Some(&|_, source, _| {
+                let has = |w: &str| memchr::memmem::find(source.as_bytes(), w.as_bytes()).is_some();
+                has("parse_args") || has("parse_known_args")
+            }),
+        )?;
+        let options = def.summary().namespaces_bound.get(&def.name)?;
+        Some(self.filled_in(&def.file, options))
+    }
+
     /// What the module-level function `qualified` adds to the parser passed at `position`;
     /// `None` when it is not known to add only that.
     pub(crate) fn filled_parser(
@@ -765,7 +804,7 @@ impl ProjectIndex {
             };
             let has =
                 |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
-            if !own && !names.iter().any(|n| has(n)) {
+            if !own && !imports_a_name(&source, &names) {
                 continue;
             }
             if has("setattr(") || has("__dict__") || has("merge_from_") {
@@ -1562,6 +1601,22 @@ fn may_import(source: &str, name: &str) -> bool {
     imports.contains('*') || imports.contains(name)
 }
 
+/// Whether an import statement of `source` (at any indentation) names one of `names` as a
+/// whole word (`from alphapose.opt import opt`, `from . import opt`; not `torch.optim`), or
+/// imports `*`: only such a file can reach the module they name.
+fn imports_a_name(source: &str, names: &[String]) -> bool {
+    let imports = import_statements(source, true);
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    imports.contains('*')
+        || names.iter().any(|name| {
+            imports.match_indices(name.as_str()).any(|(at, _)| {
+                let before = imports[..at].chars().next_back();
+                let after = imports[at + name.len()..].chars().next();
+                !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+            })
+        })
+}
+
 /// Whether `source` may give `name` a namespace parsed from the command line: only a file
 /// that calls `parse_args` or `parse_known_args` itself records one (summaries are local), or
 /// one that brings `name` in from another.
@@ -1982,6 +2037,19 @@ mod tests {
     use super::*;
 
     const DATA: &str = "import torch\nclass Gpu:\n    def __getitem__(self, i):\n        return torch.zeros(1).cuda()\nclass Cpu:\n    def __getitem__(self, i):\n        return torch.zeros(1)\ndef to_gpu(b):\n    return b.to('cuda')\n";
+
+    #[test]
+    fn an_import_names_a_module_only_as_a_whole_word() {
+        let names = ["opt".to_owned(), "alphapose".to_owned()];
+        assert!(imports_a_name("from alphapose.opt import opt\n", &names));
+        assert!(imports_a_name("    from . import opt\n", &names));
+        assert!(imports_a_name("from x import *\n", &names));
+        assert!(!imports_a_name(
+            "import torch.optim as optim\nopt = 1\n",
+            &names
+        ));
+        assert!(!imports_a_name("x = alphapose_opt\n", &names));
+    }
 
     #[test]
     fn relative_and_absolute_imports() {
