@@ -2730,9 +2730,19 @@ fn never_runs(m: &Module, node: Node) -> bool {
     runs == Some(false)
 }
 
-/// Code on one line, its runs of whitespace made one space.
+/// How long a call quoted in a message may be before its arguments are elided.
+const QUOTED_CALL_LIMIT: usize = 100;
+
+/// A call's code on one line, its runs of whitespace made one space; a long one keeps its
+/// callee and elides its arguments (`init_data(...)`), which the line number points at.
 pub(crate) fn squeezed(code: &str) -> String {
-    code.split_whitespace().collect::<Vec<_>>().join(" ")
+    let one_line = code.split_whitespace().collect::<Vec<_>>().join(" ");
+    match one_line.find('(') {
+        Some(open) if one_line.chars().count() > QUOTED_CALL_LIMIT => {
+            format!("{}(...)", &one_line[..open])
+        }
+        _ => one_line,
+    }
 }
 
 /// Whether `reference` is an argument of `super(...)`.

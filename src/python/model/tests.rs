@@ -1048,3 +1048,15 @@ fn references_agree_with_a_walk_of_every_node() {
         });
     }
 }
+
+/// A call quoted in a message is one line; a long one keeps its callee only.
+#[test]
+fn quoted_calls_are_squeezed_and_long_ones_elided() {
+    use crate::python::argparse::squeezed;
+    assert_eq!(
+        squeezed("make_loader(ds,\n    num_workers=args.workers)"),
+        "make_loader(ds, num_workers=args.workers)"
+    );
+    let long = format!("init_data(data=dataset_type, {})", "x=1, ".repeat(30));
+    assert_eq!(squeezed(&long), "init_data(...)");
+}
