@@ -2019,7 +2019,9 @@ impl<'m, 'a> Flow<'m, 'a> {
         } else {
             ids
         };
-        let ids = reaching_binding(m, &ids, expr, scope).map_or(ids, |id| vec![id]);
+        let ids = m
+            .reaching_binding(&ids, expr, scope)
+            .map_or(ids, |id| vec![id]);
         let mut out: Parsers = Vec::new();
         for id in ids {
             let key = (id, frame.map(|f| f.call.start_byte()));
@@ -2602,58 +2604,6 @@ pub(crate) fn effective_bindings(m: &Module, ids: &[usize]) -> Vec<usize> {
         }
     }
     ids.to_vec()
-}
-
-/// The one binding that reaches a use in straight-line code of the same function:
-/// `args = get_args_parser(); args = args.parse_args()` reads the parser in the second line
-/// and the namespace after it. `None` (all bindings count) when a binding in a branch, a later
-/// one inside a loop around the use, or another scope may reach it (a `global` bound by
-/// another function).
-fn reaching_binding(m: &Module, ids: &[usize], used: Node, scope: ScopeId) -> Option<usize> {
-    let bindings: Vec<(usize, &Binding)> = ids
-        .iter()
-        .filter_map(|id| m.bindings().get(*id).map(|b| (*id, b)))
-        .collect();
-    // A name the function declares `global` is bound in the module by statements of the
-    // function: those are straight-line code of it too.
-    if bindings.len() < 2
-        || bindings
-            .iter()
-            .any(|(_, b)| b.scope != scope && m.scope_at(b.node) != scope)
-    {
-        return None;
-    }
-    // A parameter is bound before the body runs.
-    let is_parameter = |b: &Binding| matches!(b.kind, BindingKind::Parameter);
-    let before =
-        |b: &Binding| is_parameter(b) || m.statement_of(b.node).end_byte() <= used.start_byte();
-    let in_loop = {
-        let mut current = used;
-        let mut looped = false;
-        while let Some(parent) = current.parent() {
-            if matches!(
-                parent.kind(),
-                "function_definition" | "class_definition" | "lambda" | "module"
-            ) {
-                break;
-            }
-            if matches!(parent.kind(), "for_statement" | "while_statement") {
-                looped = true;
-                break;
-            }
-            current = parent;
-        }
-        looped
-    };
-    if in_loop && bindings.iter().any(|(_, b)| !before(b)) {
-        return None;
-    }
-    let (id, last) = bindings
-        .iter()
-        .filter(|(_, b)| before(b))
-        .max_by_key(|(_, b)| b.node.start_byte())?;
-    let unconditional = is_parameter(last) || !m.is_conditional_relative_to(last.node, used);
-    unconditional.then_some(*id)
 }
 
 /// Whether an identifier refers to a binding: not the attribute of `self.main`, nor the

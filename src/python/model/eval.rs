@@ -3,10 +3,7 @@
 
 use tree_sitter::Node;
 
-use super::{
-    Binding, BindingId, BindingKind, MAX_DEPTH, Module, ScopeId, ScopeKind, literal_items,
-    positional_args,
-};
+use super::{Binding, BindingKind, MAX_DEPTH, Module, ScopeId, literal_items, positional_args};
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
 use crate::python::{argparse, conditions, configs, defaults, distributed};
 
@@ -315,8 +312,8 @@ impl<'a> Module<'a> {
         if let [id] = ids {
             return self.bindings.get(*id);
         }
-        if let Some(binding) = self.straight_line_binding(ids, at) {
-            return Some(binding);
+        if let Some(id) = self.reaching_binding(ids, at, scope) {
+            return self.bindings.get(id);
         }
         if ids.len() > MAX_BRANCH_BINDINGS {
             return None;
@@ -335,45 +332,65 @@ impl<'a> Module<'a> {
         left
     }
 
-    /// The binding a read sees when its scope rebinds the name in straight-line code
-    /// (`num_workers = num_workers if num_workers else batch_size`): the last one before the
-    /// read, when that is a parameter or an assignment that is a statement of the scope's
-    /// own body (so it always runs first), the read is in that scope, and no binding after
-    /// the read may reach it again through a loop.
-    fn straight_line_binding(&self, ids: &[BindingId], at: Node) -> Option<&Binding<'a>> {
-        let bindings: Vec<&Binding<'a>> = ids
+    /// The one binding that reaches a use in straight-line code of the same function:
+    /// `args = get_args_parser(); args = args.parse_args()` reads the parser in the second line
+    /// and the namespace after it. `None` (all bindings count) when a binding in a branch, a later
+    /// one inside a loop around the use, or another scope may reach it (a `global` bound by
+    /// another function).
+    pub(crate) fn reaching_binding(
+        &self,
+        ids: &[usize],
+        used: Node,
+        scope: ScopeId,
+    ) -> Option<usize> {
+        let bindings: Vec<(usize, &Binding)> = ids
             .iter()
-            .map(|id| self.bindings.get(*id))
-            .collect::<Option<_>>()?;
-        let scope_id = bindings.first()?.scope;
-        if bindings.iter().any(|b| b.scope != scope_id) || self.scope_at(at) != scope_id {
+            .filter_map(|id| self.bindings().get(*id).map(|b| (*id, b)))
+            .collect();
+        // A name the function declares `global` is bound in the module by statements of the
+        // function: those are straight-line code of it too. Bound by another function's
+        // statements (`global` there), it may change at any time.
+        let straight = |b: &Binding| {
+            let of_scope = b.scope == scope || self.scope_at(b.node) == scope;
+            let written_here =
+                matches!(b.kind, BindingKind::Parameter) || self.scope_at(b.node) == scope;
+            of_scope && written_here
+        };
+        if bindings.len() < 2 || bindings.iter().any(|(_, b)| !straight(b)) {
             return None;
         }
-        let scope = self.scopes.get(scope_id)?;
-        let body = match scope.kind {
-            ScopeKind::Function => scope.node.child_by_field_name("body")?,
-            ScopeKind::Module => scope.node,
-            _ => return None,
+        // A parameter is bound before the body runs.
+        let is_parameter = |b: &Binding| matches!(b.kind, BindingKind::Parameter);
+        let before = |b: &Binding| {
+            is_parameter(b) || self.statement_of(b.node).end_byte() <= used.start_byte()
         };
-        let last = bindings
-            .iter()
-            .filter(|b| b.node.end_byte() <= at.start_byte())
-            .max_by_key(|b| b.node.start_byte())?;
-        let unconditional = match last.kind {
-            BindingKind::Parameter => true,
-            BindingKind::Assign => self.statement_of(last.node).parent() == Some(body),
-            _ => false,
+        let in_loop = {
+            let mut current = used;
+            let mut looped = false;
+            while let Some(parent) = current.parent() {
+                if matches!(
+                    parent.kind(),
+                    "function_definition" | "class_definition" | "lambda" | "module"
+                ) {
+                    break;
+                }
+                if matches!(parent.kind(), "for_statement" | "while_statement") {
+                    looped = true;
+                    break;
+                }
+                current = parent;
+            }
+            looped
         };
-        if !unconditional {
+        if in_loop && bindings.iter().any(|(_, b)| !before(b)) {
             return None;
         }
-        let in_loop = std::iter::successors(at.parent(), |n| n.parent())
-            .take_while(|n| *n != body)
-            .any(|n| matches!(n.kind(), "for_statement" | "while_statement"));
-        let rebound_after = bindings
+        let (id, last) = bindings
             .iter()
-            .any(|b| b.node.start_byte() >= at.end_byte());
-        (!(in_loop && rebound_after)).then_some(*last)
+            .filter(|(_, b)| before(b))
+            .max_by_key(|(_, b)| b.node.start_byte())?;
+        let unconditional = is_parameter(last) || !self.is_conditional_relative_to(last.node, used);
+        unconditional.then_some(*id)
     }
 
     fn name_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
