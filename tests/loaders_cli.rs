@@ -3444,3 +3444,51 @@ if __name__ == \"__main__\":
     assert!(run("opt.nThreads = 4\n", unrelated).is_empty());
     assert!(run("", "from alphapose.opt import opt\n\nopt.nThreads = 2\n").is_empty());
 }
+
+/// TSN/TRN's layout: `opts.py` builds the parser at the top of the module and the training
+/// script parses it (`from opts import parser`, `args = parser.parse_args()` under a
+/// `global`), adding an option of its own first.
+#[test]
+fn a_parser_another_module_builds_at_import() {
+    let run = |workers: &str| {
+        let dir = project(&[
+            (
+                "opts.py",
+                &format!(
+                    "\
+import argparse
+parser = argparse.ArgumentParser(description=\"TSN\")
+parser.add_argument('dataset', type=str, choices=['something', 'jester'])
+parser.add_argument('-j', '--workers', default={workers}, type=int)
+"
+                ),
+            ),
+            (
+                "main.py",
+                "\
+import torch
+from opts import parser
+
+best_prec1 = 0
+
+
+def main():
+    global args, best_prec1
+    parser.add_argument('--extra', default=1, type=int)
+    args = parser.parse_args()
+    loader = torch.utils.data.DataLoader(torch.zeros(4), batch_size=args.extra,
+                                         num_workers=args.workers)
+    for batch in loader:
+        pass
+
+
+if __name__ == '__main__':
+    main()
+",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run("30"), ["main.py:12:DL201"]);
+    assert!(run("8").is_empty());
+}

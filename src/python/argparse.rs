@@ -350,7 +350,8 @@ impl ArgparseDefaults {
                 flow.register(&mut out.parsers, parser);
             }
         }
-        // Namespaces other modules parse at import, whose attributes this file reads.
+        // Namespaces other modules parse at import, and parsers they build, whose attributes
+        // this file reads (`opt.workers`, `parser.parse_args()`).
         for binding in m.bindings() {
             let BindingKind::Import { qualified } = &binding.kind else {
                 continue;
@@ -362,7 +363,8 @@ impl ArgparseDefaults {
             });
             if read {
                 for parser in flow
-                    .imported_namespace(binding.node, qualified)
+                    .imported(binding.node, qualified, Want::Namespace)
+                    .or_else(|| flow.imported(binding.node, qualified, Want::Parser))
                     .unwrap_or_default()
                 {
                     flow.register(&mut out.parsers, parser);
@@ -1502,6 +1504,20 @@ pub(crate) fn module_namespace(m: &Module, name: &str) -> Option<ParserOptions> 
     Some(options)
 }
 
+/// The parser a module-level name holds (`parser = argparse.ArgumentParser(...)` at the top
+/// of `opts.py`, its options added there), its parents folded in, for other files that
+/// import the name and parse it (`from opts import parser; args = parser.parse_args()`).
+pub(crate) fn module_parser(m: &Module, name: &str) -> Option<ParserOptions> {
+    let binding = m.single_binding(name, MODULE_SCOPE)?;
+    if binding.kind != BindingKind::Assign {
+        return None;
+    }
+    let [parser] = Flow::new(m).top(binding.value?, MODULE_SCOPE, Want::Parser)?[..] else {
+        return None;
+    };
+    folded(m, parser)
+}
+
 /// What a module-level function adds to the parsers it is given, by the parameter's position
 /// (`def add_dataset_args(parser): parser.add_argument(...)`). A parameter handed on to code
 /// the model cannot read gets an opaque entry: any option may be added.
@@ -2070,22 +2086,22 @@ impl<'m, 'a> Flow<'m, 'a> {
                 self.parse_call(call, binding.scope, frame, depth, "parse_known_args")
             }
             (BindingKind::Parameter, _) => self.parameter(binding, frame, depth, want),
-            // `from alphapose.opt import opt`: the namespace that module parses at import.
-            (BindingKind::Import { qualified }, _) if want == Want::Namespace => {
-                self.imported_namespace(binding.node, qualified)
-            }
+            // `from alphapose.opt import opt`: the namespace that module parses at import;
+            // `from opts import parser`: the parser that module builds.
+            (BindingKind::Import { qualified }, _) => self.imported(binding.node, qualified, want),
             _ => None,
         }
     }
 
-    /// The namespace a module of the project keeps in the name `qualified`, once per import
-    /// (`id` is the import's place), registered as a parser made by it.
-    fn imported_namespace(&self, import: Node<'a>, qualified: &str) -> Option<Parsers> {
+    /// The namespace (or the parser) a module of the project keeps in the name `qualified`,
+    /// once per import (`id` is the import's place), registered as a parser made by it.
+    fn imported(&self, import: Node<'a>, qualified: &str, want: Want) -> Option<Parsers> {
         let id = import.start_byte();
         if self.foreign.borrow().iter().any(|(p, _)| *p == id) {
             return Some(vec![id]);
         }
-        let options = self.m.index.bound_namespace(self.m.path, qualified)?;
+        let index = self.m.index;
+        let options = index.bound_at_import(self.m.path, qualified, want == Want::Namespace)?;
         self.foreign.borrow_mut().push((id, options));
         Some(vec![id])
     }

@@ -202,6 +202,8 @@ pub struct FileSummary {
     /// The parser whose parsed command line a module-level name holds, by the name
     /// ([`argparse::module_namespace`]).
     namespaces_bound: HashMap<String, Arc<ParserOptions>>,
+    /// The parser a module-level name holds, by the name ([`argparse::module_parser`]).
+    parsers_bound: HashMap<String, Arc<ParserOptions>>,
     /// The constructor parameter each module-level class keeps as an attribute of `self`,
     /// by `Class.attribute` (`self.args = args`).
     kept: HashMap<String, KeptParameter>,
@@ -309,9 +311,10 @@ impl FileSummary {
                 }
             }
         }
-        // `opt = parser.parse_args()` at the top of a module other files import `opt` from.
+        // `opt = parser.parse_args()` (or `parser = ArgumentParser()`) at the top of a module
+        // other files import the name from.
         let parses = |w: &str| memchr::memmem::find(source.as_bytes(), w.as_bytes()).is_some();
-        if parses("parse_args") || parses("parse_known_args") {
+        if parses("parse_args") || parses("parse_known_args") || parses("ArgumentParser") {
             for binding in module
                 .bindings()
                 .iter()
@@ -320,6 +323,10 @@ impl FileSummary {
                 if let Some(options) = argparse::module_namespace(&module, binding.name) {
                     summary
                         .namespaces_bound
+                        .insert(binding.name.to_owned(), Arc::new(options));
+                } else if let Some(options) = argparse::module_parser(&module, binding.name) {
+                    summary
+                        .parsers_bound
                         .insert(binding.name.to_owned(), Arc::new(options));
                 }
             }
@@ -626,24 +633,51 @@ impl ProjectIndex {
         Some(self.filled_in(&def.file, options))
     }
 
-    /// The namespace the module-level name `qualified` holds when its module parses the
-    /// command line at import (`from alphapose.opt import opt`).
-    pub(crate) fn bound_namespace(
+    /// What the module-level name `qualified` holds: the namespace its module parses at
+    /// import (`from alphapose.opt import opt`) when `namespace`, else the parser its module
+    /// builds (`from opts import parser`).
+    pub(crate) fn bound_at_import(
         &self,
         from_file: &Path,
         qualified: &str,
+        namespace: bool,
+    ) -> Option<Arc<ParserOptions>> {
+        let has =
+            |source: &str, w: &str| memchr::memmem::find(source.as_bytes(), w.as_bytes()).is_some();
+        if namespace {
+            self.bound(
+                from_file,
+                qualified,
+                |s| &s.namespaces_bound,
+                &|_, source, _| has(source, "parse_args") || has(source, "parse_known_args"),
+            )
+        } else {
+            self.bound(
+                from_file,
+                qualified,
+                |s| &s.parsers_bound,
+                &|_, source, _| has(source, "ArgumentParser"),
+            )
+        }
+    }
+
+    /// What `kept` of the summary of the module `qualified` names keeps for that name, its
+    /// fillers read; files whose text fails `gate` are not summarised for it.
+    fn bound(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        kept: fn(&FileSummary) -> &HashMap<String, Arc<ParserOptions>>,
+        gate: &TextGate<'_>,
     ) -> Option<Arc<ParserOptions>> {
         let def = self.follow_to(
             from_file,
             qualified,
             0,
-            &|entry, name| entry.summary.namespaces_bound.contains_key(name),
-            Some(&|_, source, _| {
-                let has = |w: &str| memchr::memmem::find(source.as_bytes(), w.as_bytes()).is_some();
-                has("parse_args") || has("parse_known_args")
-            }),
+            &|entry, name| kept(&entry.summary).contains_key(name),
+            Some(gate),
         )?;
-        let options = def.summary().namespaces_bound.get(&def.name)?;
+        let options = kept(def.summary()).get(&def.name)?;
         Some(self.filled_in(&def.file, options))
     }
 
