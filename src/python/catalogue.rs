@@ -53,6 +53,10 @@ const BUILTIN: &[(&str, &str)] = &[
         "queries/torchio.scm",
         include_str!("../../queries/torchio.scm"),
     ),
+    (
+        "queries/pytorch_tabular.scm",
+        include_str!("../../queries/pytorch_tabular.scm"),
+    ),
 ];
 
 /// The built-in catalogue, compiled once.
