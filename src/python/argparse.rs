@@ -207,11 +207,11 @@ impl ParserOptions {
         self.deferred.extend(added.deferred.iter().cloned());
     }
 
-    /// Marks the options added since `before` as joining the parser at `at` (the call that
-    /// adds them).
-    fn entered_at(&mut self, before: &HashMap<String, Vec<OptionDefault>>, at: (ScopeId, usize)) {
+    /// Marks the options added since `before` (each dest's count then) as joining the parser
+    /// at `at`, the call that adds them.
+    fn entered_at(&mut self, before: &HashMap<String, usize>, at: (ScopeId, usize)) {
         for (dest, options) in &mut self.options {
-            let known = before.get(dest).map_or(0, Vec::len);
+            let known = before.get(dest).copied().unwrap_or(0);
             for option in options.iter_mut().skip(known) {
                 option.entered.get_or_insert(at);
             }
@@ -472,7 +472,11 @@ impl ArgparseDefaults {
                     };
                     match (&added, &deferred) {
                         (Some(added), _) => {
-                            let before = options.options.clone();
+                            let before: HashMap<String, usize> = options
+                                .options
+                                .iter()
+                                .map(|(dest, o)| (dest.clone(), o.len()))
+                                .collect();
                             options.absorb(added);
                             options.entered_at(&before, (call.scope, call.node.start_byte()));
                         }
@@ -1486,11 +1490,7 @@ pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<Par
 /// assigns (`opt.world_size = ...`) is left out, so the importing file finds no option for
 /// it and it stays unknown.
 pub(crate) fn module_namespace(m: &Module, name: &str) -> Option<ParserOptions> {
-    let binding = m.single_binding(name, MODULE_SCOPE)?;
-    if binding.kind != BindingKind::Assign {
-        return None;
-    }
-    let namespace = Namespace::follow(m, binding.value?, MODULE_SCOPE)?;
+    let namespace = Namespace::follow(m, module_value(m, name)?, MODULE_SCOPE)?;
     let Origin::Parser(parser) = namespace.origin()? else {
         return None;
     };
@@ -1508,14 +1508,16 @@ pub(crate) fn module_namespace(m: &Module, name: &str) -> Option<ParserOptions> 
 /// of `opts.py`, its options added there), its parents folded in, for other files that
 /// import the name and parse it (`from opts import parser; args = parser.parse_args()`).
 pub(crate) fn module_parser(m: &Module, name: &str) -> Option<ParserOptions> {
-    let binding = m.single_binding(name, MODULE_SCOPE)?;
-    if binding.kind != BindingKind::Assign {
-        return None;
-    }
-    let [parser] = Flow::new(m).top(binding.value?, MODULE_SCOPE, Want::Parser)?[..] else {
+    let [parser] = Flow::new(m).top(module_value(m, name)?, MODULE_SCOPE, Want::Parser)?[..] else {
         return None;
     };
     folded(m, parser)
+}
+
+/// The value a module-level name is assigned, when that is its one binding.
+fn module_value<'a>(m: &Module<'a>, name: &str) -> Option<Node<'a>> {
+    let binding = m.single_binding(name, MODULE_SCOPE)?;
+    (binding.kind == BindingKind::Assign).then_some(binding.value?)
 }
 
 /// What a module-level function adds to the parsers it is given, by the parameter's position
