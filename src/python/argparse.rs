@@ -351,8 +351,9 @@ impl ArgparseDefaults {
             }
         }
         // Namespaces other modules parse at import, and parsers they build, whose attributes
-        // this file reads (`opt.workers`, `parser.parse_args()`).
-        for binding in m.bindings() {
+        // this file reads (`opt.workers`, `parser.parse_args()`). A file summarised for
+        // another reads no other file: nothing to look up.
+        for binding in m.bindings().iter().filter(|_| m.index.reads_files()) {
             let BindingKind::Import { qualified } = &binding.kind else {
                 continue;
             };

@@ -454,29 +454,19 @@ if __name__ == '__main__':
     main(args)
 ";
     with_module(src, |m| {
-        let nw = |i: usize| {
-            m.loaders()[i]
-                .certain(Param::NumWorkers)
-                .map(|r| r.describe(Lang::En))
-        };
+        let certain = |i: usize, p: Param| m.loaders()[i].certain(p).map(|r| r.describe(Lang::En));
         let expected = Some("10, the default of --num_workers (line 7)".to_owned());
-        assert_eq!(nw(0), expected);
-        assert_eq!(nw(1), expected);
-        assert_eq!(nw(2), None);
-        let pin = m.loaders()[0]
-            .certain(Param::PinMemory)
-            .map(|r| r.describe(Lang::En));
+        assert_eq!(certain(0, Param::NumWorkers), expected);
+        assert_eq!(certain(1, Param::NumWorkers), expected);
+        assert_eq!(certain(2, Param::NumWorkers), None);
         assert_eq!(
-            pin.as_deref(),
+            certain(0, Param::PinMemory).as_deref(),
             Some("True, the default of --pin_mem (line 10)")
         );
         // An option with a `default=` of its own added before `set_defaults`: argparse
         // gives it the set default too.
-        let persistent = m.loaders()[0]
-            .certain(Param::PersistentWorkers)
-            .map(|r| r.describe(Lang::En));
         assert_eq!(
-            persistent.as_deref(),
+            certain(0, Param::PersistentWorkers).as_deref(),
             Some("True, the default of --persistent (line 13)")
         );
     });
