@@ -742,6 +742,107 @@ fn loaders_says_why_a_value_stayed_unknown() {
     );
 }
 
+/// A module whose loaders read what instances hold, in each way the reason differs.
+const WHY_INSTANCE: &str = "\
+import yaml
+import lightning as L
+from torch.utils.data import DataLoader
+
+from .registry import build
+
+
+class Data(L.LightningDataModule):
+    def __init__(self, config, num_workers=16):
+        super().__init__()
+        self.save_hyperparameters(config)
+
+    def train_dataloader(self):
+        return DataLoader(ds, num_workers=self.hparams.num_workers)
+
+
+class Runner:
+    def __init__(self, workers, cfg_path, opts):
+        self.workers = workers
+        self.cfg = yaml.safe_load(open(cfg_path))
+        self.limit = opts.workers
+
+    def loaders(self):
+        first = DataLoader(ds, num_workers=self.workers)
+        second = DataLoader(ds, num_workers=self.cfg['workers'])
+        third = DataLoader(ds, num_workers=self.limit)
+        return first, second, third
+
+
+class Child(Runner):
+    def rebuild(self):
+        self.workers = 2
+        return DataLoader(ds, num_workers=self.threads)
+
+
+def main():
+    Runner(build(), 'run.yaml', build()).loaders()
+";
+
+#[test]
+fn loaders_says_why_what_an_instance_holds_stayed_unknown() {
+    let dir = project(&[("pkg/__init__.py", ""), ("pkg/train.py", WHY_INSTANCE)]);
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "pkg/train.py"]);
+    assert_eq!(out.status.code(), Some(0));
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let because: Vec<String> = files[0]["loaders"]
+        .as_array()
+        .expect("loaders")
+        .iter()
+        .map(|l| {
+            let workers = argument(l, "num_workers");
+            assert_eq!(workers["status"], "unknown", "{l}");
+            workers["unknown_because"].as_str().unwrap_or("").to_owned()
+        })
+        .collect();
+    assert_eq!(
+        because,
+        [
+            "`self.hparams` is filled by `self.save_hyperparameters(config)` (line 11), whose \
+             arguments dldoctor does not read",
+            "`self.workers` is the `workers` given to `Runner(...)` (line 19), and `Runner` has \
+             subclasses here, whose constructors may pass it anything",
+            "`self.cfg` is set on line 20 to `yaml.safe_load(open(cfg_path))`, which dldoctor \
+             cannot follow to a value",
+            "`self.limit` is set on line 21 from `opts.workers`, the `opts` given to \
+             `Runner(...)`, and `Runner` has subclasses here, whose constructors may pass it \
+             anything",
+            "`self.threads` is not set in `Child`: a base class (`Runner`) or the code that makes \
+             the instance sets it",
+        ]
+    );
+
+    // Without the subclass, the constructor's callers are the reason; a write in another
+    // method makes the order of the calls the reason.
+    let single = WHY_INSTANCE.replace("class Child(Runner):", "class Child:");
+    let single = single.replace(
+        "        return first, second, third\n",
+        "        return first, second, third\n\n    def reset(self):\n        self.workers = 0\n",
+    );
+    let dir = project(&[("pkg/__init__.py", ""), ("pkg/train.py", &single)]);
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "pkg/train.py"]);
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let workers = argument(&files[0]["loaders"][1], "num_workers");
+    assert_eq!(
+        workers["unknown_because"],
+        "`self.workers` is set in more than one place (lines 19, 30)"
+    );
+    let plain = single.replace("\n    def reset(self):\n        self.workers = 0\n", "\n");
+    let dir = project(&[("pkg/__init__.py", ""), ("pkg/train.py", &plain)]);
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "pkg/train.py"]);
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let workers = argument(&files[0]["loaders"][1], "num_workers");
+    assert_eq!(
+        workers["unknown_because"],
+        "`self.workers` is the `workers` given to `Runner(...)` (line 19), and no construction \
+         of `Runner` dldoctor found passes it a value it can resolve"
+    );
+}
+
 const DEFAULTS: &str = "\
 import fire
 import lightning as L

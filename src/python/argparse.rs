@@ -32,6 +32,7 @@ use std::sync::Arc;
 use tree_sitter::Node;
 
 mod inherited;
+mod instance;
 mod writes;
 pub(crate) use writes::branch_runs;
 
@@ -524,7 +525,7 @@ impl ArgparseDefaults {
             },
             _ => return None,
         };
-        writes::untraced(m, object, scope)
+        instance::untraced(m, expr, scope).or_else(|| writes::untraced(m, object, scope))
     }
 
     /// The value of `object.attribute` or why it is unknown; `None` when `object` is not

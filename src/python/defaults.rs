@@ -28,7 +28,8 @@ use crate::python::argparse::{
 use crate::python::decorators;
 use crate::python::index::Construction;
 use crate::python::model::{
-    Binding, BindingKind, ClassId, FunctionDef, FunctionId, Module, ScopeId, positional_args,
+    Binding, BindingKind, CallSite, ClassId, FunctionDef, FunctionId, Module, ScopeId,
+    positional_args,
 };
 use crate::python::values::{Provenance, Resolved};
 use crate::text::TextRange;
@@ -785,7 +786,7 @@ fn passed_elsewhere<'a>(
 
 /// Whether another class of the file names this one as a base (its instances run this class's
 /// methods with their own `__init__`).
-fn has_subclass(m: &Module, class: usize) -> bool {
+pub(crate) fn has_subclass(m: &Module, class: usize) -> bool {
     let Some(name) = m.class(class).map(|c| c.name) else {
         return true;
     };
@@ -870,7 +871,8 @@ pub(crate) fn self_attribute_value(
     })
 }
 
-/// `self.hparams.x` after `self.save_hyperparameters()`: the parameter `x` of `__init__`.
+/// `self.hparams.x` after `self.save_hyperparameters()` (see [`saved_hyperparameters`]): the
+/// parameter `x` of `__init__`.
 pub(crate) fn hparams_value(
     m: &Module,
     object: Node,
@@ -880,18 +882,8 @@ pub(crate) fn hparams_value(
 ) -> Option<Resolved> {
     let (class, self_name) = self_of(m, object, scope)?;
     let init = m.function(m.method_id(class, "__init__")?)?;
-    let saves = m.calls().iter().any(|c| {
-        c.function
-            .and_then(|f| m.function(f))
-            .is_some_and(|f| std::ptr::eq(f, init))
-            && c.method == Some("save_hyperparameters")
-            && m.text(c.callee) == format!("{self_name}.save_hyperparameters")
-            && positional_args(c.node).is_empty()
-            && c.node
-                .child_by_field_name("arguments")
-                .is_some_and(|a| a.named_child_count() == 0)
-    });
-    if !saves {
+    let saved = saved_hyperparameters(m, class, self_name)?;
+    if saved.ignored?.iter().any(|name| name == key) {
         return None;
     }
     // `self.hparams.x = ...` anywhere makes it unknown.
@@ -908,6 +900,71 @@ pub(crate) fn hparams_value(
         return None;
     }
     parameter_value(m, param, depth + 1)
+}
+
+/// What the `self.save_hyperparameters(...)` call in the `__init__` of a class keeps in
+/// `self.hparams`.
+pub(crate) struct SavedHyperparameters<'m, 'a> {
+    pub call: &'m CallSite<'a>,
+    /// Every argument of the constructor but these (`ignore=`); `None` when the call names
+    /// what it keeps, or passes what the analysis does not read.
+    pub ignored: Option<Vec<String>>,
+}
+
+/// The `self.save_hyperparameters(...)` call in the `__init__` of `class` (`self_name` its
+/// instance's name there). Without names it keeps every argument of the constructor; `logger=`
+/// only says whether the logger sees them, and `ignore=` (a string, or a list or tuple of
+/// them) leaves some out.
+pub(crate) fn saved_hyperparameters<'m, 'a>(
+    m: &'m Module<'a>,
+    class: ClassId,
+    self_name: &str,
+) -> Option<SavedHyperparameters<'m, 'a>> {
+    let init = m.method_id(class, "__init__")?;
+    let call = m.calls().iter().find(|c| {
+        c.function == Some(init)
+            && c.method == Some("save_hyperparameters")
+            && m.text(c.callee) == format!("{self_name}.save_hyperparameters")
+    })?;
+    let args = call.node.child_by_field_name("arguments")?;
+    let mut ignored = Vec::new();
+    let mut cursor = args.walk();
+    for arg in args.named_children(&mut cursor) {
+        let name = arg.child_by_field_name("name").map(|n| m.text(n));
+        let value = arg.child_by_field_name("value");
+        let read = match (arg.kind(), name, value) {
+            ("comment", _, _) | ("keyword_argument", Some("logger"), _) => Some(()),
+            ("keyword_argument", Some("ignore"), Some(value)) => {
+                ignored_names(m, value).map(|names| ignored.extend(names))
+            }
+            _ => None,
+        };
+        if read.is_none() {
+            return Some(SavedHyperparameters {
+                call,
+                ignored: None,
+            });
+        }
+    }
+    Some(SavedHyperparameters {
+        call,
+        ignored: Some(ignored),
+    })
+}
+
+/// The names `ignore=` gives: a string, or a list or tuple of strings.
+fn ignored_names(m: &Module, value: Node) -> Option<Vec<String>> {
+    match value.kind() {
+        "list" | "tuple" => {
+            let mut cursor = value.walk();
+            value
+                .named_children(&mut cursor)
+                .filter(|n| n.kind() != "comment")
+                .map(|n| m.string_value(n))
+                .collect()
+        }
+        _ => Some(vec![m.string_value(value)?]),
+    }
 }
 
 /// The class of a method whose first parameter `object` names (`self` in a method that is

@@ -328,13 +328,22 @@ pub(in crate::python) fn untraced(m: &Module, object: Node, scope: ScopeId) -> O
             .iter()
             .all(|b| matches!(b.kind, BindingKind::Parameter))
     {
-        let function = m
-            .function_at(root)
-            .and_then(|f| m.function(f))
-            .map_or(String::new(), |f| format!(" of `{}`", f.name));
+        let function = m.function_at(root).and_then(|f| m.function(f));
+        // A module-level function's callers, and a module-level class's, are looked for in
+        // the project's other files too.
+        let module_level = function.is_some_and(|f| match f.class.and_then(|c| m.class(c)) {
+            Some(class) => class.parent_scope == MODULE_SCOPE,
+            None => f.parent_scope == MODULE_SCOPE,
+        });
+        let function = function.map_or(String::new(), |f| format!(" of `{}`", f.name));
+        let place = if module_level {
+            "dldoctor found in the project"
+        } else {
+            "in this file"
+        };
         return Some(format!(
-            "`{name}` is a parameter{function}, and no call in this file passes it a value \
-             dldoctor can resolve"
+            "`{name}` is a parameter{function}, and no call {place} passes it a value it can \
+             resolve"
         ));
     }
     bindings.iter().find_map(|b| {

@@ -72,6 +72,11 @@ is read from its calls on instances of its class built in the file (`Trainer(mod
 `trainer.train(ds)` after `trainer = Trainer(model)`) or, the class imported, in the project's
 other modules; an instance handed around may be called with anything, so such a value is
 always one caller's.
+What an instance keeps from its constructor (`self.workers = workers` in `__init__`, or
+`self.hparams.workers` after Lightning's `self.save_hyperparameters()`, also with `logger=` or
+`ignore=` naming other arguments) is what the constructions of the class pass, or the
+parameter's default when the project constructs it nowhere (a config or a command-line tool
+builds it); `dldoctor loaders` says which write or construction left it unknown.
 A rewrite in the function that builds the loader (`if args.batch_size == -1: args.batch_size =
 36`, then `num_workers=min(32, args.batch_size)`) counts when the function runs once (one call,
 no loop around it) and its condition is decided under the defaults.
