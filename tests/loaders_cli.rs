@@ -1407,6 +1407,75 @@ fn yacs_defaults_and_merged_files_across_files() {
     assert!(!text.contains("num_workers = "), "{text}");
 }
 
+/// A config class of another module, handed to the training function and to a dataset class
+/// of a third module that only reads it.
+const CLASS_CONFIG: &str = "\
+class setting_config:
+    network = 'unet'
+    data_path = './data/isic2018/'
+    num_workers = 12
+    batch_size = 32
+";
+
+const CLASS_CONFIG_READER: &str = "\
+from torch.utils.data import Dataset
+
+
+class NPYDataset(Dataset):
+    def __init__(self, path, config, train=True):
+        self.path = path
+        self.transform = config.train_transformer if train else config.test_transformer
+";
+
+const CLASS_CONFIG_TRAIN: &str = "\
+from torch.utils.data import DataLoader
+
+from configs.config_setting import setting_config
+from datasets.dataset import NPYDataset
+
+
+def main(config):
+    train_dataset = NPYDataset(config.data_path, config, train=True)
+    loader = DataLoader(train_dataset, batch_size=config.batch_size, shuffle=True,
+                        num_workers=config.num_workers)
+    for batch in loader:
+        pass
+
+
+if __name__ == '__main__':
+    config = setting_config
+    main(config)
+";
+
+#[test]
+fn a_config_class_of_another_module_handed_to_a_reader() {
+    let files = [
+        ("configs/config_setting.py", CLASS_CONFIG),
+        ("datasets/__init__.py", ""),
+        ("datasets/dataset.py", CLASS_CONFIG_READER),
+        ("train.py", CLASS_CONFIG_TRAIN),
+    ];
+    let dir = project(&files);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers = 12: the default of setting_config.num_workers \
+           (configs/config_setting.py line 4), passed on line 10\n",
+        ],
+    );
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), ["train.py:10:DL201"]);
+
+    // The module the config is handed to may change the key: the class body's value may not
+    // be what runs.
+    let writer = CLASS_CONFIG_READER.to_owned() + "        config.num_workers = 2\n";
+    let mut files = files;
+    files[2] = ("datasets/dataset.py", &writer);
+    let dir = project(&files);
+    let (_, items) = check_json(dir.path());
+    assert!(codes_of(&items, "DL201").is_empty(), "{items:?}");
+}
+
 /// A project without a marker file, checked one file at a time from the folder above, beside
 /// other projects: its files are searched for callers and constructions, not the other
 /// projects' (which may be many, or use the same names).

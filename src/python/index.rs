@@ -830,7 +830,6 @@ impl ProjectIndex {
         let reader = self.reader.as_ref()?;
         let names = import_names_of(config_file, |init| reader(init));
         let files = self.search_files(config_file)?;
-        let attribute = format!(".{key}");
         for file in files.iter() {
             let own = file.as_path() == config_file;
             let Some(source) = reader(file) else {
@@ -844,13 +843,22 @@ impl ProjectIndex {
             if has("setattr(") || has("__dict__") || has("merge_from_") {
                 return Some(true);
             }
-            // `cfg.num_workers = 4`, or `hparams.set_hparam("num_workers", 4)` and the like.
-            let quoted = |q: char| has(&format!("{q}{key}{q}"));
-            if !own && (assigns(&source, &attribute) || quoted('"') || quoted('\'')) {
+            if !own && writes_key(&source, key) {
                 return Some(true);
             }
         }
         Some(false)
+    }
+
+    /// Whether the project file `file`, handed a config, may change its `key` by the look of
+    /// its text: it assigns an attribute `key` or names it in quotes, merges into a config, or
+    /// sets attributes it does not name. `true` when it cannot be read.
+    pub(crate) fn may_write_handed(&self, file: &Path, key: &str) -> bool {
+        self.source(file).is_none_or(|source| {
+            let has =
+                |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
+            has("setattr(") || has("__dict__") || has("merge_from_") || writes_key(&source, key)
+        })
     }
 
     /// The YAML config every caller in other files passes the parameter `external` of
@@ -1515,6 +1523,14 @@ fn import_names_of(file: &Path, read: impl Fn(&Path) -> Option<String>) -> Vec<S
         module = init;
     }
     names
+}
+
+/// Whether `source` writes the config key `key`: `cfg.num_workers = 4`, or
+/// `hparams.set_hparam("num_workers", 4)` and the like (the key in quotes).
+fn writes_key(source: &str, key: &str) -> bool {
+    let has = |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
+    let quoted = |q: char| has(&format!("{q}{key}{q}"));
+    assigns(source, &format!(".{key}")) || quoted('"') || quoted('\'')
 }
 
 /// Whether `source` assigns `attribute` (`.num_thread`): `x.num_thread = 4`, `x.num_thread

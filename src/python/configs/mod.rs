@@ -4,7 +4,7 @@
 //! config_name=...)`, `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load` of a file opened
 //! from a known path, also turned into options and back by asteroid's recipe helpers), yacs
 //! `CfgNode` configs with the YAML files merged into them, and the module-level configs read
-//! like them (a plain config class's instance, a keyword bag of hyperparameters).
+//! like them (a plain config class or its instance, a keyword bag of hyperparameters).
 //!
 //! What runs is what a run without command-line options gets: a dataclass field's default, a
 //! click option's `default=`, the value in the config file Hydra composes by default. A config
@@ -304,6 +304,9 @@ fn name_config<'a>(
                     Some(config) => config,
                     None => config_of(m, binding.value?, binding.scope, depth + 1)?,
                 }
+            }
+            (BindingKind::Class(_), _) if binding.scope == MODULE_SCOPE => {
+                yacs::global(m, binding.name)?
             }
             (BindingKind::Import { qualified }, _) => yacs::imported(m, qualified)?,
             (BindingKind::Assign | BindingKind::Walrus, Some(value)) => {

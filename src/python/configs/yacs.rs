@@ -13,10 +13,12 @@
 //! module the entry scripts import only when no file that imports the config's module may
 //! write the key ([`ProjectIndex::may_write_shared`]).
 //!
-//! Two other module-level configs are read the same way: an instance of a plain class built
-//! without arguments (`cfg = Config()`, its class attributes the defaults), and a keyword bag
+//! Two other module-level configs are read the same way: a plain class used as a holder of
+//! values (`class CFG: num_workers = 16`, read as `CFG.num_workers`) or its instance built
+//! without arguments (`cfg = Config()`), its class attributes the defaults; and a keyword bag
 //! of hyperparameters (`hparams = HParams(num_workers=16, ...)`, `SimpleNamespace(...)`), its
-//! keywords the defaults.
+//! keywords the defaults. Attributes set by computed name (`setattr(CFG, k, v)`,
+//! `vars(cfg).update(...)`) make every key unknown.
 //!
 //! [`ProjectIndex::may_write_shared`]: crate::python::index::ProjectIndex::may_write_shared
 
@@ -61,20 +63,22 @@ pub(super) enum Object {
 }
 
 /// The config the module-level name `name` of this file holds, when it is bound once to a
-/// `CfgNode()` there, or to an instance of a plain class of the file built without arguments
-/// (`cfg = Config()`, `class Config: num_thread = 30`), whose class attributes are its
-/// defaults.
+/// `CfgNode()` there, to an instance of a plain class of the file built without arguments
+/// (`cfg = Config()`, `class Config: num_thread = 30`), or is such a class itself (`class
+/// CFG: ...` read as `CFG.num_workers`): the class attributes are the defaults.
 pub(super) fn global<'a>(m: &Module<'a>, name: &str) -> Option<Config<'a>> {
     let binding = m.single_binding(name, MODULE_SCOPE)?;
-    let value = binding
-        .value
-        .filter(|_| binding.kind == BindingKind::Assign)?;
-    let start = if is_construction(m, value) {
-        yaml::Node::Map(Vec::new())
-    } else if let Some(class) = plain_class(m, value) {
-        class_defaults(m, class)
-    } else {
-        keyword_bag(m, value, name)?
+    let start = match (&binding.kind, binding.value) {
+        // `class CFG: num_workers = 16` read as `CFG.num_workers`: the class itself.
+        (BindingKind::Class(class), _) if is_plain(m, *class) => class_defaults(m, *class),
+        (BindingKind::Assign, Some(value)) if is_construction(m, value) => {
+            yaml::Node::Map(Vec::new())
+        }
+        (BindingKind::Assign, Some(value)) => match plain_class(m, value) {
+            Some(class) => class_defaults(m, class),
+            None => keyword_bag(m, value, name)?,
+        },
+        _ => return None,
     };
     Some(Config::Yacs {
         object: Object::Global {
@@ -251,25 +255,33 @@ fn plain_class(m: &Module, value: Node) -> Option<ClassId> {
     let BindingKind::Class(id) = m.single_binding(m.text(callee), MODULE_SCOPE)?.kind else {
         return None;
     };
-    let class = m.class(id)?;
+    is_plain(m, id).then_some(id)
+}
+
+/// Whether a class is a plain holder of values: no decorator, no base but `object`, and no
+/// `__getattr__` that could answer for any name.
+fn is_plain(m: &Module, id: ClassId) -> bool {
+    let Some(class) = m.class(id) else {
+        return false;
+    };
     // A decorator (`@dataclass`) may give the class fields of its own.
     let decorated = class
         .node
         .parent()
         .is_some_and(|p| p.kind() == "decorated_definition");
-    let plain = !decorated
+    !decorated
         && class.bases.iter().all(|b| m.text(*b) == "object")
         && !class
             .methods
             .iter()
             .filter_map(|f| m.function(*f))
-            .any(|f| matches!(f.name, "__getattr__" | "__getattribute__" | "__setattr__"));
-    plain.then_some(id)
+            .any(|f| matches!(f.name, "__getattr__" | "__getattribute__" | "__setattr__"))
 }
 
-/// The defaults a plain class's attributes give its instances (`num_thread = 30` in the
-/// class body). An attribute a method assigns on `self`, or that a method or property of the
-/// same name hides, is a gap: which value a run sees depends on the calls made.
+/// The defaults a plain class's attributes give it and its instances (`num_thread = 30` in
+/// the class body). An attribute a method assigns on `self` or `cls`, or that a method or
+/// property of the same name hides, is a gap: which value a run sees depends on the calls
+/// made.
 fn class_defaults(m: &Module, class: ClassId) -> yaml::Node {
     let file: Arc<Path> = Arc::from(m.path);
     let mut tree = yaml::Node::Map(Vec::new());
@@ -308,7 +320,7 @@ fn class_defaults(m: &Module, class: ClassId) -> yaml::Node {
     }
     for write in m.attribute_assignments() {
         let in_method = write.function.is_some_and(|f| def.methods.contains(&f));
-        if in_method && write.object == Some("self") {
+        if in_method && matches!(write.object, Some("self" | "cls")) {
             let gap = yaml::Node::Scalar {
                 text: m.text(write.target).to_owned(),
                 leaf: Leaf::Unreadable,
@@ -532,11 +544,21 @@ fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
             set(&mut tree, &path, gap);
         }
     }
+    // A merge, or attributes set by computed name (`setattr(CFG, key, value)`,
+    // `CFG.__dict__.update(...)`, `vars(cfg).update(...)`): any key may change.
     let merged = m.calls().iter().find(|c| {
-        c.method.is_some_and(|method| MERGES.contains(&method))
-            && c.callee
+        let receiver = match c.method {
+            Some(method) if MERGES.contains(&method) => c.callee.child_by_field_name("object"),
+            Some("update") => c
+                .callee
                 .child_by_field_name("object")
-                .is_some_and(|o| attribute_path(m, o, name).is_some())
+                .and_then(|o| dict_of(m, o)),
+            _ if c.qualified.as_deref() == Some("builtins.setattr") => {
+                positional_args(c.node).first().copied()
+            }
+            _ => None,
+        };
+        receiver.is_some_and(|o| attribute_path(m, o, name).is_some())
     });
     if let Some(call) = merged {
         return yaml::Node::Gap(ConfigGap::Merged {
@@ -545,6 +567,29 @@ fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
         });
     }
     tree
+}
+
+/// `X` of `X.__dict__` or `vars(X)`: the object whose attributes that mapping holds.
+fn dict_of<'a>(m: &Module<'a>, expr: Node<'a>) -> Option<Node<'a>> {
+    match expr.kind() {
+        "attribute"
+            if expr
+                .child_by_field_name("attribute")
+                .is_some_and(|a| m.text(a) == "__dict__") =>
+        {
+            expr.child_by_field_name("object")
+        }
+        "call"
+            if expr
+                .child_by_field_name("function")
+                .and_then(|f| m.qualified_name(f))
+                .as_deref()
+                == Some("builtins.vars") =>
+        {
+            positional_args(expr).first().copied()
+        }
+        _ => None,
+    }
 }
 
 /// The keys of `name.A.b` (empty for `name` itself), when `expr` is such a chain.
@@ -722,8 +767,12 @@ fn imports_a_writer(m: &Module, config_file: &Path, key: &str) -> bool {
 }
 
 /// Whether the config (or the part of it holding `path`) is passed to a function or class of
-/// another file of the project, which may merge into it (`update_config(cfg, args)`).
+/// another file of the project that may change the key read (`update_config(cfg, args)`
+/// merges into it; `NPY_datasets(cfg.data_path, cfg)` only reads it), by that file's text.
 fn handed_to_project(m: &Module, object: &Object, path: &[String], depth: u32) -> bool {
+    let Some(key) = path.last() else {
+        return true;
+    };
     m.calls().iter().any(|call| {
         let Some(arguments) = call.node.child_by_field_name("arguments") else {
             return false;
@@ -748,7 +797,8 @@ fn handed_to_project(m: &Module, object: &Object, path: &[String], depth: u32) -
             && call
                 .qualified
                 .as_deref()
-                .is_some_and(|q| m.index.definition(m.path, q).is_some())
+                .and_then(|q| m.index.definition(m.path, q))
+                .is_some_and(|found| m.index.may_write_handed(&found.file, key))
     })
 }
 
