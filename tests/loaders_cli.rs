@@ -9,7 +9,7 @@ use std::process::Output;
 use serde_json::Value;
 
 mod cli_support;
-use cli_support::dldoctor;
+use cli_support::{dldoctor, stdout};
 
 fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -1553,6 +1553,51 @@ def get_loader(args, ds):
             );
         }
     }
+}
+
+/// A script checked from its own folder, below the project's top: the project's package
+/// above the current folder is found as `check .` at the top finds it, and the output names
+/// the script as the current folder does.
+#[test]
+fn a_script_checked_from_its_folder_sees_the_project_above() {
+    let dir = project(&[
+        ("pyproject.toml", ""),
+        ("pkg/__init__.py", ""),
+        (
+            "pkg/args.py",
+            "import argparse\n\n\ndef get_args():\n    parser = argparse.ArgumentParser()\n    \
+             parser.add_argument('--workers', type=int, default=16)\n    return parser.parse_args()\n",
+        ),
+        (
+            "tools/train.py",
+            "from torch.utils.data import DataLoader\n\nfrom pkg.args import get_args\n\n\n\
+             def main():\n    args = get_args()\n    for batch in DataLoader(ds, num_workers=args.workers):\n        \
+             pass\n\n\nif __name__ == '__main__':\n    main()\n",
+        ),
+    ]);
+    let tools = dir.path().join("tools");
+    let out = dldoctor(
+        &tools,
+        &[
+            "check",
+            "train.py",
+            "--format",
+            "json",
+            "--assume-cpus",
+            "8",
+        ],
+    );
+    let items: Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(
+        codes(items.as_array().expect("array")),
+        ["train.py:8:DL201"]
+    );
+    let out = dldoctor(&tools, &["loaders", "."]);
+    assert!(
+        stdout(&out).contains("train.py:8:") && !stdout(&out).contains("../"),
+        "{}",
+        stdout(&out)
+    );
 }
 
 /// Lightning's parser helpers across modules: `LitModel.add_model_specific_args(parser)`, a

@@ -9,7 +9,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -251,13 +251,13 @@ fn read_source(path: &Path) -> Result<String, String> {
 }
 
 /// The paths named, and the folders that bound where absolute imports are looked up and
-/// callers are searched: for each path, the nearest folder at or above it (up to the current
-/// one) that marks a project, so that `dldoctor loaders src/data/factory.py` sees the
-/// callers `check .` sees; else a folder named itself. A file named by itself outside any
-/// project has its imports looked up from its folder and every enclosing one, as running it
-/// from any of them could import them. A relative path whose project is the current folder
-/// is named from `./`, the root's spelling, so that the index knows it as one of the files
-/// it lists (output drops the `./`).
+/// callers are searched: for each path, the nearest folder at or above it that marks a
+/// project, so that `dldoctor loaders src/data/factory.py` (or `check train.py` run from
+/// `tools/`) sees the callers `check .` at the top sees; else a folder named itself. A file
+/// named by itself outside any project has its imports looked up from its folder and every
+/// enclosing one, as running it from any of them could import them. A relative path is
+/// named from its project's folder as the index lists that folder's files (`./train.py`,
+/// `../tools/train.py`); output shows it as the current folder names it.
 fn project_roots(named: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let mut paths = Vec::with_capacity(named.len());
     let mut roots: Vec<PathBuf> = Vec::new();
@@ -268,20 +268,15 @@ fn project_roots(named: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
         } else {
             path.parent()
         };
-        let project = start.and_then(|start| {
-            start.ancestors().find(|dir| {
-                PROJECT_MARKERS
-                    .iter()
-                    .any(|marker| dir.join(marker).exists())
-            })
-        });
-        let (path, root) = match project {
+        let (path, root) = match start.and_then(marked_folder) {
             // The current folder, reached from a relative path that does not spell it.
-            Some(dir) if dir.as_os_str().is_empty() => {
+            Some(Marked::Here(dir)) if dir.as_os_str().is_empty() => {
                 let root = PathBuf::from(".");
                 (root.join(&path), Some(root))
             }
-            Some(dir) => (path.clone(), Some(dir.to_path_buf())),
+            Some(Marked::Here(dir)) => (path.clone(), Some(dir)),
+            // `../..`, then the current folder's path below it.
+            Some(Marked::Above { up, below }) => (up.join(below).join(&path), Some(up)),
             None => (path.clone(), is_dir.then(|| path.clone())),
         };
         if let Some(root) = root
@@ -292,6 +287,37 @@ fn project_roots(named: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<PathBuf>) {
         paths.push(path);
     }
     (paths, roots)
+}
+
+/// Where the folder marking a path's project is.
+enum Marked {
+    /// At or above the path, as the path spells its folders (`""` for the current folder).
+    Here(PathBuf),
+    /// Above the current folder (for a relative path inside it): `up` climbs to it (`..`,
+    /// `../..`), and `below` is the current folder's path under it (`tools`).
+    Above { up: PathBuf, below: PathBuf },
+}
+
+/// The nearest folder at or above `start` (a folder) with one of [`PROJECT_MARKERS`].
+fn marked_folder(start: &Path) -> Option<Marked> {
+    let marked = |dir: &Path| PROJECT_MARKERS.iter().any(|m| dir.join(m).exists());
+    if let Some(dir) = start.ancestors().find(|dir| marked(dir)) {
+        return Some(Marked::Here(dir.to_path_buf()));
+    }
+    // A relative path that stays inside the current folder: on above it.
+    if start.is_absolute() || start.components().any(|c| c == Component::ParentDir) {
+        return None;
+    }
+    let cwd = std::env::current_dir().ok()?;
+    let mut up = PathBuf::from("..");
+    for dir in cwd.ancestors().skip(1) {
+        if marked(dir) {
+            let below = cwd.strip_prefix(dir).ok()?.to_path_buf();
+            return Some(Marked::Above { up, below });
+        }
+        up.push("..");
+    }
+    None
 }
 
 /// What checking one file gave.

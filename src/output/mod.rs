@@ -13,7 +13,8 @@ pub mod sarif;
 pub mod text;
 
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Component, Path, PathBuf};
+use std::sync::OnceLock;
 
 use serde::Serialize;
 
@@ -87,8 +88,12 @@ impl Location {
     }
 }
 
-/// A path for output: forward slashes on every platform, so CI logs and SARIF agree.
+/// A path for output: forward slashes on every platform, so CI logs and SARIF agree; a path
+/// that climbs out of the current folder and back into it (`../tools/train.py`, named so from
+/// the project's folder above) as the current folder names it (`train.py`).
 pub fn display_path(path: &Path) -> String {
+    let back_inside = back_inside_cwd(path);
+    let path = back_inside.as_deref().unwrap_or(path);
     let text = path.to_string_lossy();
     let text = text.strip_prefix("./").unwrap_or(&text);
     if std::path::MAIN_SEPARATOR == '\\' {
@@ -96,6 +101,27 @@ pub fn display_path(path: &Path) -> String {
     } else {
         text.to_owned()
     }
+}
+
+/// `path` relative to the current folder when it starts with `..` and leads back inside it.
+fn back_inside_cwd(path: &Path) -> Option<PathBuf> {
+    static CWD: OnceLock<Option<PathBuf>> = OnceLock::new();
+    if !path.starts_with("..") {
+        return None;
+    }
+    let cwd = CWD.get_or_init(|| std::env::current_dir().ok()).as_ref()?;
+    let mut absolute = cwd.clone();
+    for part in path.components() {
+        match part {
+            Component::ParentDir => {
+                absolute.pop();
+            }
+            Component::CurDir => {}
+            Component::Normal(name) => absolute.push(name),
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    absolute.strip_prefix(cwd).ok().map(Path::to_path_buf)
 }
 
 #[cfg(test)]
