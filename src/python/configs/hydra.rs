@@ -1,6 +1,8 @@
 //! Hydra and OmegaConf configs: the config `@hydra.main(config_path=..., config_name=...)`
 //! composes when the command line overrides nothing (the primary file, its `defaults:` list
-//! of group files, `_self_`), and `OmegaConf.load("x.yaml")` of a literal path.
+//! of group files, `_self_`), and `OmegaConf.load("x.yaml")` of a literal path. A config
+//! named `x.yml` is read from `x.yml` under Hydra's defaults before 1.2 (no `version_base`, or
+//! an older one), as Hydra does; later ones look for `x.yml.yaml`.
 
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
@@ -72,12 +74,49 @@ pub(super) fn entry_config<'a>(
         None => from_file(m, name_node, 0)?.to_str()?.to_owned(),
     };
     let name = config_name.strip_suffix(".yaml").unwrap_or(&config_name);
-    let tree = compose(here, &dir, &[], name, 0);
+    let names = Names {
+        yml: takes_yml(m, call),
+    };
+    let tree = compose(here, &dir, &[], name, names, 0);
     Some(Config::Yaml {
         tree: Arc::new(tree),
         path: Vec::new(),
-        shown: shown(here, &dir.join(format!("{name}.yaml"))),
+        shown: shown(here, &dir.join(names.file(name))),
     })
+}
+
+/// How Hydra turns a config's name into its file.
+#[derive(Clone, Copy)]
+struct Names {
+    /// A name ending in `.yml` is the file's whole name, as it is for Hydra before 1.2's
+    /// defaults; else `.yaml` is added to every name (`x.yml.yaml`).
+    yml: bool,
+}
+
+impl Names {
+    fn file(self, name: &str) -> String {
+        match self.yml && name.ends_with(".yml") {
+            true => name.to_owned(),
+            false => format!("{name}.yaml"),
+        }
+    }
+}
+
+/// Whether the `@hydra.main(...)` call keeps Hydra's older defaults, under which a config
+/// named `x.yml` is read from `x.yml`: no `version_base` (Hydra then behaves as 1.1), or one
+/// before 1.2. `version_base=None` means the installed version's defaults.
+fn takes_yml(m: &Module, call: Node) -> bool {
+    let Some(base) = m.keyword_arg(call, "version_base") else {
+        return true;
+    };
+    let Some(base) = m.string_value(base) else {
+        return false;
+    };
+    let mut parts = base.split('.').map(|p| p.parse::<u32>().ok());
+    matches!(
+        (parts.next().flatten(), parts.next().flatten()),
+        (Some(major), Some(minor)) if (major, minor) < (1, 2)
+    )
 }
 
 /// A path computed from the file's own path: `pathlib.Path(__file__)` with `.parent`,
@@ -265,10 +304,17 @@ pub(super) fn gap(error: &LoadError, shown: &str) -> yaml::Node {
 /// nothing: its `defaults:` entries in order (`group: option` files under the group's
 /// package, plain names at this package), with the file's own content at `_self_` (last when
 /// it is not listed). Parts it cannot follow become gaps, never guesses.
-fn compose(here: &Path, dir: &Path, group: &[String], name: &str, nesting: u32) -> yaml::Node {
+fn compose(
+    here: &Path,
+    dir: &Path,
+    group: &[String],
+    name: &str,
+    names: Names,
+    nesting: u32,
+) -> yaml::Node {
     let mut file = dir.to_path_buf();
     file.extend(group);
-    let file = file.join(format!("{name}.yaml"));
+    let file = file.join(names.file(name));
     let shown = shown(here, &file);
     let loaded = yaml::load(&file);
     let own = match &*loaded {
@@ -308,7 +354,7 @@ fn compose(here: &Path, dir: &Path, group: &[String], name: &str, nesting: u32) 
                 leaf: Leaf::Value(_),
                 ..
             } => {
-                let part = compose(here, dir, group, &text, nesting + 1);
+                let part = compose(here, dir, group, &text, names, nesting + 1);
                 out.merge(part);
             }
             yaml::Node::Map(choice) if choice.len() == 1 => {
@@ -340,7 +386,7 @@ fn compose(here: &Path, dir: &Path, group: &[String], name: &str, nesting: u32) 
                 };
                 let mut sub_group = group.to_vec();
                 sub_group.extend(key.split('/').map(str::to_owned));
-                let part = compose(here, dir, &sub_group, &option, nesting + 1);
+                let part = compose(here, dir, &sub_group, &option, names, nesting + 1);
                 if optional && matches!(part, yaml::Node::Gap(ConfigGap::NoFile { .. })) {
                     continue;
                 }
