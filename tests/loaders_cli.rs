@@ -1555,6 +1555,59 @@ def get_loader(args, ds):
     }
 }
 
+/// `DataLoader` reached through the project's own modules: imported from a module that
+/// imports it from torch, or through star imports (`from utils import *` in `modules.py`,
+/// `from modules import *` and `from data import *` in the script), the last star import
+/// that has the name giving it.
+#[test]
+fn a_loader_class_re_exported_by_project_modules() {
+    let files = [
+        (
+            "utils.py",
+            "import os\nfrom torch.utils.data import DataLoader, Dataset\n",
+        ),
+        ("modules.py", "import torch\nfrom utils import *\n"),
+        ("data.py", "import numpy as np\n"),
+        (
+            "train.py",
+            "from modules import *\nfrom data import *\n\n\ndef main():\n    \
+             for batch in DataLoader(ds, num_workers=16):\n        pass\n\n\nmain()\n",
+        ),
+        (
+            "evaluate.py",
+            "from modules import DataLoader\n\nfor batch in DataLoader(ds, num_workers=12):\n    \
+             pass\n",
+        ),
+    ];
+    let dir = project(&files);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(
+        codes_of(&items, "DL201"),
+        ["evaluate.py:3:DL201", "train.py:6:DL201"]
+    );
+
+    // The last star import has its own `DataLoader` (not torch's): that one is called.
+    let mut files = files;
+    files[2] = (
+        "data.py",
+        "class DataLoader:\n    def __init__(self, ds, num_workers=0):\n        self.ds = ds\n",
+    );
+    let dir = project(&files);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), ["evaluate.py:3:DL201"]);
+
+    // A star import from outside the project after them may have any name.
+    files[2] = ("data.py", "import numpy as np\n");
+    files[3] = (
+        "train.py",
+        "from modules import *\nfrom data import *\nfrom numpy import *\n\n\
+         for batch in DataLoader(ds, num_workers=16):\n    pass\n",
+    );
+    let dir = project(&files);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), ["evaluate.py:3:DL201"]);
+}
+
 /// A script checked from its own folder, below the project's top: the project's package
 /// above the current folder is found as `check .` at the top finds it, and the output names
 /// the script as the current folder does.

@@ -602,6 +602,12 @@ impl Catalogue {
             .find(|e| e.kind == EntryKind::Class && e.callees.iter().any(|c| c == qualified))
     }
 
+    /// Whether an entry names `qualified` among its callees.
+    pub fn names_callee(&self, qualified: &str) -> bool {
+        self.entries()
+            .any(|e| e.callees.iter().any(|c| c == qualified))
+    }
+
     /// A cheap byte test: whether `source` may name a loader, however it is imported or
     /// aliased (the import names it): `DataLoader`, a project class named `...Loader`, or a
     /// callee of the catalogue. A name that holds `Loader` but ends in `Mixin`

@@ -379,6 +379,18 @@ impl Entry {
     }
 }
 
+/// Where a name of a project module comes from ([`ProjectIndex::reexported`]).
+enum Origin {
+    /// A module outside the project, by its qualified name.
+    Outside(String),
+    /// The project defines it.
+    Own,
+    /// The module does not have the name (a star import of it gives nothing).
+    Absent,
+    /// It cannot be told.
+    Unknown,
+}
+
 /// A module-level name of another file, found by following imports.
 #[derive(Debug, Clone)]
 pub struct Definition {
@@ -1253,6 +1265,77 @@ impl ProjectIndex {
             &|entry, name| !entry.imports.names.contains_key(name),
             None,
         )
+    }
+
+    /// The name from outside the project that the project module's name `qualified` re-exports:
+    /// `data.DataLoader` is `torch.utils.data.DataLoader` when `data.py` does `from
+    /// torch.utils.data import DataLoader`, directly or through its own imports and star
+    /// imports. `None` when the project defines the name itself, or where it comes from is not
+    /// known.
+    pub fn reexported(&self, from_file: &Path, qualified: &str) -> Option<String> {
+        match self.origin(from_file, qualified, 0) {
+            Origin::Outside(name) => Some(name),
+            Origin::Own | Origin::Absent | Origin::Unknown => None,
+        }
+    }
+
+    /// What a name no statement of `from_file` binds stands for when the file star-imports
+    /// `stars` (`from utils import *`, `from data import *`, in order): the last of them that
+    /// has it gives it, when that is a name from outside the project.
+    pub fn star_imported(&self, from_file: &Path, stars: &[String], name: &str) -> Option<String> {
+        match self.origin_of_star(from_file, stars, name, 0) {
+            Origin::Outside(name) => Some(name),
+            Origin::Own | Origin::Absent | Origin::Unknown => None,
+        }
+    }
+
+    fn origin(&self, from_file: &Path, qualified: &str, hops: u8) -> Origin {
+        let Some((level, parts, name)) = split_qualified(qualified) else {
+            return Origin::Unknown;
+        };
+        let Some(file) = self.module_file(from_file, level, &parts) else {
+            // A module outside the project (only an absolute import can reach one).
+            return match level {
+                0 if hops > 0 => Origin::Outside(qualified.to_owned()),
+                _ => Origin::Unknown,
+            };
+        };
+        if hops >= MAX_REEXPORTS {
+            return Origin::Unknown;
+        }
+        let Some(entry) = self.entry(&file, None) else {
+            return Origin::Unknown;
+        };
+        if entry.summary.defines(name) {
+            return Origin::Own;
+        }
+        if let Some(target) = entry.imports.names.get(name) {
+            return self.origin(&file, target, hops + 1);
+        }
+        self.origin_of_star(&file, &entry.imports.stars, name, hops)
+    }
+
+    /// The star imports of `file`, last first: a project module that has the name gives it; one
+    /// outside the project gives it only when it is the file's one star import (as the model
+    /// reads a name of a file with one star import), else it may have any name.
+    fn origin_of_star(&self, file: &Path, stars: &[String], name: &str, hops: u8) -> Origin {
+        for module in stars.iter().rev() {
+            let joined = join_module(module, name);
+            let inside = split_qualified(&joined)
+                .and_then(|(level, parts, _)| self.module_file(file, level, &parts))
+                .is_some();
+            if !inside {
+                return match stars.len() {
+                    1 if !module.starts_with('.') => Origin::Outside(joined),
+                    _ => Origin::Unknown,
+                };
+            }
+            match self.origin(file, &joined, hops + 1) {
+                Origin::Absent => {}
+                found => return found,
+            }
+        }
+        Origin::Absent
     }
 
     /// The text of a project file, as the index reads it (an editor's copy of an open one).

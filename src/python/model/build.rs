@@ -74,8 +74,58 @@ impl<'a> Module<'a> {
         for (call, q) in module.calls.iter_mut().zip(qualified) {
             call.qualified = q;
         }
+        if index.reads_files() {
+            module.reexported_callees();
+        }
         module.attributes = Box::new(ArgparseDefaults::collect(&module));
         module
+    }
+}
+
+impl Module<'_> {
+    /// Loader callees that a module of the project re-exports (`from data import *`, or
+    /// `from utils import DataLoader`, where that module imports `DataLoader` from torch):
+    /// qualified by the name from outside the project, as the catalogue knows it. Only callees
+    /// named as the catalogue's are looked up.
+    fn reexported_callees(&mut self) {
+        let Some(needles) = self.catalogue.needles() else {
+            return;
+        };
+        let mut found: Vec<(usize, String)> = Vec::new();
+        for (i, call) in self.calls.iter().enumerate() {
+            let last = match call.callee.kind() {
+                "identifier" => Some(call.callee),
+                "attribute" => call.callee.child_by_field_name("attribute"),
+                _ => None,
+            };
+            let Some(last) = last.map(|n| self.text(n)) else {
+                continue;
+            };
+            if !needles.iter().any(|n| n == last) {
+                continue;
+            }
+            let target = match &call.qualified {
+                Some(q) if !self.catalogue.names_callee(q) => self.index.reexported(self.path, q),
+                Some(_) => None,
+                // `from utils import *` and `from data import *`: which one has it.
+                None if call.callee.kind() == "identifier"
+                    && self.star_imports.len() > 1
+                    && self.lookup(last, call.scope).is_none() =>
+                {
+                    self.index
+                        .star_imported(self.path, &self.star_imports, last)
+                }
+                None => None,
+            };
+            if let Some(target) = target {
+                found.push((i, target));
+            }
+        }
+        for (i, target) in found {
+            if let Some(call) = self.calls.get_mut(i) {
+                call.qualified = Some(target);
+            }
+        }
     }
 }
 
