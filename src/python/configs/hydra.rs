@@ -223,12 +223,25 @@ pub(super) fn load_relative(m: &Module, relative: &str) -> Option<(yaml::Node, S
     Some((tree, shown))
 }
 
+/// How many `${...}` references in a row are followed.
+const MAX_REFERENCES: u32 = 8;
+
 /// The value at a dotted path of a config tree.
 pub(super) fn value_at(
     m: &Module,
     tree: &yaml::Node,
     path: &[String],
     shown: &str,
+) -> Option<Resolved> {
+    value_following(m, tree, path, shown, 0)
+}
+
+fn value_following(
+    m: &Module,
+    tree: &yaml::Node,
+    path: &[String],
+    shown: &str,
+    references: u32,
 ) -> Option<Resolved> {
     let key = path.join(".");
     let mut node = tree;
@@ -272,13 +285,52 @@ pub(super) fn value_at(
                     value: value.clone(),
                     provenance: Provenance::ConfigFile { key, shown, line },
                 },
-                Leaf::Interpolation => unknown(ConfigGap::Interpolation { key, shown, line }),
+                // `num_workers: ${num_workers}`: the key it names, read when the value is
+                // (so a write of that key in the file makes it unknown).
+                Leaf::Interpolation => match reference(text, path) {
+                    Some(target)
+                        if references < MAX_REFERENCES
+                            && target
+                                .last()
+                                .is_some_and(|last| !super::written_in_file(m, last)) =>
+                    {
+                        return value_following(m, tree, &target, &shown, references + 1)
+                            .filter(|r| r.value.is_known())
+                            .or_else(|| {
+                                Some(unknown(ConfigGap::Interpolation { key, shown, line }))
+                            });
+                    }
+                    _ => unknown(ConfigGap::Interpolation { key, shown, line }),
+                },
                 Leaf::Mandatory => unknown(ConfigGap::Mandatory { key, shown, line }),
                 Leaf::Unreadable => unknown(ConfigGap::Unreadable { shown, line }),
             })
         }
         _ => None,
     }
+}
+
+/// The path a value that is only a reference to another key names: `${loader.num_workers}`
+/// from the root, `${.batch_size}` beside the key at `path` (each further dot one level up).
+/// `None` for a resolver (`${oc.env:X}`, `${eval:...}`), a nested or partial interpolation.
+fn reference(text: &str, path: &[String]) -> Option<Vec<String>> {
+    let inner = text.trim().strip_prefix("${")?.strip_suffix('}')?;
+    let is_name = |p: &str| {
+        !p.is_empty()
+            && p.chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    };
+    let dots = inner.chars().take_while(|c| *c == '.').count();
+    let rest = &inner[dots..];
+    if !rest.split('.').all(is_name) {
+        return None;
+    }
+    let mut target: Vec<String> = match dots {
+        0 => Vec::new(),
+        _ => path.get(..path.len().checked_sub(dots)?)?.to_vec(),
+    };
+    target.extend(rest.split('.').map(str::to_owned));
+    Some(target)
 }
 
 pub(super) fn unknown(gap: ConfigGap) -> Resolved {

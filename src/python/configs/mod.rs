@@ -185,7 +185,7 @@ pub(crate) fn mapping_entries(
 /// Whether the file may write the config key `key`: `x.key = ...`, `x["key"] = ...` (or an
 /// augmented assignment), or an `update(...)` on a line that names it. The file's value is
 /// then not known to be what runs.
-fn written_in_file(m: &Module, key: &str) -> bool {
+pub(super) fn written_in_file(m: &Module, key: &str) -> bool {
     // `cfg.num_workers //= world_size` shares it among the processes, which run it all.
     let writes = |w: &AttributeAssignment| {
         w.attribute == key && !crate::python::distributed::shares_out(m, w.target, 0)
