@@ -932,18 +932,19 @@ pub(crate) fn saved_hyperparameters<'m, 'a>(
     for arg in args.named_children(&mut cursor) {
         let name = arg.child_by_field_name("name").map(|n| m.text(n));
         let value = arg.child_by_field_name("value");
-        let read = match (arg.kind(), name, value) {
-            ("comment", _, _) | ("keyword_argument", Some("logger"), _) => Some(()),
-            ("keyword_argument", Some("ignore"), Some(value)) => {
-                ignored_names(m, value).map(|names| ignored.extend(names))
-            }
+        let names = match (arg.kind(), name, value) {
+            ("comment", _, _) | ("keyword_argument", Some("logger"), _) => Some(Vec::new()),
+            ("keyword_argument", Some("ignore"), Some(value)) => ignored_names(m, value),
             _ => None,
         };
-        if read.is_none() {
-            return Some(SavedHyperparameters {
-                call,
-                ignored: None,
-            });
+        match names {
+            Some(names) => ignored.extend(names),
+            None => {
+                return Some(SavedHyperparameters {
+                    call,
+                    ignored: None,
+                });
+            }
         }
     }
     Some(SavedHyperparameters {

@@ -380,7 +380,7 @@ impl Entry {
 }
 
 /// Where a name of a project module comes from ([`ProjectIndex::reexported`]).
-enum Origin {
+enum NameOrigin {
     /// A module outside the project, by its qualified name.
     Outside(String),
     /// The project defines it.
@@ -510,14 +510,9 @@ impl ProjectIndex {
     /// or gone) names a key that was asked about, or may write keys it does not name.
     fn forget_shared_writes(&self, text: Option<&str>) -> bool {
         let mut known = lock(&self.shared_writes);
-        let names_one = known.keys().any(|(_, key)| {
-            text.is_none_or(|t| {
-                t.contains(key.as_str())
-                    || ["setattr(", "__dict__", "merge_from_"]
-                        .iter()
-                        .any(|w| t.contains(w))
-            })
-        });
+        let names_one = known
+            .keys()
+            .any(|(_, key)| text.is_none_or(|t| t.contains(key.as_str()) || writes_unnamed(t)));
         known.clear();
         names_one
     }
@@ -847,12 +842,10 @@ impl ProjectIndex {
             let Some(source) = reader(file) else {
                 continue;
             };
-            let has =
-                |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
             if !own && !imports_a_name(&source, &names) {
                 continue;
             }
-            if has("setattr(") || has("__dict__") || has("merge_from_") {
+            if writes_unnamed(&source) {
                 return Some(true);
             }
             if !own && writes_key(&source, key) {
@@ -866,11 +859,8 @@ impl ProjectIndex {
     /// its text: it assigns an attribute `key` or names it in quotes, merges into a config, or
     /// sets attributes it does not name. `true` when it cannot be read.
     pub(crate) fn may_write_handed(&self, file: &Path, key: &str) -> bool {
-        self.source(file).is_none_or(|source| {
-            let has =
-                |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
-            has("setattr(") || has("__dict__") || has("merge_from_") || writes_key(&source, key)
-        })
+        self.source(file)
+            .is_none_or(|source| writes_unnamed(&source) || writes_key(&source, key))
     }
 
     /// The YAML config every caller in other files passes the parameter `external` of
@@ -1274,8 +1264,8 @@ impl ProjectIndex {
     /// known.
     pub fn reexported(&self, from_file: &Path, qualified: &str) -> Option<String> {
         match self.origin(from_file, qualified, 0) {
-            Origin::Outside(name) => Some(name),
-            Origin::Own | Origin::Absent | Origin::Unknown => None,
+            NameOrigin::Outside(name) => Some(name),
+            NameOrigin::Own | NameOrigin::Absent | NameOrigin::Unknown => None,
         }
     }
 
@@ -1284,30 +1274,30 @@ impl ProjectIndex {
     /// has it gives it, when that is a name from outside the project.
     pub fn star_imported(&self, from_file: &Path, stars: &[String], name: &str) -> Option<String> {
         match self.origin_of_star(from_file, stars, name, 0) {
-            Origin::Outside(name) => Some(name),
-            Origin::Own | Origin::Absent | Origin::Unknown => None,
+            NameOrigin::Outside(name) => Some(name),
+            NameOrigin::Own | NameOrigin::Absent | NameOrigin::Unknown => None,
         }
     }
 
-    fn origin(&self, from_file: &Path, qualified: &str, hops: u8) -> Origin {
+    fn origin(&self, from_file: &Path, qualified: &str, hops: u8) -> NameOrigin {
         let Some((level, parts, name)) = split_qualified(qualified) else {
-            return Origin::Unknown;
+            return NameOrigin::Unknown;
         };
         let Some(file) = self.module_file(from_file, level, &parts) else {
             // A module outside the project (only an absolute import can reach one).
             return match level {
-                0 if hops > 0 => Origin::Outside(qualified.to_owned()),
-                _ => Origin::Unknown,
+                0 if hops > 0 => NameOrigin::Outside(qualified.to_owned()),
+                _ => NameOrigin::Unknown,
             };
         };
         if hops >= MAX_REEXPORTS {
-            return Origin::Unknown;
+            return NameOrigin::Unknown;
         }
         let Some(entry) = self.entry(&file, None) else {
-            return Origin::Unknown;
+            return NameOrigin::Unknown;
         };
         if entry.summary.defines(name) {
-            return Origin::Own;
+            return NameOrigin::Own;
         }
         if let Some(target) = entry.imports.names.get(name) {
             return self.origin(&file, target, hops + 1);
@@ -1318,7 +1308,7 @@ impl ProjectIndex {
     /// The star imports of `file`, last first: a project module that has the name gives it; one
     /// outside the project gives it only when it is the file's one star import (as the model
     /// reads a name of a file with one star import), else it may have any name.
-    fn origin_of_star(&self, file: &Path, stars: &[String], name: &str, hops: u8) -> Origin {
+    fn origin_of_star(&self, file: &Path, stars: &[String], name: &str, hops: u8) -> NameOrigin {
         for module in stars.iter().rev() {
             let joined = join_module(module, name);
             let inside = split_qualified(&joined)
@@ -1326,16 +1316,16 @@ impl ProjectIndex {
                 .is_some();
             if !inside {
                 return match stars.len() {
-                    1 if !module.starts_with('.') => Origin::Outside(joined),
-                    _ => Origin::Unknown,
+                    1 if !module.starts_with('.') => NameOrigin::Outside(joined),
+                    _ => NameOrigin::Unknown,
                 };
             }
             match self.origin(file, &joined, hops + 1) {
-                Origin::Absent => {}
+                NameOrigin::Absent => {}
                 found => return found,
             }
         }
-        Origin::Absent
+        NameOrigin::Absent
     }
 
     /// The text of a project file, as the index reads it (an editor's copy of an open one).
@@ -1606,6 +1596,14 @@ fn import_names_of(file: &Path, read: impl Fn(&Path) -> Option<String>) -> Vec<S
         module = init;
     }
     names
+}
+
+/// Whether `source` may write config keys it does not name: it sets attributes by computed
+/// name (`setattr`, `__dict__`) or merges into a yacs config (`merge_from_file`).
+fn writes_unnamed(source: &str) -> bool {
+    ["setattr(", "__dict__", "merge_from_"]
+        .iter()
+        .any(|w| memchr::memmem::find(source.as_bytes(), w.as_bytes()).is_some())
 }
 
 /// Whether `source` writes the config key `key`: `cfg.num_workers = 4`, or
