@@ -461,6 +461,14 @@ impl<'a> Module<'a> {
                 func: CpuCountFn::PsutilCpuCount,
                 exact: true,
             }),
+            // A run without options: `sys.argv` is the script's name alone.
+            "builtins.len"
+                if matches!(args.as_slice(), [inner]
+                    if self.qualified_in(*inner, scope, depth + 1).as_deref() == Some("sys.argv")) =>
+            {
+                computed(Value::Int(1))
+            }
+            "sys.argv.__len__" if args.is_empty() => computed(Value::Int(1)),
             "builtins.len" => match args.as_slice() {
                 [inner] if inner.kind() == "call" => {
                     let affinity = inner
