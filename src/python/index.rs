@@ -104,6 +104,10 @@ pub struct ProjectIndex {
     /// Whether a file of the project may write a key of a module-level config, by the
     /// config's file and the key ([`ProjectIndex::may_write_shared`]).
     shared_writes: Mutex<HashMap<(PathBuf, String), bool>>,
+    /// The bases in the header of a module-level class, by file and class
+    /// ([`header_bases`]): a file not summarised is asked again for each name imported from
+    /// it. Forgotten when the file changes.
+    headers: Mutex<HashMap<(PathBuf, String), HeaderBases>>,
     /// The constructions of a class in other files, by the class's file and name.
     constructions: Mutex<HashMap<(PathBuf, String), Constructions>>,
     /// Where imports lead ([`ProjectIndex::module_file`]), by importing folder, level and
@@ -129,6 +133,9 @@ type TextGate<'g> = dyn Fn(&Path, &str, &str) -> bool + 'g;
 /// Top-level module name → the folders outside any package that hold it (as `name.py` or a
 /// folder `name/`).
 type ScriptModules = HashMap<String, Vec<PathBuf>>;
+
+/// The bases a class header names ([`header_bases`]); `None` when the header is not plain.
+type HeaderBases = Option<Arc<Vec<String>>>;
 
 /// The constructions found of a class; `None` when they cannot all be read.
 type Constructions = Option<Arc<Vec<Construction>>>;
@@ -460,6 +467,7 @@ impl ProjectIndex {
 
     /// Indexes (or re-indexes) one file from its text. Unparsable input leaves the file out.
     pub fn add_file(&mut self, path: &Path, source: &str) {
+        lock(&self.headers).retain(|(file, _), _| file != path);
         match crate::python::parse(source, None) {
             Some(tree) => self.put(path, Entry::of(path, source, &tree)),
             None => self.remove_file(path),
@@ -475,6 +483,7 @@ impl ProjectIndex {
     /// whether what the file defines changed: an edit usually leaves it as it was.
     pub fn refresh(&self, path: &Path, source: &str, tree: &Tree) -> bool {
         lock(&self.configs_passed).clear();
+        lock(&self.headers).retain(|(file, _), _| file != path);
         let callers = self.forget_callers_of(path, Some(source));
         let constructions = self.forget_constructions(Some(source));
         let shared = self.forget_shared_writes(Some(source));
@@ -493,6 +502,7 @@ impl ProjectIndex {
     /// next needed. Returns whether it had been made, i.e. whether an analysis may have used it.
     pub fn invalidate(&self, path: &Path) -> bool {
         lock(&self.configs_passed).clear();
+        lock(&self.headers).retain(|(file, _), _| file != path);
         let callers = self.forget_callers_of(path, None);
         let constructions = self.forget_constructions(None);
         let shared = self.forget_shared_writes(None);
@@ -1209,7 +1219,14 @@ impl ProjectIndex {
         if depth > MAX_HEADER_DEPTH {
             return true;
         }
-        let Some(bases) = header_bases(file, source, name) else {
+        let key = (file.to_path_buf(), name.to_owned());
+        let known = lock(&self.headers).get(&key).cloned();
+        let bases = known.unwrap_or_else(|| {
+            let bases = header_bases(file, source, name).map(Arc::new);
+            lock(&self.headers).insert(key, bases.clone());
+            bases
+        });
+        let Some(bases) = bases else {
             return true;
         };
         bases.iter().any(|base| match base.strip_prefix('#') {
@@ -2393,6 +2410,42 @@ mod tests {
         assert!(index.refresh(&train, writes, &parse(writes)));
         std::fs::write(&train, writes).expect("write");
         assert!(index.may_write_shared(&config, "num_thread"));
+    }
+
+    /// A class header read for whether the class may be a loader is remembered for the
+    /// file's other names, and read again once the file changes.
+    #[test]
+    fn a_class_header_is_read_again_after_its_file_changes() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        let loaders = root.join("loaders.py");
+        let train = root.join("train.py");
+        let model = "import torch\nfrom torch.utils.data import DataLoader\n\n\
+                     class Fast(torch.nn.Module):\n    pass\n";
+        std::fs::write(&loaders, model).expect("write");
+        std::fs::write(&train, "from loaders import Fast\n").expect("write");
+        let index = ProjectIndex::on_disk(vec![root.to_path_buf()]);
+        let catalogue = Catalogue::builtin_ref();
+        assert!(
+            index
+                .loader_class_shape(&train, "loaders.Fast", catalogue)
+                .is_none()
+        );
+        assert_eq!(lock(&index.headers).len(), 1);
+        assert!(
+            index
+                .loader_class_shape(&train, "loaders.Fast", catalogue)
+                .is_none()
+        );
+        let loader = model.replace("torch.nn.Module", "DataLoader");
+        std::fs::write(&loaders, &loader).expect("write");
+        index.invalidate(&loaders);
+        assert!(lock(&index.headers).is_empty());
+        assert!(
+            index
+                .loader_class_shape(&train, "loaders.Fast", catalogue)
+                .is_some()
+        );
     }
 
     /// An edit re-summarises a file only if someone used its summary, and says whether what
