@@ -1555,6 +1555,47 @@ def get_loader(args, ds):
     }
 }
 
+/// A `.git` in the home folder keeps dotfiles: a script in a folder below it with no project
+/// marker of its own is not checked as part of a project the size of the home folder.
+#[test]
+fn the_home_folder_is_not_a_project() {
+    let dir = project(&[
+        (".git/HEAD", "ref: refs/heads/main\n"),
+        (
+            "pkg/args.py",
+            "import argparse\n\n\ndef get_args():\n    parser = argparse.ArgumentParser()\n    \
+             parser.add_argument('--workers', type=int, default=16)\n    return parser.parse_args()\n",
+        ),
+        (
+            "scratch/train.py",
+            "from torch.utils.data import DataLoader\n\nfrom pkg.args import get_args\n\n\
+             args = get_args()\nfor batch in DataLoader(ds, num_workers=args.workers):\n    pass\n",
+        ),
+    ]);
+    let run = |home: &Path| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_dldoctor"))
+            .args([
+                "check",
+                "train.py",
+                "--format",
+                "json",
+                "--assume-cpus",
+                "8",
+            ])
+            .current_dir(dir.path().join("scratch"))
+            .env("HOME", home)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run dldoctor");
+        let items: Value = serde_json::from_slice(&out.stdout).expect("json");
+        codes(items.as_array().expect("array"))
+    };
+    // Another home: the folder with `.git` is the project, and its package is read.
+    assert_eq!(run(Path::new("/nonexistent-home")), ["train.py:6:DL201"]);
+    // The same folder as the home: not a project; the script's imports stay unread.
+    assert!(run(dir.path()).is_empty());
+}
+
 /// `DataLoader` reached through the project's own modules: imported from a module that
 /// imports it from torch, or through star imports (`from utils import *` in `modules.py`,
 /// `from modules import *` and `from data import *` in the script), the last star import

@@ -298,9 +298,12 @@ enum Marked {
     Above { up: PathBuf, below: PathBuf },
 }
 
-/// The nearest folder at or above `start` (a folder) with one of [`PROJECT_MARKERS`].
+/// The nearest folder at or above `start` (a folder) with one of [`PROJECT_MARKERS`]. The home
+/// folder and the filesystem's root do not count: a `.git` there keeps dotfiles, and taking
+/// it for the project would search every file below it.
 fn marked_folder(start: &Path) -> Option<Marked> {
-    let marked = |dir: &Path| PROJECT_MARKERS.iter().any(|m| dir.join(m).exists());
+    let home = std::env::var_os("HOME").and_then(|h| std::fs::canonicalize(h).ok());
+    let marked = |dir: &Path| is_project_folder(dir, home.as_deref());
     if let Some(dir) = start.ancestors().find(|dir| marked(dir)) {
         return Some(Marked::Here(dir.to_path_buf()));
     }
@@ -318,6 +321,19 @@ fn marked_folder(start: &Path) -> Option<Marked> {
         up.push("..");
     }
     None
+}
+
+/// Whether `dir` (`""` for the current folder) holds one of [`PROJECT_MARKERS`] and is neither
+/// the home folder nor the filesystem's root.
+fn is_project_folder(dir: &Path, home: Option<&Path>) -> bool {
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    PROJECT_MARKERS.iter().any(|m| dir.join(m).exists())
+        && std::fs::canonicalize(dir)
+            .is_ok_and(|dir| dir.parent().is_some() && Some(dir.as_path()) != home)
 }
 
 /// What checking one file gave.
