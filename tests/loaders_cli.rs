@@ -1649,6 +1649,39 @@ fn a_loader_class_re_exported_by_project_modules() {
     assert_eq!(codes_of(&items, "DL201"), ["evaluate.py:3:DL201"]);
 }
 
+/// A shared config of another module whose attributes the reading script sets by name
+/// (`setattr(cfg, key, value)`, `vars(cfg).update(...)`): its default may not be what runs.
+#[test]
+fn a_shared_config_set_by_name_in_the_reading_script() {
+    let config = "class Config:\n    num_workers = 16\n\n\ncfg = Config()\n";
+    let script = |change: &str| {
+        format!(
+            "from torch.utils.data import DataLoader\n\nfrom config import cfg\n\n{change}\n\
+             if __name__ == '__main__':\n    for batch in DataLoader(ds, num_workers=cfg.num_workers):\n        \
+             pass\n"
+        )
+    };
+    let dir = project(&[("config.py", config), ("train.py", &script(""))]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), ["train.py:7:DL201"]);
+    for change in [
+        "for key, value in overrides.items():\n    setattr(cfg, key, value)\n",
+        "vars(cfg).update(overrides)\n",
+        "cfg.__dict__.update(overrides)\n",
+    ] {
+        let dir = project(&[("config.py", config), ("train.py", &script(change))]);
+        let (_, items) = check_json(dir.path());
+        assert!(codes_of(&items, "DL201").is_empty(), "{change}: {items:?}");
+    }
+    // A key it names that is another one leaves this one as it was.
+    let dir = project(&[
+        ("config.py", config),
+        ("train.py", &script("setattr(cfg, 'batch_size', 4)\n")),
+    ]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), ["train.py:8:DL201"]);
+}
+
 /// A script checked from its own folder, below the project's top: the project's package
 /// above the current folder is found as `check .` at the top finds it, and the output names
 /// the script as the current folder does.

@@ -417,24 +417,37 @@ fn local_keyword_bag(m: &Module, callee: Node) -> bool {
 }
 
 /// Whether a call of the file sets `key` of the config `object` through a setter
-/// ([`KEY_SETTERS`]), or sets a key it does not name: the default may not be what runs.
+/// ([`KEY_SETTERS`]), `setattr` or an `update` of its attributes' mapping, or sets a key it
+/// does not name: the default may not be what runs.
 fn set_by_setter(m: &Module, object: &Object, key: &str, depth: u32) -> bool {
+    let is_it = |expr: Node, scope| {
+        config_of(m, expr, scope, depth + 1)
+            .is_some_and(|c| matches!(c, Config::Yacs { object: o, .. } if o == *object))
+    };
+    let names_key =
+        |name: Option<&Node>| name.is_none_or(|k| m.string_value(*k).is_none_or(|k| k == key));
     m.calls().iter().any(|call| {
-        if call
-            .method
-            .is_none_or(|method| !KEY_SETTERS.contains(&method))
-        {
-            return false;
+        let args = positional_args(call.node);
+        match call.method {
+            // `hparams.set_hparam("num_workers", 4)`
+            Some(method) if KEY_SETTERS.contains(&method) => {
+                call.callee
+                    .child_by_field_name("object")
+                    .is_some_and(|o| is_it(o, call.scope))
+                    && names_key(args.first())
+            }
+            // `vars(cfg).update(...)`, `cfg.__dict__.update(...)`
+            Some("update") => call
+                .callee
+                .child_by_field_name("object")
+                .and_then(|o| dict_of(m, o))
+                .is_some_and(|o| is_it(o, call.scope)),
+            // `setattr(cfg, name, value)`
+            _ if call.qualified.as_deref() == Some("builtins.setattr") => {
+                args.first().is_some_and(|o| is_it(*o, call.scope)) && names_key(args.get(1))
+            }
+            _ => false,
         }
-        let on_it = call
-            .callee
-            .child_by_field_name("object")
-            .and_then(|o| config_of(m, o, call.scope, depth + 1))
-            .is_some_and(|c| matches!(c, Config::Yacs { object: o, .. } if o == *object));
-        on_it
-            && positional_args(call.node)
-                .first()
-                .is_none_or(|k| m.string_value(*k).is_none_or(|k| k == key))
     })
 }
 
