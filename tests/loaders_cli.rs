@@ -785,22 +785,25 @@ def main():
 
 #[test]
 fn loaders_says_why_what_an_instance_holds_stayed_unknown() {
-    let dir = project(&[("pkg/__init__.py", ""), ("pkg/train.py", WHY_INSTANCE)]);
-    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "pkg/train.py"]);
-    assert_eq!(out.status.code(), Some(0));
-    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
-    let because: Vec<String> = files[0]["loaders"]
-        .as_array()
-        .expect("loaders")
-        .iter()
-        .map(|l| {
-            let workers = argument(l, "num_workers");
-            assert_eq!(workers["status"], "unknown", "{l}");
-            workers["unknown_because"].as_str().unwrap_or("").to_owned()
-        })
-        .collect();
+    // Why each loader's worker count of the module stayed unknown, in order.
+    let reasons = |source: &str| -> Vec<String> {
+        let dir = project(&[("pkg/__init__.py", ""), ("pkg/train.py", source)]);
+        let out = dldoctor(dir.path(), &["loaders", "--format", "json", "pkg/train.py"]);
+        assert_eq!(out.status.code(), Some(0));
+        let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+        files[0]["loaders"]
+            .as_array()
+            .expect("loaders")
+            .iter()
+            .map(|l| {
+                let workers = argument(l, "num_workers");
+                assert_eq!(workers["status"], "unknown", "{l}");
+                workers["unknown_because"].as_str().unwrap_or("").to_owned()
+            })
+            .collect()
+    };
     assert_eq!(
-        because,
+        reasons(WHY_INSTANCE),
         [
             "`self.hparams` is filled by `self.save_hyperparameters(config)` (line 11), whose \
              arguments dldoctor does not read",
@@ -823,21 +826,13 @@ fn loaders_says_why_what_an_instance_holds_stayed_unknown() {
         "        return first, second, third\n",
         "        return first, second, third\n\n    def reset(self):\n        self.workers = 0\n",
     );
-    let dir = project(&[("pkg/__init__.py", ""), ("pkg/train.py", &single)]);
-    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "pkg/train.py"]);
-    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
-    let workers = argument(&files[0]["loaders"][1], "num_workers");
     assert_eq!(
-        workers["unknown_because"],
+        reasons(&single)[1],
         "`self.workers` is set in more than one place (lines 19, 30)"
     );
     let plain = single.replace("\n    def reset(self):\n        self.workers = 0\n", "\n");
-    let dir = project(&[("pkg/__init__.py", ""), ("pkg/train.py", &plain)]);
-    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "pkg/train.py"]);
-    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
-    let workers = argument(&files[0]["loaders"][1], "num_workers");
     assert_eq!(
-        workers["unknown_because"],
+        reasons(&plain)[1],
         "`self.workers` is the `workers` given to `Runner(...)` (line 19), and no construction \
          of `Runner` dldoctor found passes it a value it can resolve"
     );
