@@ -3829,3 +3829,74 @@ if __name__ == '__main__':
     assert_eq!(run("30"), ["main.py:12:DL201"]);
     assert!(run("8").is_empty());
 }
+
+/// AdaBins' layout: the entry script copies an option under another name on the namespace
+/// (`args.num_threads = args.workers`) before `mp.spawn` hands it to `main_worker`, which
+/// passes it on to a loader class of another module; `main_worker` later rewrites
+/// `args.workers`, which cannot reach the copy made before it runs.
+#[test]
+fn attributes_written_before_the_namespace_is_handed_to_another_module() {
+    let run = |before: &str, after: &str, worker: &str| {
+        let tune = if before.is_empty() {
+            ""
+        } else {
+            "def tune(args):\n    args.workers = 1\n\n\n"
+        };
+        let dir = project(&[
+            (
+                "dataloader.py",
+                "\
+from torch.utils.data import DataLoader
+
+
+class DepthDataLoader(object):
+    def __init__(self, args, mode):
+        if mode == 'train':
+            self.data = DataLoader(args.ds, args.batch_size, num_workers=args.num_threads)
+",
+            ),
+            (
+                "train.py",
+                &format!(
+                    "\
+import argparse
+import torch.multiprocessing as mp
+from dataloader import DepthDataLoader
+
+
+{tune}def main_worker(gpu, ngpus_per_node, args):
+{worker}    loader = DepthDataLoader(args, 'train').data
+    for batch in loader:
+        pass
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--workers', default=11, type=int)
+    parser.add_argument('--bs', default=16, type=int)
+    args = parser.parse_args()
+{before}    args.batch_size = args.bs
+    args.num_threads = args.workers
+    mp.spawn(main_worker, nprocs=2, args=(2, args))
+{after}"
+                ),
+            ),
+        ]);
+        let dl201 = codes_of(&check_json(dir.path()).1, "DL201");
+        (dl201, dir)
+    };
+    let rescale = "    args.workers = int((args.workers + ngpus_per_node - 1) / ngpus_per_node)\n";
+    let (found, dir) = run("", "", rescale);
+    assert_eq!(found, ["dataloader.py:7:DL201"]);
+    assert_loaders_text(
+        dir.path(),
+        &["num_workers = 11: the default of --workers (train.py line 15), through \
+           `DepthDataLoader(args, 'train')` (train.py line 8), passed on line 7"],
+    );
+    // A write after the hand-over may reach a loader built later: unknown.
+    assert!(run("", "    args.num_threads = 2\n", "").0.is_empty());
+    // The worker's own write before the hand-over is what the loader reads.
+    assert!(run("", "", "    args.num_threads = 4\n").0.is_empty());
+    // A function that rewrites `args.workers` and runs before the copy: unknown.
+    assert!(run("    tune(args)\n", "", "").0.is_empty());
+}

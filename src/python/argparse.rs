@@ -582,12 +582,37 @@ impl ArgparseDefaults {
     /// the defaults of its parser, less every attribute this file may assign.
     fn table(&self, m: &Module, arg: Node, scope: ScopeId) -> Option<NamespaceTable> {
         let namespace = Namespace::follow(m, arg, scope)?;
-        let mut table = match namespace.origin()? {
+        let origin = namespace.origin()?;
+        let mut table = match origin {
             Origin::Parser(parser) => self.all_defaults(parser, m.path),
             Origin::Passed(external) => (*m.index.namespace_passed(m.path, external)?).clone(),
         };
         let written = written_attributes(m, &namespace)?;
         table.values.retain(|k, _| !written.contains(k));
+        // An attribute the file writes (`args.num_threads = args.workers` before
+        // `mp.spawn(main_worker, args=(n, args))`) holds what a read at the hand-over would
+        // see, unless a write follows the hand-over: the callee may keep the namespace and
+        // read it after that write.
+        let flow = Flow::new(m);
+        for attribute in written {
+            let follows = m.attribute_assignments().iter().any(|write| {
+                write.attribute == attribute
+                    && write
+                        .target
+                        .child_by_field_name("object")
+                        .is_some_and(|object| namespace.aliased_by(&flow, object, write.scope))
+                    && writes::runs_after(m, write, arg)
+            });
+            if follows {
+                continue;
+            }
+            if let Ok(mut value) = self.resolve(m, &namespace, origin, &attribute, arg, 0) {
+                if let Provenance::ArgparseDefault { file: f @ None, .. } = &mut value.provenance {
+                    *f = Some(m.path.to_path_buf());
+                }
+                table.values.insert(attribute, value);
+            }
+        }
         Some(table)
     }
 

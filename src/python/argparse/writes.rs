@@ -421,31 +421,78 @@ pub(super) fn unnamed_write(
 }
 
 /// Whether `write` can only run after `read` in the run that reads: the write follows the
-/// read's statement in the same code, no loop around the read holds it, and that code sees a
+/// read's statement in the same code, or sits in a function of the module that only code
+/// following the read names (`mp.spawn(main_worker, ...)` after the read of `args.workers`
+/// that `main_worker` later rewrites); no loop around the read holds it; and that code sees a
 /// new namespace each run (module code, or a function that parses the command line itself:
 /// a later write to a namespace handed in may have come from an earlier call).
 pub(super) fn runs_after(m: &Module, write: &AttributeAssignment, read: Node) -> bool {
     let function = m.function_at(read);
-    if write.function != function || write.target.start_byte() < read_ends(m, read) {
+    if !follows(m, write.target, write.function, read, function, 0) {
         return false;
-    }
-    let mut node = read;
-    while let Some(parent) = node.parent() {
-        match parent.kind() {
-            "function_definition" | "class_definition" | "lambda" | "module" => break,
-            "for_statement" | "while_statement"
-                if parent.byte_range().contains(&write.target.start_byte()) =>
-            {
-                return false;
-            }
-            _ => {}
-        }
-        node = parent;
     }
     match function {
         None => true,
         Some(f) => parsed_in_place(m, read) || runs_once(m, f, 0),
     }
+}
+
+/// Whether the code at `at` (in `at_function`) only runs after `read` (in `read_function`)
+/// has: it follows the read in the same code with no loop around the read holding it, or its
+/// function is a module-level one whose every mention in the file (a call, or a callable
+/// handed to a call) follows the read in that way, a few functions deep.
+fn follows(
+    m: &Module,
+    at: Node,
+    at_function: Option<FunctionId>,
+    read: Node,
+    read_function: Option<FunctionId>,
+    depth: u32,
+) -> bool {
+    if at_function == read_function {
+        return at.start_byte() >= read_ends(m, read) && !in_loop_around(read, at);
+    }
+    let Some(def) = at_function.and_then(|f| m.function(f)) else {
+        return false;
+    };
+    if depth >= 4 || def.class.is_some() || def.parent_function.is_some() {
+        return false;
+    }
+    let references: Vec<Node> = m
+        .references(def.name)
+        .into_iter()
+        .filter(|r| Module::range(*r) != def.name_range && super::names_a_binding(*r))
+        .collect();
+    !references.is_empty()
+        && references.iter().all(|r| {
+            let called = r.parent().is_some_and(|p| {
+                (p.kind() == "call" && p.child_by_field_name("function") == Some(*r))
+                    || p.kind() == "argument_list"
+                    || (p.kind() == "keyword_argument"
+                        && p.child_by_field_name("value") == Some(*r)
+                        && p.parent().is_some_and(|l| l.kind() == "argument_list"))
+            });
+            called && follows(m, *r, m.function_at(*r), read, read_function, depth + 1)
+        })
+}
+
+/// Whether a loop around `read`, in its own code, also holds `at`: a later iteration runs
+/// `at` before the read.
+fn in_loop_around(read: Node, at: Node) -> bool {
+    let mut node = read;
+    while let Some(parent) = node.parent() {
+        match parent.kind() {
+            "function_definition" | "class_definition" | "lambda" | "module" => return false,
+            "for_statement" | "while_statement"
+                if parent.byte_range().contains(&at.start_byte()) =>
+            {
+                return true;
+            }
+            _ => {}
+        }
+        node = parent;
+    }
+    false
 }
 
 /// Whether `function` runs at most once in a run of the file: a function of the module
