@@ -3890,8 +3890,10 @@ if __name__ == '__main__':
     assert_eq!(found, ["dataloader.py:7:DL201"]);
     assert_loaders_text(
         dir.path(),
-        &["num_workers = 11: the default of --workers (train.py line 15), through \
-           `DepthDataLoader(args, 'train')` (train.py line 8), passed on line 7"],
+        &[
+            "num_workers = 11: the default of --workers (train.py line 15), through \
+           `DepthDataLoader(args, 'train')` (train.py line 8), passed on line 7",
+        ],
     );
     // A write after the hand-over may reach a loader built later: unknown.
     assert!(run("", "    args.num_threads = 2\n", "").0.is_empty());
@@ -3899,4 +3901,191 @@ if __name__ == '__main__':
     assert!(run("", "", "    args.num_threads = 4\n").0.is_empty());
     // A function that rewrites `args.workers` and runs before the copy: unknown.
     assert!(run("    tune(args)\n", "", "").0.is_empty());
+}
+
+/// 2D-TAN's layout, twice in one repository: each project's `moment_localization/train.py`
+/// puts its own `../lib` on `sys.path` (`import _init_paths`), reads an EasyDict config of
+/// `lib/core/config.py`, and merges the YAML file `--cfg` names into it
+/// (`update_config(args.cfg)`, which assigns `config[k] = v`). The shipped experiment files
+/// decide: every one keeping or giving the same value gives it; any that disagrees, or
+/// inherits another file, leaves it unknown. A command-line override without a default does
+/// not run.
+#[test]
+fn easydict_configs_merged_from_a_file_the_project_ships() {
+    let config = |workers: u32| {
+        format!(
+            "\
+import yaml
+from easydict import EasyDict as edict
+
+config = edict()
+config.WORKERS = {workers}
+config.DATASET = edict()
+config.DATASET.NAME = 'charades'
+
+
+def update_config(config_file):
+    with open(config_file) as f:
+        exp_config = edict(yaml.load(f, Loader=yaml.FullLoader))
+        for k, v in exp_config.items():
+            if k in config:
+                config[k] = v
+            else:
+                raise ValueError(k)
+"
+        )
+    };
+    let train = |default: &str| {
+        format!(
+            "\
+import _init_paths
+import argparse
+from torch.utils.data import DataLoader
+from core.config import config, update_config
+
+
+def parse_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--cfg', required=True, type=str)
+    args, rest = parser.parse_known_args()
+    update_config(args.cfg)
+    parser.add_argument('--workers', type=int{default})
+    return parser.parse_args()
+
+
+def reset_config(config, args):
+    if args.workers:
+        config.WORKERS = args.workers
+
+
+if __name__ == '__main__':
+    args = parse_args()
+    reset_config(config, args)
+    loader = DataLoader(range(10), batch_size=4, num_workers=config.WORKERS)
+    for batch in loader:
+        pass
+"
+        )
+    };
+    let init = "import os.path as osp\nimport sys\nsys.path.insert(0, osp.join(osp.dirname(__file__), '..', 'lib'))\n";
+    let run = |experiments: &[(&str, &str)], default: &str| {
+        let config16 = config(16);
+        let config2 = config(2);
+        let train = train(default);
+        let mut files: Vec<(String, String)> = vec![
+            ("tan/lib/core/config.py".into(), config16),
+            ("tan/moment_localization/_init_paths.py".into(), init.into()),
+            ("tan/moment_localization/train.py".into(), train.clone()),
+            // A sibling project of the same repository with a config of its own.
+            ("ms-tan/lib/core/config.py".into(), config2),
+            (
+                "ms-tan/moment_localization/_init_paths.py".into(),
+                init.into(),
+            ),
+            ("ms-tan/moment_localization/train.py".into(), train),
+        ];
+        for (name, text) in experiments {
+            files.push((format!("tan/experiments/{name}"), (*text).to_owned()));
+        }
+        let files: Vec<(&str, &str)> = files
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        let dir = project(&files);
+        let found = codes_of(&check_json(dir.path()).1, "DL201");
+        (found, dir)
+    };
+    let keeps = "DATASET:\n  NAME: tacos\n";
+    let gives = "WORKERS: 16\nDATASET:\n  NAME: charades\n";
+    let (found, dir) = run(&[("a.yaml", keeps), ("b.yaml", gives)], "");
+    assert_eq!(found, ["tan/moment_localization/train.py:24:DL201"]);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "num_workers = 16: the default of config.WORKERS (../lib/core/config.py line 5), as \
+           every one of the 2 config files of the project that `update_config(args.cfg)` may \
+           load gives it, passed on line 24",
+        ],
+    );
+    // A file of another config (a key `config` does not have) is not one of them.
+    let other = "model:\n  name: x\nWORKERS: 4\n";
+    assert_eq!(
+        run(&[("a.yaml", keeps), ("other.yaml", other)], "").0,
+        ["tan/moment_localization/train.py:24:DL201"]
+    );
+    // Files that disagree, a file that inherits another, no file: unknown.
+    assert!(
+        run(&[("a.yaml", keeps), ("b.yaml", "WORKERS: 4\n")], "")
+            .0
+            .is_empty()
+    );
+    assert!(
+        run(&[("a.yaml", keeps), ("c.yaml", "_BASE_: a.yaml\n")], "")
+            .0
+            .is_empty()
+    );
+    assert!(run(&[], "").0.is_empty());
+    // `--workers` with a default does override the config.
+    assert!(run(&[("a.yaml", keeps)], ", default=4").0.is_empty());
+}
+
+/// A yacs config merged from the file `--config-file` names, which has no default: the
+/// training files the project ships decide, as for `update_config` above.
+#[test]
+fn yacs_configs_merged_from_a_file_the_project_ships() {
+    let run = |shipped: &[(&str, &str)]| {
+        let mut files = vec![
+            (
+                "config/defaults.py",
+                "\
+from yacs.config import CfgNode as CN
+
+_C = CN()
+_C.DATALOADER = CN()
+_C.DATALOADER.NUM_WORKERS = 12
+_C.SOLVER = CN()
+_C.SOLVER.LR = 0.1
+",
+            ),
+            (
+                "tools/train.py",
+                "\
+import argparse
+import torch
+from config.defaults import _C as cfg
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--config-file', required=True)
+    parser.add_argument('opts', nargs=argparse.REMAINDER)
+    args = parser.parse_args()
+    cfg.merge_from_file(args.config_file)
+    cfg.merge_from_list(args.opts)
+    loader = torch.utils.data.DataLoader(range(8), num_workers=cfg.DATALOADER.NUM_WORKERS)
+    for batch in loader:
+        pass
+
+
+if __name__ == '__main__':
+    main()
+",
+            ),
+        ];
+        files.extend_from_slice(shipped);
+        codes_of(&check_json(project(&files).path()).1, "DL201")
+    };
+    let keeps = "SOLVER:\n  LR: 0.01\n";
+    assert_eq!(
+        run(&[("configs/a.yaml", keeps), ("configs/b.yml", keeps)]),
+        ["tools/train.py:13:DL201"]
+    );
+    assert!(
+        run(&[
+            ("configs/a.yaml", keeps),
+            ("configs/b.yaml", "DATALOADER:\n  NUM_WORKERS: 4\n")
+        ])
+        .is_empty()
+    );
+    assert!(run(&[]).is_empty());
 }

@@ -73,6 +73,9 @@ thread_local! {
 /// unknown).
 const MAX_SEARCHED_FILES: usize = 5000;
 
+/// How many YAML files of a folder are read as the config files a project ships.
+const MAX_CONFIG_FILES: usize = 500;
+
 /// Reads a project file's text: from disk, or an editor's copy of an open file. `None` when
 /// the file cannot be read as text.
 pub type Reader = dyn Fn(&Path) -> Option<String> + Send + Sync;
@@ -98,6 +101,8 @@ pub struct ProjectIndex {
     configs_passed: Mutex<HashMap<(PathBuf, External), ConfigPassed>>,
     /// The Python files under a folder callers are searched in, listed once.
     listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
+    /// The YAML files under a folder, listed once ([`ProjectIndex::config_files`]).
+    config_listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
     /// The folders outside any package that hold a top-level module, by the module's name,
     /// for each root ([`ProjectIndex::script_folder_module`]).
     script_modules: Mutex<HashMap<PathBuf, Arc<ScriptModules>>>,
@@ -555,6 +560,7 @@ impl ProjectIndex {
         lock(&self.passed).clear();
         lock(&self.caller_files).clear();
         lock(&self.listings).clear();
+        lock(&self.config_listings).clear();
         lock(&self.script_modules).clear();
         self.forget_shared_writes(None);
         self.forget_modules();
@@ -949,6 +955,32 @@ impl ProjectIndex {
             }
             _ => self.listing(base),
         })
+    }
+
+    /// The YAML files under `base` (at most [`MAX_CONFIG_FILES`]), honouring ignore files,
+    /// listed once: the config files a project ships. None for an index that reads no files.
+    pub(crate) fn config_files(&self, base: &Path) -> Arc<Vec<PathBuf>> {
+        if self.reader.is_none() {
+            return Arc::new(Vec::new());
+        }
+        if let Some(files) = lock(&self.config_listings).get(base) {
+            return Arc::clone(files);
+        }
+        let here = base.as_os_str().is_empty();
+        let files: Vec<PathBuf> =
+            ignore::WalkBuilder::new(if here { Path::new(".") } else { base })
+                .require_git(false)
+                .sort_by_file_path(Path::cmp)
+                .build()
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
+                .map(ignore::DirEntry::into_path)
+                .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
+                .take(MAX_CONFIG_FILES)
+                .collect();
+        let files = Arc::new(files);
+        lock(&self.config_listings).insert(base.to_path_buf(), Arc::clone(&files));
+        files
     }
 
     /// The Python files under `base`, honouring ignore files, listed once.
@@ -1453,15 +1485,23 @@ impl ProjectIndex {
                 break;
             }
         }
-        self.script_folder_module(root?, parts)
+        self.script_folder_module(root?, from_file, parts)
     }
 
     /// A module no enclosing folder holds, found in a script folder elsewhere in the project:
     /// `from config import cfg` in `common/base.py`, which `main/train.py` imports after
     /// putting `common` on `sys.path`, reads `main/config.py`, from the folder of the script
     /// run. Only a module one folder of the project holds, outside any package, is taken:
-    /// with two, which one a run imports depends on `sys.path`.
-    fn script_folder_module(&self, root: &Path, parts: &[&str]) -> Option<PathBuf> {
+    /// with two, which one a run imports depends on `sys.path`, unless one is nearer the
+    /// importing file than the others: `2D-TAN/moment_localization/train.py` puts
+    /// `2D-TAN/lib` on `sys.path` (an `_init_paths` module), not the `lib` of a sibling
+    /// project of the same repository.
+    fn script_folder_module(
+        &self,
+        root: &Path,
+        from_file: &Path,
+        parts: &[&str],
+    ) -> Option<PathBuf> {
         self.reader.as_ref()?;
         let modules = {
             let known = lock(&self.script_modules).get(root).cloned();
@@ -1474,12 +1514,12 @@ impl ProjectIndex {
                 }
             }
         };
-        let mut found = modules
+        let found: Vec<PathBuf> = modules
             .get(*parts.first()?)?
             .iter()
-            .filter_map(|folder| self.existing(folder, parts));
-        let file = found.next()?;
-        found.next().is_none().then_some(file)
+            .filter_map(|folder| self.existing(folder, parts))
+            .collect();
+        nearest(from_file, found)
     }
 
     /// `base/a/b.py` or `base/a/b/__init__.py` for `parts` `[a, b]`, if the file exists.
@@ -1617,6 +1657,13 @@ fn import_names_of(file: &Path, read: impl Fn(&Path) -> Option<String>) -> Vec<S
 
 /// Whether `source` may write config keys it does not name: it sets attributes by computed
 /// name (`setattr`, `__dict__`) or merges into a yacs config (`merge_from_file`).
+/// Whether `text` may write the config key `key` other than by assigning the attribute:
+/// by a name it does not spell (`setattr`, `__dict__`, a merge) or by the key in quotes.
+pub(crate) fn writes_unnamed_or_quoted(text: &str, key: &str) -> bool {
+    let has = |word: &str| memchr::memmem::find(text.as_bytes(), word.as_bytes()).is_some();
+    writes_unnamed(text) || has(&format!("\"{key}\"")) || has(&format!("'{key}'"))
+}
+
 fn writes_unnamed(source: &str) -> bool {
     ["setattr(", "__dict__", "merge_from_"]
         .iter()
@@ -1930,6 +1977,7 @@ fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
             | Provenance::Constant { .. }
             | Provenance::ConfigFile { .. }
             | Provenance::ConfigDefault { .. }
+            | Provenance::Shipped { .. }
             | Provenance::FieldDefault { .. }
             | Provenance::ClickDefault { .. }
     ) {
@@ -2081,6 +2129,21 @@ fn script_modules(files: &[PathBuf]) -> ScriptModules {
         }
     }
     modules
+}
+
+/// The one file of `found` whose folder shares the most leading folders with `from_file`'s;
+/// `None` when none is found or several are as near.
+fn nearest(from_file: &Path, found: Vec<PathBuf>) -> Option<PathBuf> {
+    let shared = |file: &Path| {
+        file.components()
+            .zip(from_file.components())
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let best = found.iter().map(|f| shared(f)).max()?;
+    let mut nearest = found.into_iter().filter(|f| shared(f) == best);
+    let file = nearest.next()?;
+    nearest.next().is_none().then_some(file)
 }
 
 /// A project file's text from disk; `None` for a file too large to be code, or not UTF-8.

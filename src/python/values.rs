@@ -296,6 +296,15 @@ pub enum Provenance {
         shown: String,
         line: u32,
     },
+    /// A configuration value merged from a file named only at run time, that every config
+    /// file of the project the merge may load gives alike: `base` is where it comes from (the
+    /// default they keep, or the first file that sets it), `files` how many there are, `call`
+    /// the merge as written.
+    Shipped {
+        base: Box<Provenance>,
+        files: usize,
+        call: String,
+    },
     /// A configuration value that stays unknown, and why (the value is unknown).
     ConfigGap(ConfigGap),
     /// Computed from other values (arithmetic, `min`, `int(...)`).
@@ -457,6 +466,11 @@ impl Provenance {
             Provenance::ConfigDefault { name, shown, line } => {
                 Some(format!("the default of {name} ({shown} line {line})"))
             }
+            Provenance::Shipped { base, files, call } => Some(format!(
+                "{}, as every one of the {files} config files of the project that `{call}` may \
+                 load gives it",
+                base.note(Lang::En).unwrap_or_default()
+            )),
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::En)),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
             Provenance::EntryDefault { entry } => {
@@ -519,6 +533,10 @@ impl Provenance {
             Provenance::ConfigDefault { name, shown, line } => {
                 Some(format!("{shown} 第 {line} 行 {name} 的默认值"))
             }
+            Provenance::Shipped { base, files, call } => Some(format!(
+                "{}，`{call}` 可能加载的项目内 {files} 个配置文件都给出此值",
+                base.note(Lang::Zh).unwrap_or_default()
+            )),
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::Zh)),
             Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),
             Provenance::EntryDefault { entry } => {
@@ -555,15 +573,17 @@ impl Resolved {
         }
     }
 
-    /// What callers that disagree give together: the largest whole number as one caller's.
+    /// What callers that disagree give together: the largest whole number as one caller's,
+    /// the first such caller's when several give it.
     pub fn largest_of_callers(values: impl IntoIterator<Item = Resolved>) -> Option<Resolved> {
+        let number = |r: &Resolved| match r.value {
+            Value::OneCaller(n) => n,
+            _ => i64::MIN,
+        };
         values
             .into_iter()
             .filter_map(Resolved::for_one_caller)
-            .max_by_key(|r| match r.value {
-                Value::OneCaller(n) => n,
-                _ => i64::MIN,
-            })
+            .reduce(|best, r| if number(&r) > number(&best) { r } else { best })
     }
 
     pub fn literal(value: Value) -> Self {

@@ -20,6 +20,7 @@ mod click;
 mod dataclass;
 mod hydra;
 mod pyyaml;
+mod shipped;
 mod yacs;
 mod yaml;
 

@@ -30,10 +30,12 @@ use std::sync::{Arc, LazyLock, Mutex};
 use tree_sitter::Node;
 
 use super::yaml::{self, Leaf};
-use super::{Config, config_of, hydra};
+use super::{Config, config_of, hydra, shipped};
+use crate::python::argparse;
 use crate::python::catalogue::Catalogue;
+use crate::python::index;
 use crate::python::model::{
-    BindingKind, ClassId, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, positional_args,
+    BindingKind, CallSite, ClassId, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, positional_args,
 };
 use crate::python::values::{ConfigGap, Resolved, Value};
 
@@ -43,6 +45,10 @@ const CFG_NODE: &[&str] = &[
     "fvcore.common.config.CfgNode",
     "detectron2.config.CfgNode",
 ];
+
+/// `easydict.EasyDict`, built empty and filled attribute by attribute (`__C = edict()`,
+/// `__C.TRAIN = edict()`, `__C.TRAIN.WORKERS = 16`): read as a config node.
+const EASY_DICT: &str = "easydict.EasyDict";
 
 /// The methods that change a config node's values.
 const MERGES: &[&str] = &[
@@ -68,6 +74,18 @@ pub(super) enum Object {
 /// CFG: ...` read as `CFG.num_workers`): the class attributes are the defaults.
 pub(super) fn global<'a>(m: &Module<'a>, name: &str) -> Option<Config<'a>> {
     let binding = m.single_binding(name, MODULE_SCOPE)?;
+    // `cfg = __C` after `__C = edict()` (py-faster-rcnn's layout): the same config, one
+    // name on.
+    if let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value)
+        && value.kind() == "identifier"
+    {
+        let target = m.text(value);
+        let aliased = m.single_binding(target, MODULE_SCOPE)?;
+        if target == name || aliased.value.is_some_and(|v| v.kind() == "identifier") {
+            return None;
+        }
+        return global(m, target);
+    }
     let start = match (&binding.kind, binding.value) {
         // `class CFG: num_workers = 16` read as `CFG.num_workers`: the class itself.
         (BindingKind::Class(class), _) if is_plain(m, *class) => class_defaults(m, *class),
@@ -230,12 +248,20 @@ fn returned_clone<'a>(m: &Module<'a>, body: Node<'a>) -> Option<Node<'a>> {
 
 /// Whether `value` constructs a config node (`CN()`, `CfgNode(new_allowed=True)`).
 fn is_construction(m: &Module, value: Node) -> bool {
-    value.kind() == "call"
-        && positional_args(value).is_empty()
-        && value
-            .child_by_field_name("function")
-            .and_then(|f| m.qualified_name(f))
-            .is_some_and(|q| CFG_NODE.contains(&q.as_str()))
+    if value.kind() != "call" || !positional_args(value).is_empty() {
+        return false;
+    }
+    let Some(qualified) = value
+        .child_by_field_name("function")
+        .and_then(|f| m.qualified_name(f))
+    else {
+        return false;
+    };
+    CFG_NODE.contains(&qualified.as_str())
+        || (qualified == EASY_DICT
+            && value
+                .child_by_field_name("arguments")
+                .is_some_and(|a| a.named_child_count() == 0))
 }
 
 /// The class `value` builds when it is `Class()` of a plain class of this file: no decorator,
@@ -498,7 +524,7 @@ fn defaults_of_file(m: &Module, file: &Path, name: &str) -> Option<Arc<yaml::Nod
     let read = |source: &str| {
         // A config node, a class of the file, or a keyword bag of the standard library or
         // TensorFlow.
-        if !["CfgNode", "class ", "Namespace(", "HParams("]
+        if !["CfgNode", "EasyDict", "class ", "Namespace(", "HParams("]
             .iter()
             .any(|word| source.contains(word))
         {
@@ -681,10 +707,13 @@ pub(super) fn value(
             && w.function.is_none()
             && attribute_path(m, w.target, defaults.name).is_some()
     };
-    if m.attribute_assignments()
-        .iter()
-        .any(|w| w.attribute == key && !sets_defaults(w))
-    {
+    // A write under a condition that is false on a run with the defaults (`if args.workers:
+    // config.WORKERS = args.workers`, `--workers` without a default) does not run.
+    if m.attribute_assignments().iter().any(|w| {
+        w.attribute == key
+            && !sets_defaults(w)
+            && argparse::branch_runs(m, w.target, None, depth) != Some(false)
+    }) {
         return None;
     }
     if let Object::Global { file, .. } = object {
@@ -703,7 +732,32 @@ pub(super) fn value(
         return None;
     }
     let mut tree = defaults.tree.clone();
+    // The tree before a merge of a file named only at run time (`update_config(args.cfg)`,
+    // `cfg.merge_from_file(args.config_file)`), with that call, while no other merge may
+    // have changed it: the config files the project ships may still agree on the value.
+    let mut run_time_file: Option<(yaml::Node, String)> = None;
+    let mut other_merge = false;
     for call in m.calls() {
+        if let Some(argument) = file_merger(m, defaults, call) {
+            match m.value_in(argument, call.scope, depth + 1).value {
+                Value::Str(relative) if !is_conditional(m, call.node) => {
+                    let (loaded, _) = hydra::load_relative(m, &relative)?;
+                    tree.merge(loaded);
+                }
+                _ => {
+                    if run_time_file.is_none() && !other_merge && !is_conditional(m, call.node) {
+                        run_time_file = Some((tree.clone(), m.text(call.node).to_owned()));
+                    } else {
+                        other_merge = true;
+                    }
+                    tree = yaml::Node::Gap(ConfigGap::Merged {
+                        call: m.text(call.callee).to_owned(),
+                        line: m.line(call.node.start_byte()),
+                    });
+                }
+            }
+            continue;
+        }
         let Some(method) = call.method.filter(|method| MERGES.contains(method)) else {
             continue;
         };
@@ -719,11 +773,13 @@ pub(super) fn value(
                 object: o, path: p, ..
             }) if o == *object => {
                 if !p.is_empty() || is_conditional(m, call.node) {
+                    other_merge = true;
                     tree = merged();
                     continue;
                 }
                 let args = positional_args(call.node);
                 let [argument] = args.as_slice() else {
+                    other_merge = true;
                     tree = merged();
                     continue;
                 };
@@ -732,24 +788,113 @@ pub(super) fn value(
                         Value::Str(relative) => {
                             let (loaded, shown) = hydra::load_relative(m, &relative)?;
                             if loaded.get("_BASE_").is_some() {
+                                other_merge = true;
                                 tree = yaml::Node::Gap(ConfigGap::Composed { shown });
                             } else {
                                 tree.merge(loaded);
                             }
                         }
-                        _ => tree = merged(),
+                        _ => {
+                            if run_time_file.is_none() && !other_merge {
+                                run_time_file = Some((tree.clone(), m.text(call.node).to_owned()));
+                            } else {
+                                other_merge = true;
+                            }
+                            tree = merged();
+                        }
                     },
                     "merge_from_list" if empty_by_default(m, *argument) => {}
-                    _ => tree = merged(),
+                    _ => {
+                        other_merge = true;
+                        tree = merged();
+                    }
                 }
             }
             Some(_) => {}
             // A merge into an object the analysis cannot name may be this one.
-            None => tree = merged(),
+            None => {
+                other_merge = true;
+                tree = merged();
+            }
         }
     }
     let here = m.path.parent()?;
-    hydra::value_at(m, &tree, path, &hydra::shown(here, defaults.file))
+    let shown = hydra::shown(here, defaults.file);
+    if let (Some((before, call)), false) = (run_time_file, other_merge) {
+        return shipped::agreed(m, defaults.file, &before, path, &shown, &call)
+            .or_else(|| hydra::value_at(m, &tree, path, &shown));
+    }
+    hydra::value_at(m, &tree, path, &shown)
+}
+
+/// The argument of `call` when it calls a function of the config's own module that loads a
+/// YAML file into the config by computed keys (`def update_config(config_file): ...
+/// config[k] = v`, the EasyDict configs of HRNet-style projects): the file it is given.
+fn file_merger<'a>(m: &Module<'a>, defaults: &Defaults, call: &CallSite<'a>) -> Option<Node<'a>> {
+    let args = positional_args(call.node);
+    let [argument] = args.as_slice() else {
+        return None;
+    };
+    // A function of this file that holds the config itself.
+    if defaults.file == m.path && call.callee.kind() == "identifier" {
+        let name = m.text(call.callee);
+        let local = m
+            .single_binding(name, MODULE_SCOPE)
+            .is_some_and(|b| matches!(b.kind, BindingKind::Function(_)));
+        if local {
+            return writes_computed_keys(m, name, defaults.name).then_some(*argument);
+        }
+    }
+    let qualified = call.qualified.as_deref()?;
+    let found = m.index.definition(m.path, qualified)?;
+    if found.file != defaults.file {
+        return None;
+    }
+    let merges = if found.file == m.path {
+        writes_computed_keys(m, &found.name, defaults.name)
+    } else {
+        let source = m.index.source(&found.file)?;
+        let tree = crate::python::parse(&source, None)?;
+        let other = Module::build_definitions(
+            &source,
+            &tree,
+            &found.file,
+            m.index,
+            Catalogue::builtin_ref(),
+        );
+        writes_computed_keys(&other, &found.name, defaults.name)
+    };
+    merges.then_some(*argument)
+}
+
+/// Whether the module-level function `function` of `m` reads YAML and assigns items of the
+/// module-level config `name` by computed keys (`config[k] = v`).
+fn writes_computed_keys(m: &Module, function: &str, name: &str) -> bool {
+    let Some(binding) = m.single_binding(function, MODULE_SCOPE) else {
+        return false;
+    };
+    let BindingKind::Function(id) = binding.kind else {
+        return false;
+    };
+    let Some(def) = m.function(id) else {
+        return false;
+    };
+    if !m.text(def.node).contains("yaml") {
+        return false;
+    }
+    m.references(name).into_iter().any(|reference| {
+        m.function_at(reference) == Some(id)
+            && reference.parent().is_some_and(|subscript| {
+                subscript.kind() == "subscript"
+                    && subscript.child_by_field_name("value") == Some(reference)
+                    && subscript
+                        .child_by_field_name("subscript")
+                        .is_some_and(|key| key.kind() != "string")
+                    && subscript.parent().is_some_and(|a| {
+                        a.kind() == "assignment" && a.child_by_field_name("left") == Some(subscript)
+                    })
+            })
+    })
 }
 
 /// Whether a project file this one imports from (but the config's own) may change the shared
@@ -811,7 +956,18 @@ fn handed_to_project(m: &Module, object: &Object, path: &[String], depth: u32) -
                 .qualified
                 .as_deref()
                 .and_then(|q| m.index.definition(m.path, q))
-                .is_some_and(|found| m.index.may_write_handed(&found.file, key))
+                .is_some_and(|found| match found.file == m.path {
+                    // This file's own function: its attribute writes are this file's (read
+                    // with their branches above); what is left is writes by other means.
+                    true => m
+                        .single_binding(&found.name, MODULE_SCOPE)
+                        .and_then(|b| match b.kind {
+                            BindingKind::Function(id) => m.function(id),
+                            _ => None,
+                        })
+                        .is_none_or(|def| index::writes_unnamed_or_quoted(m.text(def.node), key)),
+                    false => m.index.may_write_handed(&found.file, key),
+                })
     })
 }
 
