@@ -6,6 +6,11 @@
 //! `merge_from_list` of what is empty by default (a positional `opts` with
 //! `nargs=argparse.REMAINDER`) changes nothing.
 //!
+//! An EasyDict filled attribute by attribute (`__C = edict()`, `__C.TRAIN = edict()`) is read
+//! the same way, and a function of its module that loads YAML into it by computed keys
+//! (`update_config(args.cfg)`) is a `merge_from_file`. A merge of a file named only at run
+//! time leaves the value to the config files the project ships (see [`shipped`]).
+//!
 //! Any other merge, a merge under a condition, a write of the same key, or the config handed
 //! to a function of another project file (which may merge into it) makes the value unknown,
 //! with its reason where one can be given. The module-level config itself is shared by every
