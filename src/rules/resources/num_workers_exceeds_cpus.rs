@@ -42,12 +42,17 @@ writes the key;
 a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` of a file opened
 from a literal path or an option's default, `with open(args.config) as f:`, also turned into
 options and back by asteroid's `prepare_parser_from_dict` and `parse_args_as_dict`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
-(`cfg.merge_from_file(args.cfg)` with the option's default path), or the class attribute of a
+(`cfg.merge_from_file(args.cfg)` with the option's default path; with a file named only on
+the command line, the value every YAML file of the project that fits the config gives or
+keeps, when they all agree), an EasyDict config filled the same way (`__C = edict()`,
+`__C.TRAIN.WORKERS = 16`, with an `update_config(args.cfg)` of its module read like
+`merge_from_file`), or the class attribute of a
 plain config class's module-level instance (`class Config: num_thread = 30`, `cfg = Config()`,
 also imported by other modules when no file of the project that imports it assigns the key); the message says which. A
 config value that is an interpolation (`${...}`) or `???` stays unknown, as does a yacs value
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
-options given by default, a config file chosen only on the command line), and `dldoctor
+options given by default, a config file chosen only on the command line whose shipped
+candidates disagree or inherit others with `_BASE_`), and `dldoctor
 loaders` says why. A count bounded by the CPU count
 (`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
 rewrites in a way the analysis cannot follow (`args.workers = args.workers // args.accum`
