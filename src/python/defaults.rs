@@ -31,7 +31,7 @@ use crate::python::model::{
     Binding, BindingKind, CallSite, ClassId, FunctionDef, FunctionId, Module, ScopeId,
     positional_args,
 };
-use crate::python::values::{Provenance, Resolved};
+use crate::python::values::{Provenance, Resolved, Value};
 use crate::text::TextRange;
 
 /// Calls that run a function as a command-line program, its defaults being what a run without
@@ -99,9 +99,23 @@ fn passed_there<'a>(
 /// The value of a parameter binding: its default or what every call passes (see the module's
 /// documentation). `None` when unknown.
 pub(crate) fn parameter_value(m: &Module, param: &Binding, depth: u32) -> Option<Resolved> {
+    let key = parameter_key(m, param);
+    if let Some(assumed) = ASSUMED.with_borrow(|a| {
+        a.iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, resolved)| resolved.clone())
+    }) {
+        return Some(assumed);
+    }
+    combine(passed_values(m, param, depth)?)
+}
+
+/// What each call found gives the parameter, with whether it is a candidate for one caller's
+/// value (outside the tests); `None` when a call cannot be read.
+fn passed_values(m: &Module, param: &Binding, depth: u32) -> Option<Vec<(Resolved, bool)>> {
     // A parameter passed on to itself (`def f(x): ... f(x)`) adds nothing: unknown, and
     // following it again would only repeat the search.
-    let key = (m.source.as_ptr() as usize, param.name_range.start);
+    let key = parameter_key(m, param);
     if FOLLOWING.with_borrow(|f| f.contains(&key)) {
         return None;
     }
@@ -111,13 +125,48 @@ pub(crate) fn parameter_value(m: &Module, param: &Binding, depth: u32) -> Option
     found
 }
 
+/// The value one caller outside the tests gives the parameter when it is `wanted`: that
+/// caller's path runs the function with it, whatever the others give.
+pub(crate) fn one_caller_giving(
+    m: &Module,
+    param: &Binding,
+    wanted: &Value,
+    depth: u32,
+) -> Option<Resolved> {
+    passed_values(m, param, depth)?
+        .into_iter()
+        .find(|(r, candidate)| *candidate && r.value == *wanted)
+        .map(|(r, _)| r)
+}
+
+/// Runs `f` with the parameter read as `value` (one caller's path, see
+/// [`one_caller_giving`]): every read of it in `m` while `f` runs gives that value.
+pub(crate) fn assuming<T>(
+    m: &Module,
+    param: &Binding,
+    value: Resolved,
+    f: impl FnOnce() -> T,
+) -> T {
+    let key = parameter_key(m, param);
+    ASSUMED.with_borrow_mut(|a| a.push((key, value)));
+    let out = f();
+    ASSUMED.with_borrow_mut(|a| a.pop());
+    out
+}
+
+fn parameter_key(m: &Module, param: &Binding) -> (usize, usize) {
+    (m.source.as_ptr() as usize, param.name_range.start)
+}
+
 thread_local! {
     /// The parameters being resolved on this thread (the source's address and the
     /// parameter's offset).
     static FOLLOWING: std::cell::RefCell<Vec<(usize, usize)>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Parameters read with one caller's value on this thread (see [`assuming`]).
+    static ASSUMED: std::cell::RefCell<Vec<((usize, usize), Resolved)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved> {
+fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Vec<(Resolved, bool)>> {
     let function_id = m.scopes().get(param.scope)?.function?;
     let function = m.function(function_id)?;
     if function.node.parent()?.kind() == "decorated_definition" {
@@ -144,7 +193,7 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
             let calls = method_calls(m, class_id, function_id, position, keyword_only, param.name)?;
             let class = m.class(class_id)?.name;
             let shown = format!("{class}.{}", function.name);
-            return combine(resolve_passed(
+            return Some(resolve_passed(
                 m,
                 function,
                 param,
@@ -186,7 +235,7 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Resolved>
     if passed.is_empty() {
         passed.push((Passed::Nothing, true));
     }
-    combine(resolve_passed(
+    Some(resolve_passed(
         m,
         function,
         param,

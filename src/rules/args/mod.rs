@@ -11,9 +11,10 @@ pub mod timeout_without_workers;
 use crate::diagnostic::Diagnostic;
 use crate::fix::Fix;
 use crate::lang::Lang;
-use crate::python::edit;
 use crate::python::loaders::{Argument, Loader, Param};
-use crate::python::model::Module;
+use crate::python::model::{BindingKind, Module};
+use crate::python::values::{Value, one_caller_note};
+use crate::python::{argparse, defaults, edit};
 use crate::rules::{Checker, Rule};
 
 /// An argument's text on one line, shortened for a fix title.
@@ -75,9 +76,10 @@ pub(crate) fn workers_text_zh(loader: &Loader) -> String {
 }
 
 /// The shape of the "option without workers" rules: for every loader that certainly has no
-/// workers and passes `param` unconditionally with a value `offends` accepts, report at the
-/// argument, point at `num_workers`, and offer to remove the argument. `message` gets the
-/// loader, the argument and the `num_workers` text, `message_zh` the same in Chinese.
+/// workers, or has none on one caller's path (see [`on_zero_path`]), and passes `param`
+/// unconditionally with a value `offends` accepts, report at the argument, point at
+/// `num_workers`, and (when certain) offer to remove the argument. `message` gets the loader,
+/// the argument and the `num_workers` text, `message_zh` the same in Chinese.
 pub(crate) fn check_without_workers(
     checker: &mut Checker,
     rule: &Rule,
@@ -88,21 +90,76 @@ pub(crate) fn check_without_workers(
 ) {
     let m = checker.model;
     for loader in m.loaders() {
-        if !loader.certainly_single_process() {
-            continue;
-        }
         let Some(arg) = loader.argument(param) else {
             continue;
         };
-        if arg.conditional || !offends(m, arg) {
+        if arg.conditional {
             continue;
         }
-        let text = message(m, loader, arg, &workers_text(loader));
-        let text_zh = message_zh(m, loader, arg, &workers_text_zh(loader));
+        let certain = loader.certainly_single_process();
+        let (arg, workers, workers_zh) = if certain {
+            (arg.clone(), workers_text(loader), workers_text_zh(loader))
+        } else {
+            match on_zero_path(m, loader, arg) {
+                Some(found) => found,
+                None => continue,
+            }
+        };
+        if !offends(m, &arg) {
+            continue;
+        }
+        let text = message(m, loader, &arg, &workers);
+        let text_zh = message_zh(m, loader, &arg, &workers_zh);
         let mut d = with_workers_related(rule.diagnostic(arg.anchor, text).zh(text_zh), loader);
-        if let Some(fix) = remove_fix(m, arg) {
+        // On one caller's path, the other callers may start workers that use the argument.
+        if let Some(fix) = remove_fix(m, &arg).filter(|_| certain) {
             d = d.with_fix(fix);
         }
         checker.report(d);
     }
+}
+
+/// `arg` as it is on one caller's path with no workers: the loader's `num_workers` is a
+/// parameter of the function building it (`def create_loader(ds, num_workers=0,
+/// prefetch_factor=2)`), one caller outside the tests gives it 0, and on that path the call
+/// runs and `arg` has a value all callers agree on (`prefetch_factor = 2 if num_workers == 0
+/// else prefetch_factor`). With the `num_workers` texts, in English and Chinese.
+fn on_zero_path<'a>(
+    m: &Module<'a>,
+    loader: &Loader<'a>,
+    arg: &Argument<'a>,
+) -> Option<(Argument<'a>, String, String)> {
+    let workers = loader.argument(Param::NumWorkers)?;
+    let node = workers.value_node;
+    if workers.conditional || node.kind() != "identifier" {
+        return None;
+    }
+    let binding = m.binding_read(m.text(node), m.scope_at(node), node, 0)?;
+    if binding.kind != BindingKind::Parameter {
+        return None;
+    }
+    let zero = defaults::one_caller_giving(m, binding, &Value::Int(0), 0)?;
+    let (runs, value) = defaults::assuming(m, binding, zero.clone(), || {
+        (
+            argparse::branch_runs(m, loader.call, None, 0),
+            m.value_in(arg.value_node, m.scope_at(arg.value_node), 0),
+        )
+    });
+    // A value that differs by caller may be another caller's.
+    if runs != Some(true) || !value.value.is_known() || matches!(value.value, Value::OneCaller(_)) {
+        return None;
+    }
+    let mut on_path = arg.clone();
+    on_path.value = value;
+    let texts = [Lang::En, Lang::Zh].map(|lang| {
+        let sep = if lang == Lang::En { ", " } else { "，" };
+        let mut notes: Vec<String> = zero.provenance.note(lang).into_iter().collect();
+        notes.push(one_caller_note(lang).to_owned());
+        match lang {
+            Lang::En => format!("num_workers=0 ({})", notes.join(sep)),
+            Lang::Zh => format!("num_workers=0（{}）", notes.join(sep)),
+        }
+    });
+    let [en, zh] = texts;
+    Some((on_path, en, zh))
 }

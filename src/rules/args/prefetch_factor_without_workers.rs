@@ -39,7 +39,11 @@ ValueError: --dataloader_prefetch_factor can only be set when data is loaded in 
 
 This bites code that passes `prefetch_factor=2` (the old default) everywhere and turns workers
 off for debugging, or a config where `num_workers` comes from a command-line option whose
-default is 0.
+default is 0, or a loader helper that one caller runs without workers
+(`create_data_loader(ds, num_workers=0)`) while its guard keeps `prefetch_factor` set
+(`prefetch_factor = 2 if num_workers == 0 else prefetch_factor`): that caller's path raises,
+and the message names it. On such a path no fix is offered, since the other callers may use
+the argument.
 
 ## Example
 ```python
