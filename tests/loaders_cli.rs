@@ -4089,3 +4089,65 @@ if __name__ == '__main__':
     );
     assert!(run(&[]).is_empty());
 }
+
+/// CenterNet's layout (also FairMOT's and MOC-Detector's): `opts.py` holds a class whose
+/// `parse(self, args='')` parses the command line (or, given `''`, no option at all) and
+/// whose `update_dataset_info_and_set_heads(self, opt, dataset)` writes a few attributes
+/// and returns the namespace it is given; the training script rebinds `opt` to that.
+#[test]
+fn a_namespace_handed_back_by_a_method_of_another_module() {
+    let run = |update: &str| {
+        let dir = project(&[
+            (
+                "src/lib/opts.py",
+                &format!(
+                    "\
+import argparse
+
+
+class opts(object):
+    def __init__(self):
+        self.parser = argparse.ArgumentParser()
+        self.parser.add_argument('--num_workers', type=int, default=16)
+        self.parser.add_argument('--gpus', default='0')
+
+    def parse(self, args=''):
+        if args == '':
+            opt = self.parser.parse_args()
+        else:
+            opt = self.parser.parse_args(args)
+        opt.gpus = [int(gpu) for gpu in opt.gpus.split(',')]
+        return opt
+
+    def update_dataset_info_and_set_heads(self, opt, dataset):
+        opt.num_classes = dataset.num_classes
+{update}        return opt
+"
+                ),
+            ),
+            (
+                "src/main.py",
+                "\
+import torch
+from lib.opts import opts
+
+
+def main(opt):
+    Dataset = torch.utils.data.TensorDataset
+    opt = opts().update_dataset_info_and_set_heads(opt, Dataset)
+    loader = torch.utils.data.DataLoader(range(8), num_workers=opt.num_workers)
+    for batch in loader:
+        pass
+
+
+if __name__ == '__main__':
+    opt = opts().parse()
+    main(opt)
+",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run(""), ["src/main.py:8:DL201"]);
+    assert!(run("        opt.num_workers = 4\n").is_empty());
+}

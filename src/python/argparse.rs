@@ -1108,8 +1108,12 @@ fn writes_any_attribute_of<'a>(
 fn foreign_writes<'a>(m: &Module<'a>, flow: &Flow<'_, 'a>, namespace: &Namespace) -> ForeignWrites {
     let mut out = HashMap::new();
     for call in m.calls() {
-        let Some(qualified) = call.qualified.as_deref() else {
-            continue;
+        let (qualified, method) = match call.qualified.as_deref() {
+            Some(q) => (q.to_owned(), None),
+            None => match callee_of_project(m, call.node, call.scope) {
+                Some((class, Some(method))) => (class, Some(method)),
+                _ => continue,
+            },
         };
         if qualified.starts_with("builtins.") || qualified.starts_with("torch.") {
             continue;
@@ -1142,7 +1146,11 @@ fn foreign_writes<'a>(m: &Module<'a>, flow: &Flow<'_, 'a>, namespace: &Namespace
         if passed.is_empty() {
             continue;
         }
-        let Some(writes) = m.index.parameter_writes(m.path, qualified) else {
+        let writes = match &method {
+            None => m.index.parameter_writes(m.path, &qualified),
+            Some(method) => m.index.method_parameter_writes(m.path, &qualified, method),
+        };
+        let Some(writes) = writes else {
             continue;
         };
         let call_text = || {
@@ -1242,6 +1250,29 @@ pub(crate) fn parameter_writes(m: &Module, function: FunctionId) -> Vec<ParamWri
         }
     }
     out
+}
+
+/// The position of the parameter every `return` of `function` hands back as it was given
+/// (`def update_dataset_info_and_set_heads(self, opt, dataset): ...; return opt`), among the
+/// arguments of a call (`self` of a method not counted): for other files, `opt =
+/// opts().update_dataset_info_and_set_heads(opt, Dataset)` keeps the namespace handed in.
+pub(crate) fn returned_argument(m: &Module, function: FunctionId) -> Option<usize> {
+    let def = m.function(function)?;
+    let mut found = None;
+    for ret in syntax::return_statements(def.body?) {
+        let value = ret.named_child(0).filter(|v| v.kind() == "identifier")?;
+        let name = m.text(value);
+        if m.single_binding(name, def.scope)?.kind != BindingKind::Parameter {
+            return None;
+        }
+        let (position, keyword_only) = parameter_position(m, def.node, name)?;
+        if keyword_only || found.is_some_and(|f| f != position) {
+            return None;
+        }
+        found = Some(position);
+    }
+    let shift = usize::from(def.class.is_some());
+    found?.checked_sub(shift)
 }
 
 /// The parser a module-level function returns, its parents folded in, for other files that
@@ -1456,6 +1487,25 @@ pub(crate) fn constructed_class<'a>(
     matches!(class.kind(), "identifier" | "attribute").then_some(class)
 }
 
+/// The function of another file `call` calls, as `(qualified, None)` for an imported
+/// function and `(class, Some(method))` for a method of an instance built in the call's
+/// expression or bound once (`opts().update(opt)`, `o = Opts(); o.update(opt)`).
+fn callee_of_project<'a>(
+    m: &Module<'a>,
+    call: Node<'a>,
+    scope: ScopeId,
+) -> Option<(String, Option<String>)> {
+    let callee = call.child_by_field_name("function")?;
+    if callee.kind() == "attribute"
+        && let Some(object) = callee.child_by_field_name("object")
+        && let Some(class) = constructed_class(m, object, scope)
+    {
+        let method = m.text(callee.child_by_field_name("attribute")?).to_owned();
+        return Some((m.qualified_in(class, scope, 0)?, Some(method)));
+    }
+    Some((m.qualified_in(callee, scope, 0)?, None))
+}
+
 /// Whether `call` passes no argument: only then does a helper that returns the parsed
 /// namespace parse the command line (`parse_args(input_args)` parses what it is given).
 fn passes_nothing(call: Node) -> bool {
@@ -1471,8 +1521,9 @@ fn passes_nothing(call: Node) -> bool {
 pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<ParserOptions> {
     let def = m.function(function)?;
     let params = def.node.child_by_field_name("parameters")?;
-    // `parse_args(input_args=None)`: called without arguments, it parses the command line
-    // (the callers' side checks the call passes none).
+    // `parse_args(input_args=None)` (or CenterNet's `parse(self, args='')`): called without
+    // arguments, it parses the command line, or no option at all, which gives the same
+    // defaults (the callers' side checks the call passes none).
     let mut cursor = params.walk();
     let takes_only_none = params
         .named_children(&mut cursor)
@@ -1480,7 +1531,7 @@ pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<Par
         .all(|p| {
             p.kind() == "default_parameter"
                 && p.child_by_field_name("value")
-                    .is_some_and(|v| v.kind() == "none")
+                    .is_some_and(|v| gives_no_options(m, v))
         });
     if !takes_only_none {
         return None;
@@ -1671,6 +1722,18 @@ pub(crate) fn passed_in(
         out.push((table.map(|t| t.via(m, call.node)), named));
     }
     out
+}
+
+/// Whether `argv`, given to `parse_args`, parses the command line or no option at all:
+/// `None`, or an empty list, tuple or string (`parse_args([])` gives the defaults, as a run
+/// without options does).
+fn gives_no_options(m: &Module, argv: Node) -> bool {
+    match argv.kind() {
+        "none" => true,
+        "list" | "tuple" => argv.named_child_count() == 0,
+        "string" => m.string_value(argv).is_some_and(|s| s.is_empty()),
+        _ => false,
+    }
 }
 
 /// Whether `qualified`, as `m` names it, is `external.callee` of the file `helper`.
@@ -1931,7 +1994,8 @@ impl<'m, 'a> Flow<'m, 'a> {
                                 .foreign_function(expr, m.qualified_in(callee, scope, 0).as_deref())
                                 .or_else(|| {
                                     self.parse_call(expr, scope, frame, depth, "parse_args")
-                                }),
+                                })
+                                .or_else(|| self.passed_through(expr, scope, frame, depth)),
                         }
                     }
                 }
@@ -1993,8 +2057,9 @@ impl<'m, 'a> Flow<'m, 'a> {
         if depth > MAX_DEPTH {
             return false;
         }
+        let empty = |n: Node| gives_no_options(m, n);
         match argv.kind() {
-            "none" => true,
+            "none" | "list" | "tuple" | "string" => empty(argv),
             "subscript" => argv
                 .child_by_field_name("value")
                 .and_then(|v| m.qualified_in(v, scope, 0))
@@ -2022,11 +2087,11 @@ impl<'m, 'a> Flow<'m, 'a> {
                                     Passed::Value(v) => {
                                         self.is_command_line(v, call.scope, call.outer, depth + 1)
                                     }
-                                    Passed::Nothing => default.is_some_and(|d| d.kind() == "none"),
+                                    Passed::Nothing => default.is_some_and(empty),
                                     Passed::Unknown => false,
                                 }
                             }
-                            None => default.is_some_and(|d| d.kind() == "none"),
+                            None => default.is_some_and(empty),
                         }
                     }
                     // `args, rest = p.parse_known_args()`: `rest` is the rest of the command line.
@@ -2429,6 +2494,29 @@ impl<'m, 'a> Flow<'m, 'a> {
             return None;
         }
         self.foreign_method(call, scope).map(Some)
+    }
+
+    /// `opt = opts().update_dataset_info_and_set_heads(opt, Dataset)` (or `args =
+    /// helpers.finish(args)`): a function or method of another file of the project that
+    /// returns the namespace it is given (see [`returned_argument`]); what it writes is
+    /// left to [`foreign_writes`].
+    fn passed_through(
+        &self,
+        call: Node<'a>,
+        scope: ScopeId,
+        frame: Option<&CallFrame<'_, 'a>>,
+        depth: u32,
+    ) -> Option<Parsers> {
+        let m = self.m;
+        if has_splat(call) {
+            return None;
+        }
+        let (qualified, method) = callee_of_project(m, call, scope)?;
+        let position = m
+            .index
+            .returned_argument(m.path, &qualified, method.as_deref())?;
+        let given = *positional_args(call).get(position)?;
+        self.resolve(given, scope, frame, depth + 1, Want::Namespace)
     }
 
     /// The namespace a method of a class of another file of the project returns

@@ -202,6 +202,12 @@ pub struct FileSummary {
     shapes: HashMap<String, ClassShape>,
     /// The attributes each module-level function assigns on its parameters.
     param_writes: HashMap<String, Vec<ParamWrite>>,
+    /// The same for the methods of module-level classes, keyed `Class.method`, positions
+    /// among a call's arguments (`self` not counted).
+    method_param_writes: HashMap<String, Vec<ParamWrite>>,
+    /// The functions (and `Class.method`s) that return the argument at this position as
+    /// it was given ([`argparse::returned_argument`]).
+    arguments_returned: HashMap<String, usize>,
     /// The argparse parser each module-level function returns, if it does.
     parsers_returned: HashMap<String, Arc<ParserOptions>>,
     /// What each module-level function adds to the parsers it is given, by position.
@@ -283,6 +289,22 @@ impl FileSummary {
                         continue;
                     };
                     let key = format!("{name}.{}", def.name);
+                    // An instance method: a call binds `self`.
+                    if argparse::binds_first(&module, *method).is_none() {
+                        let writes: Vec<ParamWrite> = argparse::parameter_writes(&module, *method)
+                            .into_iter()
+                            .filter_map(|mut w| {
+                                w.position = w.position.checked_sub(1)?;
+                                Some(w)
+                            })
+                            .collect();
+                        if !writes.is_empty() {
+                            summary.method_param_writes.insert(key.clone(), writes);
+                        }
+                        if let Some(position) = argparse::returned_argument(&module, *method) {
+                            summary.arguments_returned.insert(key.clone(), position);
+                        }
+                    }
                     if let Some(parser) = argparse::returned_namespace(&module, *method) {
                         summary
                             .namespaces_returned
@@ -313,6 +335,9 @@ impl FileSummary {
                     summary.param_writes.insert(name.to_owned(), writes);
                 }
                 summary.parser_helper(&module, name.to_owned(), *id);
+                if let Some(position) = argparse::returned_argument(&module, *id) {
+                    summary.arguments_returned.insert(name.to_owned(), position);
+                }
                 if let Some(parser) = argparse::returned_namespace(&module, *id) {
                     summary
                         .namespaces_returned
@@ -581,6 +606,43 @@ impl ProjectIndex {
                 .cloned()
                 .unwrap_or_default(),
         )
+    }
+
+    /// The attributes the method `method` of the module-level class `class` (as imported
+    /// into `from_file`) assigns on its parameters, positions among a call's arguments;
+    /// `None` when the class is not one of the project.
+    pub(crate) fn method_parameter_writes(
+        &self,
+        from_file: &Path,
+        class: &str,
+        method: &str,
+    ) -> Option<Vec<ParamWrite>> {
+        let def = self.definition(from_file, class)?;
+        let key = format!("{}.{method}", def.name);
+        Some(
+            def.summary()
+                .method_param_writes
+                .get(&key)
+                .cloned()
+                .unwrap_or_default(),
+        )
+    }
+
+    /// The position of the argument the function `qualified` (or the method `method` of the
+    /// class `qualified`) of another file returns as given (`opt =
+    /// opts().update_dataset_info_and_set_heads(opt, Dataset)`).
+    pub(crate) fn returned_argument(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        method: Option<&str>,
+    ) -> Option<usize> {
+        let def = self.definition(from_file, qualified)?;
+        let key = match method {
+            Some(method) => format!("{}.{method}", def.name),
+            None => def.name.clone(),
+        };
+        def.summary().arguments_returned.get(&key).copied()
     }
 
     /// The definition of a parser helper and its key in that file's summary: a module-level
