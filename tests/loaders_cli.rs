@@ -4151,3 +4151,71 @@ if __name__ == '__main__':
     assert_eq!(run(""), ["src/main.py:8:DL201"]);
     assert!(run("        opt.num_workers = 4\n").is_empty());
 }
+
+/// once-for-all's layout: a run config picks the provider class by a local name in a
+/// branch (`DataProviderClass = ImagenetDataProvider`) and builds it through that name from
+/// an attribute its constructor keeps; another script sets a class attribute of the provider
+/// (`ImagenetDataProvider.DEFAULT_PATH = ...`), which builds nothing.
+#[test]
+fn a_class_built_through_a_local_alias_in_another_module() {
+    let run = |other_use: &str| {
+        let dir = project(&[
+            (
+                "pkg/provider.py",
+                "\
+import torch
+
+
+class ImagenetDataProvider:
+    DEFAULT_PATH = '/data'
+
+    def __init__(self, batch_size=256, n_worker=32):
+        self.train = torch.utils.data.DataLoader(range(10), batch_size=batch_size, num_workers=n_worker)
+",
+            ),
+            (
+                "pkg/run_config.py",
+                "\
+from pkg.provider import ImagenetDataProvider
+
+
+class RunConfig:
+    def __init__(self, name='imagenet', n_worker=32):
+        self.name = name
+        self.n_worker = n_worker
+
+    @property
+    def data_provider(self):
+        if self.name == 'imagenet':
+            DataProviderClass = ImagenetDataProvider
+        else:
+            raise NotImplementedError
+        return DataProviderClass(batch_size=64, n_worker=self.n_worker)
+",
+            ),
+            (
+                "eval_net.py",
+                &format!(
+                    "\
+import argparse
+from pkg.provider import ImagenetDataProvider
+from pkg.run_config import RunConfig
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--workers', type=int, default=20)
+    args = parser.parse_args()
+    ImagenetDataProvider.DEFAULT_PATH = '/imagenet'
+{other_use}    config = RunConfig(n_worker=args.workers)
+    for batch in config.data_provider.train:
+        pass
+"
+                ),
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run(""), ["pkg/provider.py:8:DL201"]);
+    // The class handed on as a value may be built with anything.
+    assert!(run("    factory = dict(imagenet=ImagenetDataProvider)\n").is_empty());
+}

@@ -1942,14 +1942,59 @@ fn constructions_in<'t>(
             .filter(|a| a.kind() == "attribute" && a.child_by_field_name("object") == Some(named))
             .and_then(|a| a.child_by_field_name("attribute"))
             .is_some_and(|method| is_static(source.get(method.byte_range()).unwrap_or("")));
-        if static_call {
+        // `ImagenetDataProvider.DEFAULT_PATH = path`, `Class.name`: an attribute of the class
+        // read or set, not called, builds nothing.
+        let attribute_only = named
+            .parent()
+            .filter(|a| a.kind() == "attribute" && a.child_by_field_name("object") == Some(named))
+            .is_some_and(|a| {
+                a.parent().is_none_or(|p| {
+                    p.kind() != "call" || p.child_by_field_name("function") != Some(a)
+                })
+            });
+        if static_call || attribute_only {
             continue;
         }
-        let call = named.parent()?;
-        if call.kind() != "call" || call.child_by_field_name("function") != Some(named) {
+        let parent = named.parent()?;
+        // `DataProviderClass = ImagenetDataProvider` in a branch, then
+        // `DataProviderClass(n_worker=...)`: the alias's calls build the class.
+        if parent.kind() == "assignment" && parent.child_by_field_name("right") == Some(named) {
+            alias_calls(source, parent, found)?;
+            continue;
+        }
+        if parent.kind() != "call" || parent.child_by_field_name("function") != Some(named) {
             return None;
         }
-        found.push(call);
+        found.push(parent);
+    }
+    Some(())
+}
+
+/// The calls of the local name `assignment` binds to a class (`Alias = Class`), in the
+/// function holding the assignment: `None` when the target is not a plain name, or the name
+/// is used there other than by calling it or binding it again.
+fn alias_calls<'t>(source: &str, assignment: Node<'t>, found: &mut Vec<Node<'t>>) -> Option<()> {
+    let text = |n: Node| source.get(n.byte_range()).unwrap_or("");
+    let target = assignment.child_by_field_name("left")?;
+    if target.kind() != "identifier" {
+        return None;
+    }
+    let alias = text(target);
+    let body = std::iter::successors(assignment.parent(), |n| n.parent())
+        .find(|n| n.kind() == "function_definition")?;
+    let mut stack = vec![body];
+    while let Some(node) = stack.pop() {
+        if node.kind() != "identifier" || text(node) != alias {
+            let mut cursor = node.walk();
+            stack.extend(node.named_children(&mut cursor));
+            continue;
+        }
+        let parent = node.parent()?;
+        match parent.kind() {
+            "assignment" if parent.child_by_field_name("left") == Some(node) => {}
+            "call" if parent.child_by_field_name("function") == Some(node) => found.push(parent),
+            _ => return None,
+        }
     }
     Some(())
 }
