@@ -4219,3 +4219,56 @@ if __name__ == '__main__':
     // The class handed on as a value may be built with anything.
     assert!(run("    factory = dict(imagenet=ImagenetDataProvider)\n").is_empty());
 }
+
+/// once-for-all's run configs: the class that keeps `n_worker` has a subclass in its file
+/// whose constructor hands its own `n_worker` on through `super(Sub, self).__init__(...)`; the
+/// base's constructions elsewhere still say what runs on their paths. A subclass that sets
+/// the attribute itself may hold another value.
+#[test]
+fn a_kept_parameter_of_a_class_with_a_subclass_in_its_file() {
+    let run = |subclass_body: &str| {
+        let dir = project(&[
+            (
+                "pkg/run_config.py",
+                &format!(
+                    "\
+import torch
+
+
+class RunConfig:
+    def __init__(self, name='imagenet', n_worker=32, **kwargs):
+        self.name = name
+        self.n_worker = n_worker
+
+    @property
+    def train_loader(self):
+        return torch.utils.data.DataLoader(range(10), num_workers=self.n_worker)
+
+
+class DistributedRunConfig(RunConfig):
+    def __init__(self, name='imagenet', n_worker=8, **kwargs):
+        super(DistributedRunConfig, self).__init__(name, n_worker, **kwargs)
+{subclass_body}"
+                ),
+            ),
+            (
+                "eval_net.py",
+                "\
+import argparse
+from pkg.run_config import RunConfig
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--workers', type=int, default=20)
+    args = parser.parse_args()
+    config = RunConfig(n_worker=args.workers)
+    for batch in config.train_loader:
+        pass
+",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run("        self.rank = kwargs['rank']\n"), ["pkg/run_config.py:11:DL201"]);
+    assert!(run("        self.n_worker = 4\n").is_empty());
+}

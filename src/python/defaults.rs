@@ -173,10 +173,15 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Vec<(Reso
         return None;
     }
     let (position, keyword_only) = parameter_position(m, function.node, param.name)?;
+    let mut subclass_calls = Vec::new();
     let (name, name_range, class) = match function.class {
         Some(class_id) if function.name == "__init__" => {
-            if position == 0 || has_subclass(m, class_id) {
+            if position == 0 {
                 return None;
+            }
+            // A subclass's constructor passes on what it calls `super().__init__` with.
+            if has_subclass(m, class_id) {
+                subclass_calls = subclass_super_calls(m, class_id, position, keyword_only, param.name)?;
             }
             let class = m.class(class_id)?;
             // A decorator may replace the class, unless it is the project's and returns it.
@@ -232,6 +237,7 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Vec<(Reso
             param.name,
         )?);
     }
+    passed.extend(subclass_calls);
     if passed.is_empty() {
         passed.push((Passed::Nothing, true));
     }
@@ -293,9 +299,37 @@ fn calls_in_file<'a>(
         if class.is_some_and(|c| names_static_method(m, reference, c)) {
             continue;
         }
+        // `class Distributed(RunConfig):` and its `super().__init__(...)`: a base of a class
+        // of the file, whose constructor's call is read with the subclass (see
+        // [`subclass_super_calls`]).
+        if class.is_some() && names_a_base(m, reference) {
+            continue;
+        }
         return None;
     }
     Some((passed, entry))
+}
+
+/// Whether `reference` names a base in a class header of the file (`class B(A):`), the
+/// class whose `__init__` a subclass calls (`A.__init__(self, ...)`), or the class of a
+/// `super(A, self)`, which constructs nothing.
+fn names_a_base(m: &Module, reference: Node) -> bool {
+    let holder = reference
+        .parent()
+        .filter(|p| p.kind() == "argument_list")
+        .and_then(|p| p.parent());
+    let in_bases = holder.is_some_and(|p| {
+        p.kind() == "class_definition"
+            || (p.kind() == "call"
+                && p.child_by_field_name("function")
+                    .is_some_and(|f| m.text(f) == "super"))
+    });
+    let init_call = reference
+        .parent()
+        .filter(|a| a.kind() == "attribute" && a.child_by_field_name("object") == Some(reference))
+        .and_then(|a| a.child_by_field_name("attribute"))
+        .is_some_and(|a| m.text(a) == "__init__");
+    in_bases || init_call
 }
 
 /// What the calls of a module-level function in the project's other files pass for the
@@ -833,6 +867,79 @@ fn passed_elsewhere<'a>(
     )
 }
 
+/// What the subclasses of `class` in this file pass its `__init__`'s parameter (at
+/// `position`, counting `self`) through their own constructors' one `super().__init__(...)`
+/// (or `Base.__init__(self, ...)`): `DistributedRunConfig(RunConfig)` handing on its own
+/// `n_worker`. `None` when a subclass has subclasses itself, no constructor of its own (its
+/// constructions reach this one directly), or not exactly one such call.
+fn subclass_super_calls<'a>(
+    m: &Module<'a>,
+    class: usize,
+    position: usize,
+    keyword_only: bool,
+    param: &str,
+) -> Option<Vec<(Passed<'a>, bool)>> {
+    let name = m.class(class)?.name;
+    let mut out = Vec::new();
+    for (id, sub) in m.classes().iter().enumerate() {
+        let names_it = sub.bases.iter().any(|b| {
+            let text = m.text(*b);
+            text == name || text.ends_with(&format!(".{name}"))
+        });
+        if !names_it {
+            continue;
+        }
+        if has_subclass(m, id) {
+            return None;
+        }
+        let init = m.method_id(id, "__init__")?;
+        let mut supers = m.calls().iter().filter(|c| {
+            c.function == Some(init)
+                && c.method == Some("__init__")
+                && c.callee.child_by_field_name("object").is_some_and(|o| {
+                    let super_call = o.kind() == "call"
+                        && o.child_by_field_name("function")
+                            .is_some_and(|f| m.text(f) == "super");
+                    super_call || m.text(o) == name
+                })
+        });
+        let (Some(call), None) = (supers.next(), supers.next()) else {
+            return None;
+        };
+        // `super().__init__(a, b)` binds `self` itself; `Base.__init__(self, a, b)` does not.
+        let bound = call
+            .callee
+            .child_by_field_name("object")
+            .is_some_and(|o| o.kind() == "call");
+        let passed = passed_for(m, call.node, call.scope, position, keyword_only, bound, param)
+            .unwrap_or(Passed::Unknown);
+        out.push((passed, true));
+    }
+    Some(out)
+}
+
+/// Whether a method of a subclass of `class` in this file assigns `self.<attribute>`: an
+/// instance of the subclass may hold that value instead.
+fn subclass_writes(m: &Module, class: usize, attribute: &str) -> bool {
+    let Some(name) = m.class(class).map(|c| c.name) else {
+        return true;
+    };
+    m.attribute_assignments().iter().any(|w| {
+        w.attribute == attribute
+            && w.object == Some("self")
+            && w.function
+                .and_then(|f| m.function(f))
+                .and_then(|f| f.class)
+                .and_then(|c| m.class(c))
+                .is_some_and(|c| {
+                    c.bases.iter().any(|b| {
+                        let text = m.text(*b);
+                        text == name || text.ends_with(&format!(".{name}"))
+                    })
+                })
+    })
+}
+
 /// Whether another class of the file names this one as a base (its instances run this class's
 /// methods with their own `__init__`).
 pub(crate) fn has_subclass(m: &Module, class: usize) -> bool {
@@ -867,6 +974,9 @@ pub(crate) fn self_attribute_value(
     }
     let (class, self_name) = self_of(m, object, scope)?;
     let init = m.method_id(class, "__init__")?;
+    if subclass_writes(m, class, attribute) {
+        return None;
+    }
     let mut write = None;
     for w in m.attribute_assignments() {
         if w.attribute != attribute {
