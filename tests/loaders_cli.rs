@@ -4269,6 +4269,46 @@ if __name__ == '__main__':
         ]);
         codes_of(&check_json(dir.path()).1, "DL201")
     };
-    assert_eq!(run("        self.rank = kwargs['rank']\n"), ["pkg/run_config.py:11:DL201"]);
+    assert_eq!(
+        run("        self.rank = kwargs['rank']\n"),
+        ["pkg/run_config.py:11:DL201"]
+    );
     assert!(run("        self.n_worker = 4\n").is_empty());
+}
+
+/// A script that star-imports a helper module of the project and uses a module that helper
+/// imports (`from data_utils.utils import *`, then `argparse.ArgumentParser()`, where
+/// `utils.py` does `import argparse`).
+#[test]
+fn a_module_a_star_import_of_the_project_hands_on() {
+    let run = |utils: &str| {
+        let dir = project(&[
+            ("data_utils/__init__.py", ""),
+            ("data_utils/utils.py", utils),
+            (
+                "run.py",
+                "\
+from data_utils.utils import *
+from torch.utils.data import DataLoader
+
+
+def train(args):
+    loader = DataLoader(range(3), num_workers=args.num_workers)
+    for batch in loader:
+        pass
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--num_workers', type=int, default=12)
+    args = parser.parse_args()
+    train(args)
+",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run("import os\nimport argparse\n"), ["run.py:6:DL201"]);
+    // A helper that defines its own `argparse` hands on that one.
+    assert!(run("class argparse:\n    ArgumentParser = dict\n").is_empty());
 }

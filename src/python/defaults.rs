@@ -181,7 +181,8 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Vec<(Reso
             }
             // A subclass's constructor passes on what it calls `super().__init__` with.
             if has_subclass(m, class_id) {
-                subclass_calls = subclass_super_calls(m, class_id, position, keyword_only, param.name)?;
+                subclass_calls =
+                    subclass_super_calls(m, class_id, position, keyword_only, param.name)?;
             }
             let class = m.class(class_id)?;
             // A decorator may replace the class, unless it is the project's and returns it.
@@ -911,8 +912,16 @@ fn subclass_super_calls<'a>(
             .callee
             .child_by_field_name("object")
             .is_some_and(|o| o.kind() == "call");
-        let passed = passed_for(m, call.node, call.scope, position, keyword_only, bound, param)
-            .unwrap_or(Passed::Unknown);
+        let passed = passed_for(
+            m,
+            call.node,
+            call.scope,
+            position,
+            keyword_only,
+            bound,
+            param,
+        )
+        .unwrap_or(Passed::Unknown);
         out.push((passed, true));
     }
     Some(out)

@@ -1392,7 +1392,13 @@ impl ProjectIndex {
 
     fn origin(&self, from_file: &Path, qualified: &str, hops: u8) -> NameOrigin {
         let Some((level, parts, name)) = split_qualified(qualified) else {
-            return NameOrigin::Unknown;
+            // `import argparse` in a module of the project: a top-level module, from outside
+            // unless the project has one of that name.
+            let top_level = hops > 0 && !qualified.is_empty() && !qualified.contains('.');
+            return match top_level && self.module_file(from_file, 0, &[qualified]).is_none() {
+                true => NameOrigin::Outside(qualified.to_owned()),
+                false => NameOrigin::Unknown,
+            };
         };
         let Some(file) = self.module_file(from_file, level, &parts) else {
             // A module outside the project (only an absolute import can reach one).
@@ -2336,6 +2342,36 @@ impl Imports {
                         .any(|c| c.kind() == "wildcard_import")
                     {
                         self.stars.push(module.to_owned());
+                    }
+                }
+                // `import argparse`, `import torch.distributed as dist`: the name the
+                // statement binds (a star import of this module hands it on).
+                "import_statement" => {
+                    let mut names = child.walk();
+                    for name in child.children_by_field_name("name", &mut names) {
+                        let (bound, module) = match name.kind() {
+                            "aliased_import" => {
+                                let Some(module) = name.child_by_field_name("name").map(text)
+                                else {
+                                    continue;
+                                };
+                                let Some(alias) = name.child_by_field_name("alias").map(text)
+                                else {
+                                    continue;
+                                };
+                                (alias, module)
+                            }
+                            _ => {
+                                let dotted = text(name);
+                                let first = dotted.split('.').next().unwrap_or(dotted);
+                                (first, first)
+                            }
+                        };
+                        if !bound.is_empty() {
+                            self.names
+                                .entry(bound.to_owned())
+                                .or_insert_with(|| module.to_owned());
+                        }
                     }
                 }
                 "if_statement" | "try_statement" | "block" | "else_clause" | "elif_clause"

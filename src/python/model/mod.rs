@@ -471,8 +471,17 @@ impl<'a> Module<'a> {
                     if BUILTINS.contains(&name) {
                         return Some(format!("builtins.{name}"));
                     }
-                    // `from m import *` may define it; with exactly one star import we know
+                    // `from m import *` may define it: a name from outside the project that
+                    // a star-imported module of the project imports (`import argparse` in
+                    // `utils.py`) is that name; else, with exactly one star import, we know
                     // where it would come from.
+                    if !self.star_imports.is_empty()
+                        && let Some(outside) =
+                            self.index
+                                .star_imported(self.path, &self.star_imports, name)
+                    {
+                        return Some(outside);
+                    }
                     return match self.star_imports.as_slice() {
                         [module] => Some(format!("{module}.{name}")),
                         _ => None,
