@@ -4278,17 +4278,29 @@ if __name__ == '__main__':
 
 /// A script that star-imports a helper module of the project and uses a module that helper
 /// imports (`from data_utils.utils import *`, then `argparse.ArgumentParser()`, where
-/// `utils.py` does `import argparse`).
+/// `utils.py` does `import argparse`): in the script itself, or, as IDvs.MoRec does, in
+/// `parameters.py`, which the script imports `parse_args` from.
 #[test]
 fn a_module_a_star_import_of_the_project_hands_on() {
-    let run = |utils: &str| {
-        let dir = project(&[
-            ("data_utils/__init__.py", ""),
-            ("data_utils/utils.py", utils),
-            (
-                "run.py",
-                "\
-from data_utils.utils import *
+    let parse = concat!(
+        "    parser = argparse.ArgumentParser()\n",
+        "    parser.add_argument('--num_workers', type=int, default=12)\n",
+        "    args = parser.parse_args()\n",
+    );
+    let run = |utils: &str, in_helper: bool| {
+        let (import, main) = match in_helper {
+            true => (
+                "from parameters import parse_args\n",
+                "    args = parse_args()\n",
+            ),
+            false => ("", parse),
+        };
+        let parameters = format!(
+            "from data_utils.utils import *\n\n\ndef parse_args():\n{parse}    return args\n"
+        );
+        let script = format!(
+            "\
+{import}from data_utils.utils import *
 from torch.utils.data import DataLoader
 
 
@@ -4299,16 +4311,20 @@ def train(args):
 
 
 if __name__ == '__main__':
-    parser = argparse.ArgumentParser()
-    parser.add_argument('--num_workers', type=int, default=12)
-    args = parser.parse_args()
-    train(args)
-",
-            ),
+{main}    train(args)
+"
+        );
+        let dir = project(&[
+            ("data_utils/__init__.py", ""),
+            ("data_utils/utils.py", utils),
+            ("parameters.py", &parameters),
+            ("run.py", &script),
         ]);
         codes_of(&check_json(dir.path()).1, "DL201")
     };
-    assert_eq!(run("import os\nimport argparse\n"), ["run.py:6:DL201"]);
+    let imports = "import os\nimport argparse\n";
+    assert_eq!(run(imports, false), ["run.py:6:DL201"]);
+    assert_eq!(run(imports, true), ["run.py:7:DL201"]);
     // A helper that defines its own `argparse` hands on that one.
-    assert!(run("class argparse:\n    ArgumentParser = dict\n").is_empty());
+    assert!(run("class argparse:\n    ArgumentParser = dict\n", false).is_empty());
 }

@@ -475,12 +475,20 @@ impl<'a> Module<'a> {
                     // a star-imported module of the project imports (`import argparse` in
                     // `utils.py`) is that name; else, with exactly one star import, we know
                     // where it would come from.
-                    if !self.star_imports.is_empty()
-                        && let Some(outside) =
+                    if !self.star_imports.is_empty() {
+                        // Summarised for another file, the star-imported modules are not
+                        // read: a module the analysis knows, named but bound by no statement
+                        // here, can only have come through them, under its own name.
+                        if !self.index.reads_files() {
+                            if STAR_MODULES.contains(&name) {
+                                return Some(name.to_owned());
+                            }
+                        } else if let Some(outside) =
                             self.index
                                 .star_imported(self.path, &self.star_imports, name)
-                    {
-                        return Some(outside);
+                        {
+                            return Some(outside);
+                        }
                     }
                     return match self.star_imports.as_slice() {
                         [module] => Some(format!("{module}.{name}")),
@@ -729,6 +737,10 @@ pub(crate) fn literal_items(list: Node) -> Option<Vec<Node>> {
 }
 
 /// Names Python resolves from `builtins` when nothing in the file binds them.
+/// Modules the analysis reads names of, which a star import of a project module (`from utils
+/// import *` where `utils.py` does `import argparse`) may hand on under their own names.
+const STAR_MODULES: &[&str] = &["argparse", "multiprocessing", "os", "sys", "torch", "yaml"];
+
 const BUILTINS: &[&str] = &[
     "abs",
     "all",
