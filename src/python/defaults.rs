@@ -28,7 +28,7 @@ use crate::python::argparse::{
 use crate::python::decorators;
 use crate::python::index::Construction;
 use crate::python::model::{
-    Binding, BindingKind, CallSite, ClassId, FunctionDef, FunctionId, Module, ScopeId,
+    Binding, BindingKind, CallSite, ClassDef, ClassId, FunctionDef, FunctionId, Module, ScopeId,
     positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value};
@@ -883,11 +883,7 @@ fn subclass_super_calls<'a>(
     let name = m.class(class)?.name;
     let mut out = Vec::new();
     for (id, sub) in m.classes().iter().enumerate() {
-        let names_it = sub.bases.iter().any(|b| {
-            let text = m.text(*b);
-            text == name || text.ends_with(&format!(".{name}"))
-        });
-        if !names_it {
+        if !names_base(m, sub, name) {
             continue;
         }
         if has_subclass(m, id) {
@@ -940,12 +936,7 @@ fn subclass_writes(m: &Module, class: usize, attribute: &str) -> bool {
                 .and_then(|f| m.function(f))
                 .and_then(|f| f.class)
                 .and_then(|c| m.class(c))
-                .is_some_and(|c| {
-                    c.bases.iter().any(|b| {
-                        let text = m.text(*b);
-                        text == name || text.ends_with(&format!(".{name}"))
-                    })
-                })
+                .is_some_and(|c| names_base(m, c, name))
     })
 }
 
@@ -955,11 +946,14 @@ pub(crate) fn has_subclass(m: &Module, class: usize) -> bool {
     let Some(name) = m.class(class).map(|c| c.name) else {
         return true;
     };
-    m.classes().iter().any(|c| {
-        c.bases.iter().any(|b| {
-            let text = m.text(*b);
-            text == name || text.ends_with(&format!(".{name}"))
-        })
+    m.classes().iter().any(|c| names_base(m, c, name))
+}
+
+/// Whether the header of `class` names the class `name` among its bases (`Base`, `mod.Base`).
+fn names_base(m: &Module, class: &ClassDef, name: &str) -> bool {
+    class.bases.iter().any(|b| {
+        let text = m.text(*b);
+        text == name || text.ends_with(&format!(".{name}"))
     })
 }
 

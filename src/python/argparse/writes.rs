@@ -5,8 +5,8 @@
 use tree_sitter::Node;
 
 use crate::python::model::{
-    AttributeAssignment, BindingKind, CallSite, FunctionId, MODULE_SCOPE, Module, ScopeId,
-    positional_args,
+    AttributeAssignment, BindingKind, CallSite, FunctionDef, FunctionId, MODULE_SCOPE, Module,
+    ScopeId, positional_args,
 };
 
 /// Deeper than this, conditions are not evaluated (each may read more of the namespace).
@@ -458,11 +458,7 @@ fn follows(
     if depth >= 4 || def.class.is_some() || def.parent_function.is_some() {
         return false;
     }
-    let references: Vec<Node> = m
-        .references(def.name)
-        .into_iter()
-        .filter(|r| Module::range(*r) != def.name_range && super::names_a_binding(*r))
-        .collect();
+    let references = mentions(m, def);
     !references.is_empty()
         && references.iter().all(|r| {
             let called = r.parent().is_some_and(|p| {
@@ -474,6 +470,14 @@ fn follows(
             });
             called && follows(m, *r, m.function_at(*r), read, read_function, depth + 1)
         })
+}
+
+/// Where the file names the function `def` (its definition's own name aside).
+fn mentions<'a>(m: &Module<'a>, def: &FunctionDef) -> Vec<Node<'a>> {
+    m.references(def.name)
+        .into_iter()
+        .filter(|r| Module::range(*r) != def.name_range && super::names_a_binding(*r))
+        .collect()
 }
 
 /// Whether a loop around `read`, in its own code, also holds `at`: a later iteration runs
@@ -509,11 +513,7 @@ fn runs_once(m: &Module, function: FunctionId, depth: u32) -> bool {
     if def.class.is_some() || def.parent_function.is_some() {
         return false;
     }
-    let references: Vec<Node> = m
-        .references(def.name)
-        .into_iter()
-        .filter(|r| Module::range(*r) != def.name_range && super::names_a_binding(*r))
-        .collect();
+    let references = mentions(m, def);
     let [reference] = references.as_slice() else {
         return false;
     };
