@@ -4152,6 +4152,25 @@ if __name__ == '__main__':
     assert!(run("        opt.num_workers = 4\n").is_empty());
 }
 
+/// once-for-all's `eval_ofa_net.py`: `--workers` (default 20) handed to `RunConfig(n_worker=...)`
+/// of `pkg/run_config.py`, after `before`, and `loader` iterated; `imports` come first.
+fn run_config_script(imports: &str, before: &str, loader: &str) -> String {
+    format!(
+        "\
+import argparse
+{imports}from pkg.run_config import RunConfig
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--workers', type=int, default=20)
+    args = parser.parse_args()
+{before}    config = RunConfig(n_worker=args.workers)
+    for batch in {loader}:
+        pass
+"
+    )
+}
+
 /// once-for-all's layout: a run config picks the provider class by a local name in a
 /// branch (`DataProviderClass = ImagenetDataProvider`) and builds it through that name from
 /// an attribute its constructor keeps; another script sets a class attribute of the provider
@@ -4195,21 +4214,10 @@ class RunConfig:
             ),
             (
                 "eval_net.py",
-                &format!(
-                    "\
-import argparse
-from pkg.provider import ImagenetDataProvider
-from pkg.run_config import RunConfig
-
-if __name__ == '__main__':
-    parser = argparse.ArgumentParser()
-    parser.add_argument('--workers', type=int, default=20)
-    args = parser.parse_args()
-    ImagenetDataProvider.DEFAULT_PATH = '/imagenet'
-{other_use}    config = RunConfig(n_worker=args.workers)
-    for batch in config.data_provider.train:
-        pass
-"
+                &run_config_script(
+                    "from pkg.provider import ImagenetDataProvider\n",
+                    &format!("    ImagenetDataProvider.DEFAULT_PATH = '/imagenet'\n{other_use}"),
+                    "config.data_provider.train",
                 ),
             ),
         ]);
@@ -4253,18 +4261,7 @@ class DistributedRunConfig(RunConfig):
             ),
             (
                 "eval_net.py",
-                "\
-import argparse
-from pkg.run_config import RunConfig
-
-if __name__ == '__main__':
-    parser = argparse.ArgumentParser()
-    parser.add_argument('--workers', type=int, default=20)
-    args = parser.parse_args()
-    config = RunConfig(n_worker=args.workers)
-    for batch in config.train_loader:
-        pass
-",
+                &run_config_script("", "", "config.train_loader"),
             ),
         ]);
         codes_of(&check_json(dir.path()).1, "DL201")

@@ -163,23 +163,24 @@ pub(super) fn copied<'a>(
         if !source.contains(".clone()") {
             return None;
         }
-        let tree = crate::python::parse(source, None)?;
-        let other = Module::build_definitions(
-            source,
-            &tree,
-            &found.file,
-            m.index,
-            Catalogue::builtin_ref(),
-        );
-        let function = other
-            .functions()
-            .iter()
-            .find(|f| f.name == found.name && f.parent_scope == MODULE_SCOPE)?;
-        let returned = returned_clone(&other, function.body?)?;
-        owned(config_of(&other, returned, function.scope, depth + 1)?)
+        with_module(m, source, &found.file, |other| {
+            let function = other
+                .functions()
+                .iter()
+                .find(|f| f.name == found.name && f.parent_scope == MODULE_SCOPE)?;
+            let returned = returned_clone(other, function.body?)?;
+            owned(config_of(other, returned, function.scope, depth + 1)?)
+        })
     };
-    memoised(m, &found.file, &found.name, Kind::Copier, read)
-        .map(|parts| parts.copy(call.start_byte()))
+    memoised(
+        &CONFIGS,
+        m,
+        &found.file,
+        (found.name.clone(), Kind::Copier),
+        read,
+    )
+    .flatten()
+    .map(|parts| parts.copy(call.start_byte()))
 }
 
 /// What a config found in another file is, kept when its model goes.
@@ -491,37 +492,57 @@ enum Kind {
     Copier,
 }
 
-/// The config a name of another file is, or `None` when it is none, with a hash of the text
-/// it was read from.
-type Cache = HashMap<(PathBuf, String, Kind), (u64, Option<Parts>)>;
+/// Answers about the text of a file, each with a hash of the text it was read from.
+type Cache<K, T> = Mutex<HashMap<(PathBuf, K), (u64, T)>>;
 
-static CACHE: LazyLock<Mutex<Cache>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+/// The config a name of another file is (as [`Kind`] asks), or `None` when it is none.
+static CONFIGS: LazyLock<Cache<(String, Kind), Option<Parts>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
 
-/// `read` of the text of `file` for the name `name`, memoised (finding none as well) until the
-/// file's text changes: every imported name a value is looked for through asks.
-fn memoised(
+/// Whether a function of another file merges YAML into a config of it (by function and config
+/// name, see [`writes_computed_keys`]).
+static MERGERS: LazyLock<Cache<(String, String), bool>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// `read` of the text of `file`, memoised under `key` in `cache` until the file's text
+/// changes: every imported name a value is looked for through asks. `None` when the file
+/// cannot be read.
+fn memoised<K: Hash + Eq, T: Clone>(
+    cache: &Cache<K, T>,
     m: &Module,
     file: &Path,
-    name: &str,
-    kind: Kind,
-    read: impl FnOnce(&str) -> Option<Parts>,
-) -> Option<Parts> {
+    key: K,
+    read: impl FnOnce(&str) -> T,
+) -> Option<T> {
     let source = m.index.source(file)?;
     let mut hasher = DefaultHasher::new();
     source.hash(&mut hasher);
     let hash = hasher.finish();
-    let key = (file.to_path_buf(), name.to_owned(), kind);
-    if let Ok(cache) = CACHE.lock()
+    let key = (file.to_path_buf(), key);
+    if let Ok(cache) = cache.lock()
         && let Some((h, found)) = cache.get(&key)
         && *h == hash
     {
-        return found.clone();
+        return Some(found.clone());
     }
     let found = read(&source);
-    if let Ok(mut cache) = CACHE.lock() {
+    if let Ok(mut cache) = cache.lock() {
         cache.insert(key, (hash, found.clone()));
     }
-    found
+    Some(found)
+}
+
+/// `read` of the definitions of another project file, `source` the text of `file`; `None`
+/// when it does not parse.
+fn with_module<T>(
+    m: &Module,
+    source: &str,
+    file: &Path,
+    read: impl FnOnce(&Module) -> Option<T>,
+) -> Option<T> {
+    let tree = crate::python::parse(source, None)?;
+    let other = Module::build_definitions(source, &tree, file, m.index, Catalogue::builtin_ref());
+    read(&other)
 }
 
 /// The defaults the module-level config `name` of another project file holds.
@@ -535,12 +556,11 @@ fn defaults_of_file(m: &Module, file: &Path, name: &str) -> Option<Arc<yaml::Nod
         {
             return None;
         }
-        let tree = crate::python::parse(source, None)?;
-        let other =
-            Module::build_definitions(source, &tree, file, m.index, Catalogue::builtin_ref());
-        owned(global(&other, name)?)
+        with_module(m, source, file, |other| owned(global(other, name)?))
     };
-    memoised(m, file, name, Kind::Node, read).map(|parts| parts.tree)
+    memoised(&CONFIGS, m, file, (name.to_owned(), Kind::Node), read)
+        .flatten()
+        .map(|parts| parts.tree)
 }
 
 /// The tree of defaults the module-level statements of `m` set on its config `name`, over
@@ -858,16 +878,14 @@ fn file_merger<'a>(m: &Module<'a>, defaults: &Defaults, call: &CallSite<'a>) -> 
     let merges = if found.file == m.path {
         writes_computed_keys(m, &found.name, defaults.name)
     } else {
-        let source = m.index.source(&found.file)?;
-        let tree = crate::python::parse(&source, None)?;
-        let other = Module::build_definitions(
-            &source,
-            &tree,
-            &found.file,
-            m.index,
-            Catalogue::builtin_ref(),
-        );
-        writes_computed_keys(&other, &found.name, defaults.name)
+        // Asked for every read of the config: the config's module is parsed once.
+        let key = (found.name.clone(), defaults.name.to_owned());
+        memoised(&MERGERS, m, &found.file, key, |source| {
+            with_module(m, source, &found.file, |other| {
+                Some(writes_computed_keys(other, &found.name, defaults.name))
+            })
+            .unwrap_or(false)
+        })?
     };
     merges.then_some(*argument)
 }
