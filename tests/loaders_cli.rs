@@ -4325,3 +4325,65 @@ if __name__ == '__main__':
     // A helper that defines its own `argparse` hands on that one.
     assert!(run("class argparse:\n    ArgumentParser = dict\n", false).is_empty());
 }
+
+/// IDvs.MoRec's layout: the evaluation helpers live in `data_utils/metrics.py` and the training
+/// script imports them from the package, which re-exports them (`from .metrics import ...`);
+/// the caller passes the module-level `args` of the `__main__` block.
+#[test]
+fn callers_reach_a_helper_through_a_package_that_re_exports_it() {
+    let run = |import: &str| {
+        let dir = project(&[
+            (
+                "parameters.py",
+                "\
+import argparse
+
+
+def parse_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--num_workers', type=int, default=12)
+    return parser.parse_args()
+",
+            ),
+            (
+                "data_utils/__init__.py",
+                "from .metrics import eval_model\n",
+            ),
+            (
+                "data_utils/metrics.py",
+                "\
+from torch.utils.data import DataLoader
+
+
+def eval_model(dataset, args):
+    for batch in DataLoader(dataset, num_workers=args.num_workers):
+        pass
+",
+            ),
+            (
+                "run.py",
+                &format!(
+                    "\
+from parameters import parse_args
+{import}
+
+
+def run_eval(dataset):
+    eval_model(dataset, args)
+
+
+if __name__ == '__main__':
+    args = parse_args()
+    run_eval(range(8))
+"
+                ),
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let found = ["data_utils/metrics.py:5:DL201"];
+    assert_eq!(run("from data_utils import eval_model"), found);
+    assert_eq!(run("from data_utils.metrics import eval_model"), found);
+    // Another package's function of the same name is not a caller.
+    assert!(run("from other import eval_model").is_empty());
+}

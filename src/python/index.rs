@@ -870,26 +870,17 @@ impl ProjectIndex {
     }
 
     /// The other files of the project that may call `callee` of `helper`, with their text:
-    /// those that name both it and its module. `None` when there are too many to say anything.
+    /// those that name it and import its module, or a package above it that may re-export it
+    /// (`from data_utils import eval_model`). `None` when there are too many to say anything.
     fn caller_candidates(&self, helper: &Path, callee: &str) -> Option<Vec<(PathBuf, String)>> {
         let reader = self.reader.as_ref()?;
-        let stem = helper.file_stem().and_then(|s| s.to_str())?;
-        let module = match stem {
-            "__init__" => helper.parent().and_then(Path::file_name)?.to_str()?,
-            stem => stem,
-        };
         let files = self.search_files(helper)?;
         let mut candidates = Vec::new();
-        for file in files.iter().filter(|f| f.as_path() != helper) {
-            let Some(source) = reader(file) else { continue };
-            let has =
-                |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
-            if has(callee) && has(module) {
-                if candidates.len() == MAX_CALLER_FILES {
-                    return None;
-                }
-                candidates.push((file.clone(), source));
+        for (file, source) in mentioning(reader.as_ref(), &files, helper, &[callee]) {
+            if candidates.len() == MAX_CALLER_FILES {
+                return None;
             }
+            candidates.push((file.clone(), source));
         }
         Some(candidates)
     }
