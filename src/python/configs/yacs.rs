@@ -596,6 +596,7 @@ fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
     }
     for write in m.attribute_assignments() {
         if write.function.is_some()
+            && !names_a_copy(m, write.target, write.scope)
             && let Some(path) = attribute_path(m, write.target, name)
         {
             let line = m.line(write.target.start_byte());
@@ -622,7 +623,8 @@ fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
             }
             _ => None,
         };
-        receiver.is_some_and(|o| attribute_path(m, o, name).is_some())
+        receiver
+            .is_some_and(|o| attribute_path(m, o, name).is_some() && !names_a_copy(m, o, c.scope))
     });
     if let Some(call) = merged {
         return yaml::Node::Gap(ConfigGap::Merged {
@@ -631,6 +633,63 @@ fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
         });
     }
     tree
+}
+
+/// Whether `expr` (`cfg`, `cfg.TRAIN`) starts from a name that `scope` binds only to a copy
+/// of a config (`cfg = get_cfg_defaults()` returning `_C.clone()`, `cfg = _C.clone()`), so
+/// that merges into it and writes to it leave the module-level config of the same name as
+/// it is (TCMR's `update_cfg(cfg_file)`).
+fn names_a_copy(m: &Module, mut expr: Node, scope: ScopeId) -> bool {
+    while expr.kind() == "attribute" {
+        let Some(object) = expr.child_by_field_name("object") else {
+            return false;
+        };
+        expr = object;
+    }
+    if expr.kind() != "identifier" {
+        return false;
+    }
+    let Some(ids) = m.lookup(m.text(expr), scope) else {
+        return false;
+    };
+    !ids.is_empty()
+        && ids.iter().all(|id| {
+            m.bindings().get(*id).is_some_and(|b| {
+                b.scope != MODULE_SCOPE
+                    && b.kind == BindingKind::Assign
+                    && b.value.is_some_and(|v| is_copy(m, v, b.scope))
+            })
+        })
+}
+
+/// Whether `value` makes a copy: `X.clone()`, `copy.deepcopy(X)`, or a call of a function of
+/// the file whose body only returns `X.clone()`. By the text alone, as the defaults are
+/// being read.
+fn is_copy(m: &Module, value: Node, scope: ScopeId) -> bool {
+    let Some(callee) = value
+        .child_by_field_name("function")
+        .filter(|_| value.kind() == "call")
+    else {
+        return false;
+    };
+    match callee.kind() {
+        "attribute" => {
+            callee
+                .child_by_field_name("attribute")
+                .is_some_and(|a| m.text(a) == "clone")
+                && positional_args(value).is_empty()
+                || m.qualified_in(callee, scope, 0).as_deref() == Some("copy.deepcopy")
+        }
+        "identifier" => m
+            .single_binding(m.text(callee), scope)
+            .and_then(|b| match b.kind {
+                BindingKind::Function(f) => m.function(f),
+                _ => None,
+            })
+            .and_then(|f| f.body)
+            .is_some_and(|body| returned_clone(m, body).is_some()),
+        _ => false,
+    }
 }
 
 /// `X` of `X.__dict__` or `vars(X)`: the object whose attributes that mapping holds.
