@@ -4387,3 +4387,81 @@ if __name__ == '__main__':
     // Another package's function of the same name is not a caller.
     assert!(run("from other import eval_model").is_empty());
 }
+
+/// ctm's layout: `load_data(*, args, ..., num_workers=32)`; the training script passes
+/// `num_workers=4`, and two older scripts call it without the required `args=`, which Python
+/// rejects with `TypeError` before the loader is built.
+#[test]
+fn a_call_that_leaves_out_a_required_argument_gives_nothing() {
+    let run_with = |signature: &str, old_call: &str| {
+        let dir = project(&[
+            (
+                "cm/image_datasets.py",
+                &format!(
+                    "\
+from torch.utils.data import DataLoader
+
+
+def load_data({signature}):
+    loader = DataLoader(range(8), batch_size=batch_size, num_workers=num_workers)
+    while True:
+        yield from loader
+"
+                ),
+            ),
+            (
+                "cm_train.py",
+                "\
+from cm.image_datasets import load_data
+
+
+def main():
+    data = load_data(args=None, data_dir='data', batch_size=8, num_workers=4)
+    next(data)
+
+
+if __name__ == '__main__':
+    main()
+",
+            ),
+            (
+                "scripts/edm_train.py",
+                &format!(
+                    "\
+from cm.image_datasets import load_data
+
+
+def main():
+    data = {old_call}
+    next(data)
+
+
+if __name__ == '__main__':
+    main()
+"
+                ),
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let run = |old_call: &str| run_with("*, args, data_dir, batch_size, num_workers=32", old_call);
+    assert!(run("load_data(data_dir='data', batch_size=8)").is_empty());
+    assert!(run("load_data(args=None, data_dir='data', batch_size=8, num_workers=4)").is_empty());
+    // With every required argument given, the default of 32 is one caller's path.
+    assert_eq!(
+        run("load_data(args=None, data_dir='data', batch_size=8)"),
+        ["cm/image_datasets.py:5:DL201"]
+    );
+    // Positional parameters: the first two are required.
+    let positional = |call: &str| run_with("args, data_dir, batch_size=8, num_workers=32", call);
+    assert!(positional("load_data(None)").is_empty());
+    assert!(positional("load_data(None, batch_size=8)").is_empty());
+    assert_eq!(
+        positional("load_data(None, 'data')"),
+        ["cm/image_datasets.py:5:DL201"]
+    );
+    assert_eq!(
+        positional("load_data(data_dir='data', args=None)"),
+        ["cm/image_datasets.py:5:DL201"]
+    );
+}

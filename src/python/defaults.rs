@@ -346,12 +346,62 @@ fn calls_elsewhere<'a>(
         return None;
     }
     let calls = m.index.constructions_elsewhere(m.path, function.name)?;
+    // A call that leaves out a required argument raises `TypeError` before the function
+    // runs: it gives the parameter nothing.
+    let calls: Vec<_> = calls
+        .iter()
+        .filter(|c| !leaves_out_a_required(m, function.node, c.positional, &c.keywords))
+        .collect();
     (!calls.is_empty()).then(|| {
         calls
             .iter()
             .map(|c| (passed_there(c, index, param, function.name), !c.in_tests))
             .collect()
     })
+}
+
+/// Whether a call of the plain function `function` with `positional` positional arguments and
+/// the keyword arguments `keywords` (every one the call passes, none left in an unread
+/// `*args` or `**kwargs`) leaves out a parameter without a default: Python rejects it with
+/// `TypeError: missing ... required ... argument` (ctm's `load_data(*, args, ...)` called
+/// without `args=`).
+fn leaves_out_a_required(
+    m: &Module,
+    function: Node,
+    positional: usize,
+    keywords: &[String],
+) -> bool {
+    let Some(params) = function.child_by_field_name("parameters") else {
+        return false;
+    };
+    let mut cursor = params.walk();
+    let mut keyword_only = false;
+    let mut index = 0;
+    for p in params.named_children(&mut cursor) {
+        let required = match p.kind() {
+            "identifier" => Some(p),
+            "typed_parameter" => p.named_child(0).filter(|n| n.kind() == "identifier"),
+            "list_splat_pattern" | "keyword_separator" => {
+                keyword_only = true;
+                continue;
+            }
+            "default_parameter" | "typed_default_parameter" => None,
+            // `/`, `**kwargs`, comments.
+            _ => continue,
+        };
+        let at = index;
+        if !keyword_only {
+            index += 1;
+        }
+        let Some(name) = required.map(|n| m.text(n)) else {
+            continue;
+        };
+        let by_position = !keyword_only && at < positional;
+        if !by_position && !keywords.iter().any(|k| k == name) {
+            return true;
+        }
+    }
+    false
 }
 
 /// What the callers of a plain function give under a keyword its `**kwargs` parameter
