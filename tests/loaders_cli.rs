@@ -4444,24 +4444,33 @@ if __name__ == '__main__':
         ]);
         codes_of(&check_json(dir.path()).1, "DL201")
     };
-    let run = |old_call: &str| run_with("*, args, data_dir, batch_size, num_workers=32", old_call);
-    assert!(run("load_data(data_dir='data', batch_size=8)").is_empty());
-    assert!(run("load_data(args=None, data_dir='data', batch_size=8, num_workers=4)").is_empty());
-    // With every required argument given, the default of 32 is one caller's path.
-    assert_eq!(
-        run("load_data(args=None, data_dir='data', batch_size=8)"),
-        ["cm/image_datasets.py:5:DL201"]
-    );
+    let fired = ["cm/image_datasets.py:5:DL201"];
+    let keyword_only = "*, args, data_dir, batch_size, num_workers=32";
     // Positional parameters: the first two are required.
-    let positional = |call: &str| run_with("args, data_dir, batch_size=8, num_workers=32", call);
-    assert!(positional("load_data(None)").is_empty());
-    assert!(positional("load_data(None, batch_size=8)").is_empty());
-    assert_eq!(
-        positional("load_data(None, 'data')"),
-        ["cm/image_datasets.py:5:DL201"]
-    );
-    assert_eq!(
-        positional("load_data(data_dir='data', args=None)"),
-        ["cm/image_datasets.py:5:DL201"]
-    );
+    let positional = "args, data_dir, batch_size=8, num_workers=32";
+    let cases: [(&str, &str, &[&str]); 7] = [
+        (
+            keyword_only,
+            "load_data(data_dir='data', batch_size=8)",
+            &[],
+        ),
+        (
+            keyword_only,
+            "load_data(args=None, data_dir='data', batch_size=8, num_workers=4)",
+            &[],
+        ),
+        // With every required argument given, the default of 32 is one caller's path.
+        (
+            keyword_only,
+            "load_data(args=None, data_dir='data', batch_size=8)",
+            &fired,
+        ),
+        (positional, "load_data(None)", &[]),
+        (positional, "load_data(None, batch_size=8)", &[]),
+        (positional, "load_data(None, 'data')", &fired),
+        (positional, "load_data(data_dir='data', args=None)", &fired),
+    ];
+    for (signature, call, expected) in cases {
+        assert_eq!(run_with(signature, call), expected, "{signature}: {call}");
+    }
 }
