@@ -4474,3 +4474,54 @@ if __name__ == '__main__':
         assert_eq!(run_with(signature, call), expected, "{signature}: {call}");
     }
 }
+
+/// FLAVR's `config.py`: a module-level parser filled through argument groups, and `get_args()`
+/// returning `parser.parse_known_args()`'s pair after a `setattr` of a named attribute; the
+/// test script unpacks it (`args, unparsed = config.get_args()`).
+#[test]
+fn a_namespace_returned_first_in_a_tuple_by_another_module() {
+    let run = |config_tail: &str, unpack: &str| {
+        let config = format!(
+            "\
+import argparse
+
+parser = argparse.ArgumentParser()
+
+
+def add_argument_group(name):
+    return parser.add_argument_group(name)
+
+
+misc_arg = add_argument_group('Misc')
+misc_arg.add_argument('--num_workers', type=int, default=16)
+
+
+def get_args():
+    args, unparsed = parser.parse_known_args()
+    setattr(args, 'cuda', True)
+{config_tail}"
+        );
+        let test = format!(
+            "\
+import config
+from torch.utils.data import DataLoader
+
+{unpack} = config.get_args()
+for batch in DataLoader(range(8), num_workers=args.num_workers):
+    pass
+"
+        );
+        let dir = project(&[("config.py", &config), ("test.py", &test)]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let fired = ["test.py:5:DL201"];
+    let pair = "    return args, unparsed\n";
+    assert_eq!(run(pair, "args, unparsed"), fired);
+    // The tuple itself is not the namespace, nor is its second item.
+    assert!(run(pair, "args").is_empty());
+    assert!(run(pair, "unparsed, args").is_empty());
+    assert_eq!(run("    return args\n", "args"), fired);
+    // A named attribute set by `setattr` is the function's write, not the option's default.
+    let rewritten = "    setattr(args, 'num_workers', 4)\n    return args, unparsed\n";
+    assert!(run(rewritten, "args, unparsed").is_empty());
+}

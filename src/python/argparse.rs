@@ -1050,20 +1050,6 @@ fn parser_method<'a>(m: &Module<'a>, call: &CallSite<'a>) -> Option<(&'a str, No
     .then_some((method, value.child_by_field_name("object")?))
 }
 
-/// Whether `setattr(args, name, v)` (for `attribute`, or any when `None`),
-/// `vars(args).update(...)` or `args.__dict__.update(...)` may write the namespace.
-fn opaque_write<'a>(
-    m: &Module<'a>,
-    flow: &Flow<'_, 'a>,
-    namespace: &Namespace,
-    attribute: Option<&str>,
-) -> bool {
-    m.calls().iter().any(|call| {
-        let object = writes_any_attribute_of(m, call, attribute);
-        object.is_some_and(|o| namespace.aliased_by(flow, o, call.scope))
-    })
-}
-
 /// The object whose attributes `call` sets without naming them in the code:
 /// `setattr(obj, name, v)` (unless `name` is a string other than `attribute`),
 /// `vars(obj).update(...)`, `obj.__dict__.update(...)`.
@@ -1179,13 +1165,23 @@ fn foreign_writes<'a>(m: &Module<'a>, flow: &Flow<'_, 'a>, namespace: &Namespace
 /// Every attribute of the namespace this file may assign; `None` when it may assign any.
 fn written_attributes(m: &Module, namespace: &Namespace) -> Option<HashSet<String>> {
     let flow = Flow::new(m);
-    if opaque_write(m, &flow, namespace, None) {
-        return None;
+    let mut out: HashSet<String> = HashSet::new();
+    for call in m.calls() {
+        let Some(object) = writes_any_attribute_of(m, call, None) else {
+            continue;
+        };
+        if !namespace.aliased_by(&flow, object, call.scope) {
+            continue;
+        }
+        // `setattr(args, 'cuda', True)` writes the attribute it names; any other such write
+        // may set any.
+        let named = (call.qualified.as_deref() == Some("builtins.setattr"))
+            .then(|| positional_args(call.node).get(1).copied())
+            .flatten()
+            .and_then(|name| m.string_value(name))?;
+        out.insert(named);
     }
-    let mut out: HashSet<String> = foreign_writes(m, &flow, namespace)
-        .ok()?
-        .into_keys()
-        .collect();
+    out.extend(foreign_writes(m, &flow, namespace).ok()?.into_keys());
     for write in m.attribute_assignments() {
         if out.contains(write.attribute) {
             continue;
@@ -1506,6 +1502,17 @@ fn callee_of_project<'a>(
     Some((m.qualified_in(callee, scope, 0)?, None))
 }
 
+/// Whether `call` is unpacked into names (`args, unparsed = get_args()`): the namespace a
+/// function of another file returns is then the first item of its tuple.
+fn unpacked(call: Node) -> bool {
+    call.parent().is_some_and(|p| {
+        p.kind() == "assignment"
+            && p.child_by_field_name("right") == Some(call)
+            && p.child_by_field_name("left")
+                .is_some_and(|l| matches!(l.kind(), "pattern_list" | "tuple_pattern"))
+    })
+}
+
 /// Whether `call` passes no argument: only then does a helper that returns the parsed
 /// namespace parse the command line (`parse_args(input_args)` parses what it is given).
 fn passes_nothing(call: Node) -> bool {
@@ -1515,10 +1522,15 @@ fn passes_nothing(call: Node) -> bool {
 
 /// The parser whose parsed command line a method or a module-level function returns (`def
 /// parse(self): return self.parser.parse_args()`, `def parse_args_knn(): ...; return args`),
-/// its parents folded in, for other files that call it. `None` when it returns anything else,
-/// takes parameters (besides a method's `self`), or this file assigns attributes of the
-/// namespace.
-pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<ParserOptions> {
+/// its parents folded in, for other files that call it; with `first_item`, the parser of the
+/// first item of the tuple it returns (`return args, unparsed`, unpacked by the caller as
+/// `args, unparsed = get_args()`). `None` when it returns anything else, takes parameters
+/// (besides a method's `self`), or this file assigns attributes of the namespace.
+pub(crate) fn returned_namespace(
+    m: &Module,
+    function: FunctionId,
+    first_item: bool,
+) -> Option<ParserOptions> {
     let def = m.function(function)?;
     let params = def.node.child_by_field_name("parameters")?;
     // `parse_args(input_args=None)` (or CenterNet's `parse(self, args='')`): called without
@@ -1539,7 +1551,13 @@ pub(crate) fn returned_namespace(m: &Module, function: FunctionId) -> Option<Par
     let mut found: Option<ParserId> = None;
     let mut written = HashSet::new();
     for ret in syntax::return_statements(def.body?) {
-        let value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
+        let mut value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
+        if first_item {
+            if !matches!(value.kind(), "expression_list" | "tuple") {
+                return None;
+            }
+            value = value.named_child(0).filter(|v| v.kind() != "comment")?;
+        }
         let namespace = Namespace::follow(m, value, def.scope)?;
         let Origin::Parser(parser) = namespace.origin()? else {
             return None;
@@ -2178,6 +2196,10 @@ impl<'m, 'a> Flow<'m, 'a> {
                     return None;
                 }
                 self.parse_call(call, binding.scope, frame, depth, "parse_known_args")
+                    .or_else(|| {
+                        let qualified = self.m.qualified_in(callee, binding.scope, 0);
+                        self.foreign_function(call, qualified.as_deref())
+                    })
             }
             (BindingKind::Parameter, _) => self.parameter(binding, frame, depth, want),
             // `from alphapose.opt import opt`: the namespace that module parses at import;
@@ -2533,7 +2555,7 @@ impl<'m, 'a> Flow<'m, 'a> {
         let qualified = m.qualified_in(class_name, scope, 0)?;
         let options = m
             .index
-            .returned_namespace(m.path, &qualified, Some(method))?;
+            .returned_namespace(m.path, &qualified, Some(method), false)?;
         let id = call.start_byte();
         self.foreign.borrow_mut().push((id, options));
         Some(vec![id])
@@ -2559,10 +2581,10 @@ impl<'m, 'a> Flow<'m, 'a> {
         if self.foreign.borrow().iter().any(|(p, _)| *p == id) {
             return Some(vec![id]);
         }
-        let options = self
-            .m
-            .index
-            .returned_namespace(self.m.path, qualified, None)?;
+        let options =
+            self.m
+                .index
+                .returned_namespace(self.m.path, qualified, None, unpacked(call))?;
         self.foreign.borrow_mut().push((id, options));
         Some(vec![id])
     }

@@ -305,7 +305,7 @@ impl FileSummary {
                             summary.arguments_returned.insert(key.clone(), position);
                         }
                     }
-                    if let Some(parser) = argparse::returned_namespace(&module, *method) {
+                    if let Some(parser) = argparse::returned_namespace(&module, *method, false) {
                         summary
                             .namespaces_returned
                             .insert(key.clone(), Arc::new(parser));
@@ -338,10 +338,14 @@ impl FileSummary {
                 if let Some(position) = argparse::returned_argument(&module, *id) {
                     summary.arguments_returned.insert(name.to_owned(), position);
                 }
-                if let Some(parser) = argparse::returned_namespace(&module, *id) {
+                if let Some(parser) = argparse::returned_namespace(&module, *id, false) {
                     summary
                         .namespaces_returned
                         .insert(name.to_owned(), Arc::new(parser));
+                } else if let Some(parser) = argparse::returned_namespace(&module, *id, true) {
+                    summary
+                        .namespaces_returned
+                        .insert(first_item_key(name), Arc::new(parser));
                 }
                 if distributed::answers_world_size(&module, *id) {
                     summary.world_size.insert(name.to_owned());
@@ -700,6 +704,7 @@ impl ProjectIndex {
         from_file: &Path,
         qualified: &str,
         method: Option<&str>,
+        first_item: bool,
     ) -> Option<Arc<ParserOptions>> {
         // Asked of every `Imported().method()` call of a file: a file that cannot hold a
         // namespace is not parsed for it.
@@ -710,9 +715,10 @@ impl ProjectIndex {
             &|entry, name| entry.summary.defines(name),
             Some(&|_, source, name| may_return_namespace(source, name)),
         )?;
-        let key = match method {
-            Some(method) => format!("{}.{method}", def.name),
-            None => def.name.clone(),
+        let key = match (method, first_item) {
+            (Some(method), _) => format!("{}.{method}", def.name),
+            (None, true) => first_item_key(&def.name),
+            (None, false) => def.name.clone(),
         };
         let options = def.summary().namespaces_returned.get(&key)?;
         Some(self.filled_in(&def.file, options))
@@ -2251,6 +2257,12 @@ fn nearest(from_file: &Path, found: Vec<PathBuf>) -> Option<PathBuf> {
 }
 
 /// A project file's text from disk; `None` for a file too large to be code, or not UTF-8.
+/// The key of the summary's `namespaces_returned` for a function whose returned tuple holds
+/// the namespace first (`return args, unparsed`).
+fn first_item_key(function: &str) -> String {
+    format!("{function}[0]")
+}
+
 pub fn read_file(path: &Path) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
