@@ -4525,3 +4525,100 @@ for batch in DataLoader(range(8), num_workers=args.num_workers):
     let rewritten = "    setattr(args, 'num_workers', 4)\n    return args, unparsed\n";
     assert!(run(rewritten, "args, unparsed").is_empty());
 }
+
+/// ST-GCN's layout (CTR-GCN, 2s-AGCN): the options are added in `get_parser()`, and the
+/// script unpacks the YAML file `--config` names into the parser's defaults; the configs the
+/// project ships are what a run uses when that file is missing or named only at run time.
+#[test]
+fn a_yaml_file_unpacked_into_the_parser_defaults() {
+    let run = |default: &str, files: &[(&str, &str)]| {
+        let main = format!(
+            "\
+import argparse
+
+import torch
+import yaml
+
+
+def get_parser():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--config', default={default})
+    parser.add_argument('--num-worker', type=int, default=32)
+    parser.add_argument('--batch-size', type=int, default=16)
+    return parser
+
+
+def start(arg):
+    loader = torch.utils.data.DataLoader(range(8), num_workers=arg.num_worker)
+    for batch in loader:
+        pass
+
+
+if __name__ == '__main__':
+    parser = get_parser()
+    p = parser.parse_args()
+    if p.config is not None:
+        with open(p.config, 'r') as f:
+            default_arg = yaml.load(f)
+        parser.set_defaults(**default_arg)
+    arg = parser.parse_args()
+    start(arg)
+"
+        );
+        let mut all = vec![("main.py", main.as_str())];
+        all.extend_from_slice(files);
+        let dir = project(&all);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let fired = ["main.py:16:DL201"];
+    let missing = "'./config/train/missing.yaml'";
+    let shipped = ("config/train/default.yaml", "batch_size: 64\n");
+    let sets = ("config/test/default.yaml", "num_worker: 4\nbatch_size: 8\n");
+    // The file the default names is missing: no shipped config sets the count.
+    assert_eq!(run(missing, &[shipped]), fired);
+    // One shipped config sets it: the configs do not agree on it.
+    assert!(run(missing, &[shipped, sets]).is_empty());
+    // The file the default names sets it.
+    assert!(run("'./config/test/default.yaml'", &[shipped, sets]).is_empty());
+    assert_eq!(
+        run("'./config/train/default.yaml'", &[shipped, sets]),
+        fired
+    );
+    // No file by default: the parser's own defaults.
+    assert_eq!(run("None", &[sets]), fired);
+    // No config file fits the parser: unknown.
+    assert!(run(missing, &[("config/other.yaml", "model: resnet\n")]).is_empty());
+}
+
+/// A `set_defaults` in the script, after the call of the function that adds the options,
+/// overrides their defaults.
+#[test]
+fn set_defaults_after_the_function_that_adds_the_options() {
+    let run = |workers: u32| {
+        let main = format!(
+            "\
+import argparse
+
+import torch
+
+
+def get_parser():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--num-worker', type=int, default=32)
+    return parser
+
+
+if __name__ == '__main__':
+    parser = get_parser()
+    parser.set_defaults(num_worker={workers})
+    arg = parser.parse_args()
+    for batch in torch.utils.data.DataLoader(range(8), num_workers=arg.num_worker):
+        pass
+"
+        );
+        let dir = project(&[("main.py", &main)]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert!(run(4).is_empty());
+    assert_eq!(run(16), ["main.py:16:DL201"]);
+}

@@ -15,6 +15,11 @@
 //! the read makes the value unknown. An unconditional `args.x = value` earlier in the function
 //! that reads it gives that value.
 //!
+//! `parser.set_defaults(**yaml.load(f))` of the file an option names (`with open(p.config) as
+//! f`, ST-GCN's scripts) sets the keys of that file; when it is missing or named only at run
+//! time, the keys every config file the project ships for the parser agrees on
+//! ([`configs::parser_defaults`]).
+//!
 //! Across files: a namespace that arrives as a parameter of a module-level function (or of a
 //! class's `__init__`, kept as `self.args`) that nothing in its file calls is what the callers
 //! in other files pass ([`External`]); the project index finds them and each gives a
@@ -43,7 +48,7 @@ use crate::python::model::{
     MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value, Via};
-use crate::python::{defaults, distributed, loaders, syntax};
+use crate::python::{configs, defaults, distributed, loaders, syntax};
 use crate::text::TextRange;
 
 /// How many names, calls and returns a namespace or parser is followed through.
@@ -187,6 +192,21 @@ pub struct ParserOptions {
     /// name (see [`module_namespace`]): the module's file. Any file that imports it may
     /// assign its attributes ([`ProjectIndex::may_write_shared`](crate::python::index::ProjectIndex::may_write_shared)).
     shared_in: Option<PathBuf>,
+    /// `set_defaults(**yaml.load(f))` calls, read once every option is known (the file may
+    /// be named by one of them).
+    yaml_splats: Vec<YamlSplat>,
+}
+
+/// A `set_defaults(**loaded)` of a YAML file (see [`configs::splat_file`]).
+#[derive(Clone, Debug, PartialEq)]
+struct YamlSplat {
+    /// The file: a literal path, or the option whose default names it.
+    file: Result<String, String>,
+    /// The call runs only when that option is given (`if p.config is not None:`).
+    gated: bool,
+    line: u32,
+    at: TextRange,
+    scope: ScopeId,
 }
 
 impl ParserOptions {
@@ -285,6 +305,9 @@ struct OptionDefault {
     /// `add_argument`, or of the call of another file's function that adds it); `None` when
     /// not known. A `set_defaults` after it overrides its `default=`; one before it does not.
     entered: Option<(ScopeId, usize)>,
+    /// For an option added in a function of the file called once (`parser = get_parser()`),
+    /// where that call is: a `set_defaults` after it, in the caller, comes after the option.
+    called_at: Option<(ScopeId, usize)>,
 }
 
 /// The value of `object.attribute` when `object` holds the result of `parse_args()` (see the
@@ -493,6 +516,14 @@ impl ArgparseDefaults {
         for parser in foreign {
             flow.register(&mut out.parsers, parser);
         }
+        for options in out.parsers.values_mut() {
+            resolve_yaml_splats(m, options);
+            if !options.overridden.is_empty() {
+                for option in options.options.values_mut().flatten() {
+                    option.called_at = option.entered.and_then(|(scope, _)| called_once(m, scope));
+                }
+            }
+        }
         out
     }
 
@@ -664,11 +695,12 @@ impl ArgparseDefaults {
             [set]
                 if set.value.is_known()
                     && found.iter().all(|o| {
+                        let before =
+                            |(scope, at): (ScopeId, usize)| scope == set.scope && at < set.at.start;
                         o.implicit
                             || (set.file.is_none()
-                                && o.entered.is_some_and(|(scope, at)| {
-                                    scope == set.scope && at < set.at.start
-                                }))
+                                && (o.entered.is_some_and(before)
+                                    || o.called_at.is_some_and(before)))
                     }) =>
             {
                 let first = found.first()?;
@@ -1456,6 +1488,7 @@ fn library_options(m: &Module, call: Node, dests: &[&str]) -> ParserOptions {
                 implicit: false,
                 file: None,
                 entered: Some((m.scope_at(call), call.start_byte())),
+                called_at: None,
             });
     }
     out
@@ -3089,12 +3122,142 @@ fn read_set_defaults(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
                             });
                     }
                 }
-                None => options.opaque = true,
+                None => match yaml_splat(m, arg, call, scope) {
+                    Some(splat) => options.yaml_splats.push(splat),
+                    None => options.opaque = true,
+                },
             },
             "comment" => {}
             _ => options.opaque = true,
         }
     }
+}
+
+/// Reads the YAML files of the parser's `set_defaults(**loaded)` calls (see [`YamlSplat`]):
+/// their keys become set defaults. A file not found, here or among the project's config files
+/// that fit the parser, leaves the parser opaque.
+fn resolve_yaml_splats(m: &Module, options: &mut ParserOptions) {
+    for splat in std::mem::take(&mut options.yaml_splats) {
+        let path = match &splat.file {
+            Ok(path) => Value::Str(path.clone()),
+            Err(dest) => match options.options.get(dest).map(Vec::as_slice) {
+                Some([only]) if !options.overridden.contains_key(dest) => only.value.clone(),
+                _ => Value::Unknown,
+            },
+        };
+        // `if p.config is not None:` (or `if p.config:`) with no file by default: the call
+        // does not run.
+        let no_file = match &path {
+            Value::None => true,
+            Value::Str(path) => path.is_empty(),
+            _ => false,
+        };
+        if splat.gated && no_file {
+            continue;
+        }
+        let path = match path {
+            Value::Str(path) if !path.is_empty() => Some(path),
+            _ => None,
+        };
+        let dests: HashSet<String> = options
+            .options
+            .keys()
+            .chain(options.overridden.keys())
+            .cloned()
+            .collect();
+        let Some(defaults) = configs::parser_defaults(m, path.as_deref(), &dests) else {
+            options.opaque = true;
+            continue;
+        };
+        for (dest, value) in defaults {
+            options
+                .overridden
+                .entry(dest)
+                .or_default()
+                .push(SetDefault {
+                    value,
+                    line: splat.line,
+                    at: splat.at,
+                    scope: splat.scope,
+                    file: None,
+                });
+        }
+    }
+}
+
+/// Where the one call of the plain function whose body is `scope` is, as the scope and
+/// offset of the call.
+fn called_once(m: &Module, scope: ScopeId) -> Option<(ScopeId, usize)> {
+    let id = m.scopes().get(scope)?.function?;
+    let function = m.function(id).filter(|f| f.class.is_none())?;
+    let references = defaults::references_to(m, function.name, function.name_range, id, None);
+    let [(reference, caller)] = references.as_slice() else {
+        return None;
+    };
+    let call = reference
+        .parent()
+        .filter(|p| p.kind() == "call" && p.child_by_field_name("function") == Some(*reference))?;
+    Some((*caller, call.start_byte()))
+}
+
+/// `parser.set_defaults(**default_arg)` with `default_arg` loaded from a YAML file, its path
+/// a literal or an option of this parser (`p = parser.parse_args()`, then `open(p.config)`),
+/// ST-GCN's layout. Under a condition, only one testing that path (`if p.config is not
+/// None:`) is read.
+fn yaml_splat(m: &Module, splat: Node, call: Node, scope: ScopeId) -> Option<YamlSplat> {
+    let receiver = call
+        .child_by_field_name("function")?
+        .child_by_field_name("object")
+        .filter(|r| r.kind() == "identifier")?;
+    let (file, read) = match configs::splat_file(m, splat, scope)? {
+        configs::SplatFile::Literal(path) => (Ok(path), None),
+        configs::SplatFile::Attribute { object, dest } => {
+            // The namespace parsed from this very parser.
+            let parsed = m.single_binding(m.text(object), scope)?;
+            let (parse, _) = match parsed.value {
+                Some(value) => (value, 0),
+                None => destructured(parsed).filter(|(_, index)| *index == 0)?,
+            };
+            let callee = parse.child_by_field_name("function")?;
+            let method = m.text(callee.child_by_field_name("attribute")?);
+            let parsed_from = callee.child_by_field_name("object")?;
+            if !matches!(method, "parse_args" | "parse_known_args")
+                || m.text(parsed_from) != m.text(receiver)
+            {
+                return None;
+            }
+            let read = format!("{}.{dest}", m.text(object));
+            (Err(dest), Some(read))
+        }
+    };
+    let mut gated = false;
+    let mut node = call;
+    while let Some(parent) = node.parent() {
+        match parent.kind() {
+            "function_definition" | "class_definition" | "module" => break,
+            "if_statement" if m.is_main_guard(parent) => {}
+            "if_statement" => {
+                let condition = parent.child_by_field_name("condition")?;
+                let tests_path = read
+                    .as_deref()
+                    .is_some_and(|object| m.text(condition).contains(object));
+                if !tests_path {
+                    return None;
+                }
+                gated = true;
+            }
+            "for_statement" | "while_statement" | "elif_clause" | "else_clause" => return None,
+            _ => {}
+        }
+        node = parent;
+    }
+    Some(YamlSplat {
+        file,
+        gated,
+        line: m.line(call.start_byte()),
+        at: Module::range(call),
+        scope,
+    })
 }
 
 fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut ParserOptions) {
@@ -3196,5 +3359,6 @@ fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
             implicit,
             file: None,
             entered: Some((scope, call.start_byte())),
+            called_at: None,
         });
 }

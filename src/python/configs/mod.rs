@@ -38,6 +38,7 @@ use crate::python::model::{
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 pub(crate) use click::parameter_value;
+pub(crate) use pyyaml::{SplatFile, parser_defaults, splat_file};
 
 /// How many calls of a function are read before giving up.
 const MAX_CALLS: usize = 16;

@@ -3,13 +3,14 @@
 //! `open(args.config)` with `--config` defaulting to one. The mapping is then read like
 //! OmegaConf's (`cfg["training"]["n_workers"]`).
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use tree_sitter::Node;
 
-use super::{Config, hydra};
+use super::{Config, hydra, yaml};
 use crate::python::model::{BindingKind, Module, ScopeId, positional_args};
-use crate::python::values::Value;
+use crate::python::values::{Resolved, Value};
 
 /// PyYAML's functions that return the document of a stream.
 pub(super) const LOADS: &[&str] = &[
@@ -68,4 +69,127 @@ fn opened_by<'a>(m: &Module<'a>, stream: Node<'a>, scope: ScopeId) -> Option<Nod
     let callee = open.child_by_field_name("function")?;
     (open.kind() == "call" && m.qualified_in(callee, scope, 0).as_deref() == Some("builtins.open"))
         .then_some(open)
+}
+
+/// Where the YAML file unpacked into `parser.set_defaults(**loaded)` is named: `loaded =
+/// yaml.load(f)` of `with open(PATH) as f:`, PATH a literal or an attribute of a parsed
+/// namespace (`p.config`, read by the caller against its own parser).
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum SplatFile<'a> {
+    Literal(String),
+    Attribute {
+        /// The namespace (`p`).
+        object: Node<'a>,
+        /// The option read (`config`).
+        dest: String,
+    },
+}
+
+/// The file `splat` (the `**loaded` of a `set_defaults` call in `scope`) unpacks, when the
+/// name is bound once, to a PyYAML load of an opened file.
+pub(crate) fn splat_file<'a>(
+    m: &Module<'a>,
+    splat: Node<'a>,
+    scope: ScopeId,
+) -> Option<SplatFile<'a>> {
+    let name = splat.named_child(0).filter(|n| n.kind() == "identifier")?;
+    let binding = m.single_binding(m.text(name), scope)?;
+    let load = binding.value.filter(|v| v.kind() == "call")?;
+    let callee = load.child_by_field_name("function")?;
+    if binding.kind != BindingKind::Assign
+        || !m
+            .qualified_in(callee, binding.scope, 0)
+            .is_some_and(|q| LOADS.contains(&q.as_str()))
+    {
+        return None;
+    }
+    let open = opened_by(m, *positional_args(load).first()?, binding.scope)?;
+    let path = *positional_args(open).first()?;
+    if let Some(literal) = m.string_value(path) {
+        return Some(SplatFile::Literal(literal));
+    }
+    let object = path
+        .child_by_field_name("object")
+        .filter(|o| path.kind() == "attribute" && o.kind() == "identifier")?;
+    Some(SplatFile::Attribute {
+        object,
+        dest: m.text(path.child_by_field_name("attribute")?).to_owned(),
+    })
+}
+
+/// The defaults a YAML file unpacked into a parser's `set_defaults` gives, key by key: those
+/// of the file at `path` when it exists; else (a file named only at run time, or missing) those
+/// every config file the project ships for the parser agrees on, a file fitting when each of
+/// its top-level keys is one of the parser's `dests` (ST-GCN's scripts assert so). A key the
+/// files disagree on is unknown; a key no file sets keeps the option's default. `None` when no
+/// file is found.
+pub(crate) fn parser_defaults(
+    m: &Module,
+    path: Option<&str>,
+    dests: &HashSet<String>,
+) -> Option<Vec<(String, Value)>> {
+    let known = |value: Option<Resolved>| {
+        value
+            .map(|r| r.value)
+            .filter(Value::is_known)
+            .unwrap_or(Value::Unknown)
+    };
+    if let Some(path) = path
+        && let Some((tree, shown)) = hydra::load_relative(m, path)
+        && let yaml::Node::Map(entries) = &tree
+    {
+        let keys = entries.iter().map(|(key, _)| key.clone());
+        return Some(
+            keys.map(|key| {
+                let value = known(hydra::value_at(
+                    m,
+                    &tree,
+                    std::slice::from_ref(&key),
+                    &shown,
+                ));
+                (key, value)
+            })
+            .collect(),
+        );
+    }
+    let mut files: Vec<yaml::Node> = Vec::new();
+    for file in m.index.config_files(m.path.parent()?).iter() {
+        if let Ok(tree @ yaml::Node::Map(top)) = yaml::load(file).as_ref()
+            && !top.is_empty()
+            && top.iter().all(|(key, _)| dests.contains(key))
+        {
+            files.push(tree.clone());
+        }
+    }
+    if files.is_empty() {
+        return None;
+    }
+    let mut keys: Vec<String> = Vec::new();
+    for tree in &files {
+        if let yaml::Node::Map(top) = tree {
+            for (key, _) in top {
+                if !keys.contains(key) {
+                    keys.push(key.clone());
+                }
+            }
+        }
+    }
+    let shown = "";
+    Some(
+        keys.into_iter()
+            .map(|key| {
+                let path = std::slice::from_ref(&key);
+                let mut values = files.iter().map(|tree| match tree.get(&key) {
+                    Some(_) => known(hydra::value_at(m, tree, path, shown)),
+                    None => Value::Unknown,
+                });
+                let first = values.next().unwrap_or(Value::Unknown);
+                let agreed = match values.all(|v| v == first) {
+                    true => first,
+                    false => Value::Unknown,
+                };
+                (key, agreed)
+            })
+            .collect(),
+    )
 }
