@@ -2256,13 +2256,13 @@ fn nearest(from_file: &Path, found: Vec<PathBuf>) -> Option<PathBuf> {
     nearest.next().is_none().then_some(file)
 }
 
-/// A project file's text from disk; `None` for a file too large to be code, or not UTF-8.
 /// The key of the summary's `namespaces_returned` for a function whose returned tuple holds
 /// the namespace first (`return args, unparsed`).
 fn first_item_key(function: &str) -> String {
     format!("{function}[0]")
 }
 
+/// A project file's text from disk; `None` for a file too large to be code, or not UTF-8.
 pub fn read_file(path: &Path) -> Option<String> {
     let meta = std::fs::metadata(path).ok()?;
     if !meta.is_file() || meta.len() > MAX_FILE_BYTES {
