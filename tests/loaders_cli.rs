@@ -4622,3 +4622,84 @@ if __name__ == '__main__':
     assert!(run(4).is_empty());
     assert_eq!(run(16), ["main.py:16:DL201"]);
 }
+
+/// HRNet's and BBN's layout: the yacs config and `update_config(cfg, args)`, which merges
+/// `args.cfg` into it, live in `lib/config`; the script in `tools/` names the YAML file with
+/// `--cfg` (a default, or required and then every shipped experiment file must agree).
+#[test]
+fn a_config_merged_by_a_function_of_another_module() {
+    let run = |cfg_option: &str, merger_tail: &str, experiments: &[(&str, &str)]| {
+        let config = format!(
+            "\
+from yacs.config import CfgNode as CN
+
+_C = CN()
+_C.WORKERS = 4
+_C.OUTPUT_DIR = ''
+
+
+def update_config(cfg, args):
+    cfg.defrost()
+    cfg.merge_from_file(args.cfg)
+    cfg.merge_from_list(args.opts)
+    if args.modelDir:
+        cfg.OUTPUT_DIR = args.modelDir
+{merger_tail}    cfg.freeze()
+"
+        );
+        let train = format!(
+            "\
+import argparse
+
+import torch
+
+from config import cfg, update_config
+
+
+def parse_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--cfg', type=str, {cfg_option})
+    parser.add_argument('--modelDir', type=str, default='')
+    parser.add_argument('opts', default=None, nargs=argparse.REMAINDER)
+    return parser.parse_args()
+
+
+if __name__ == '__main__':
+    args = parse_args()
+    update_config(cfg, args)
+    for batch in torch.utils.data.DataLoader(range(8), num_workers=cfg.WORKERS):
+        pass
+"
+        );
+        let mut files = vec![
+            ("setup.py", ""),
+            (
+                "lib/config/__init__.py",
+                "from .default import _C as cfg\nfrom .default import update_config\n",
+            ),
+            ("lib/config/default.py", config.as_str()),
+            ("tools/train.py", train.as_str()),
+        ];
+        files.extend_from_slice(experiments);
+        let dir = project(&files);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let fired = ["tools/train.py:19:DL201"];
+    let w32 = ("experiments/w32.yaml", "WORKERS: 24\n");
+    let w48 = ("experiments/w48.yaml", "WORKERS: 24\nOUTPUT_DIR: out\n");
+    let small = ("experiments/small.yaml", "WORKERS: 2\n");
+    let required = "required=True";
+    // Every shipped experiment file gives 24 workers.
+    assert_eq!(run(required, "", &[w32, w48]), fired);
+    // They disagree.
+    assert!(run(required, "", &[w32, small]).is_empty());
+    // The file the default names.
+    assert_eq!(
+        run("default='experiments/w32.yaml'", "", &[w32, small]),
+        fired
+    );
+    assert!(run("default='experiments/small.yaml'", "", &[w32, small]).is_empty());
+    // The merger writes the key, or does something else as well.
+    assert!(run(required, "    cfg.WORKERS = 2\n", &[w32, w48]).is_empty());
+    assert!(run(required, "    print(cfg)\n", &[w32, w48]).is_empty());
+}

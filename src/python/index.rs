@@ -40,7 +40,7 @@ use crate::python::argparse::{
     self, External, KeptParameter, NamespaceTable, ParamWrite, ParserOptions,
 };
 use crate::python::catalogue::Catalogue;
-use crate::python::configs::{self, PassedConfig};
+use crate::python::configs::{self, Merger, PassedConfig};
 use crate::python::distributed;
 use crate::python::model::{BindingKind, FunctionId, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
@@ -231,6 +231,9 @@ pub struct FileSummary {
     /// How many views of one input each module-level transform class returns
     /// ([`transforms::copies`]).
     copies: HashMap<String, usize>,
+    /// The module-level functions that only merge what a caller gives into the config they
+    /// are handed ([`configs::merger`]).
+    mergers: HashMap<String, Merger>,
 }
 
 impl FileSummary {
@@ -349,6 +352,9 @@ impl FileSummary {
                 }
                 if distributed::answers_world_size(&module, *id) {
                     summary.world_size.insert(name.to_owned());
+                }
+                if let Some(merger) = configs::merger(&module, *id) {
+                    summary.mergers.insert(name.to_owned(), merger);
                 }
             }
         }
@@ -630,6 +636,19 @@ impl ProjectIndex {
                 .cloned()
                 .unwrap_or_default(),
         )
+    }
+
+    /// What the module-level function `qualified` of another file does to a config it is
+    /// handed, when that is only merges of what its caller gives ([`configs::merger`]).
+    pub(crate) fn merger(&self, from_file: &Path, qualified: &str) -> Option<Merger> {
+        let def = self.follow_to(
+            from_file,
+            qualified,
+            0,
+            &|entry, name| entry.summary.defines(name),
+            Some(&|_, source, _| source.contains("merge_from_file")),
+        )?;
+        def.summary().mergers.get(&def.name).cloned()
     }
 
     /// The position of the argument the function `qualified` (or the method `method` of the

@@ -11,8 +11,12 @@
 //! (`update_config(args.cfg)`) is a `merge_from_file`. A merge of a file named only at run
 //! time leaves the value to the config files the project ships (see [`shipped`]).
 //!
+//! A function of another project file that only merges what its caller gives
+//! (`update_config(cfg, args)`: `cfg.merge_from_file(args.cfg)`, [`Merger`]) is read as those
+//! merges, of the caller's `args.cfg`.
+//!
 //! Any other merge, a merge under a condition, a write of the same key, or the config handed
-//! to a function of another project file (which may merge into it) makes the value unknown,
+//! to another function of another project file (which may merge into it) makes the value unknown,
 //! with its reason where one can be given. The module-level config itself is shared by every
 //! file that imports it: it is read in an entry script (one with a `__main__` guard), and in a
 //! module the entry scripts import only when no file that imports the config's module may
@@ -815,29 +819,52 @@ pub(super) fn value(
     if handed_to_project(m, object, path, depth) || set_by_setter(m, object, key, depth) {
         return None;
     }
-    let mut tree = defaults.tree.clone();
-    // The tree before a merge of a file named only at run time (`update_config(args.cfg)`,
-    // `cfg.merge_from_file(args.config_file)`), with that call, while no other merge may
-    // have changed it: the config files the project ships may still agree on the value.
-    let mut run_time_file: Option<(yaml::Node, String)> = None;
-    let mut other_merge = false;
+    let mut merging = Merging {
+        tree: defaults.tree.clone(),
+        run_time_file: None,
+        other_merge: false,
+    };
     for call in m.calls() {
-        if let Some(argument) = file_merger(m, defaults, call) {
-            match m.value_in(argument, call.scope, depth + 1).value {
-                Value::Str(relative) if !is_conditional(m, call.node) => {
-                    let (loaded, _) = hydra::load_relative(m, &relative)?;
-                    tree.merge(loaded);
+        // `update_config(cfg, args)` of another file: its merges, of what `args` holds here.
+        if let Some(merger) = handed_merger(m, object, call, depth) {
+            let overlaps = |written: &Vec<String>| {
+                path.starts_with(written.as_slice()) || written.starts_with(path)
+            };
+            if merger.written.iter().any(overlaps) {
+                return None;
+            }
+            if is_conditional(m, call.node) {
+                merging.unknown(m, call);
+                continue;
+            }
+            let args = positional_args(call.node);
+            for step in &merger.steps {
+                let value = args
+                    .get(step.position)
+                    .and_then(|a| {
+                        m.attribute_values().attribute_value(
+                            m,
+                            *a,
+                            &step.attribute,
+                            call.scope,
+                            depth + 1,
+                        )
+                    })
+                    .map_or(Value::Unknown, |r| r.value);
+                match (step.file, value) {
+                    (true, value) => merging.file(m, value, call)?,
+                    (false, Value::None) => {}
+                    (false, _) if option_empty_by_default(m, &step.attribute) => {}
+                    (false, _) => merging.unknown(m, call),
                 }
-                _ => {
-                    if run_time_file.is_none() && !other_merge && !is_conditional(m, call.node) {
-                        run_time_file = Some((tree.clone(), m.text(call.node).to_owned()));
-                    } else {
-                        other_merge = true;
-                    }
-                    tree = yaml::Node::Gap(ConfigGap::Merged {
-                        call: m.text(call.callee).to_owned(),
-                        line: m.line(call.node.start_byte()),
-                    });
+            }
+            continue;
+        }
+        if let Some(argument) = file_merger(m, defaults, call) {
+            match is_conditional(m, call.node) {
+                true => merging.unknown(m, call),
+                false => {
+                    merging.file(m, m.value_in(argument, call.scope, depth + 1).value, call)?
                 }
             }
             continue;
@@ -846,69 +873,83 @@ pub(super) fn value(
             continue;
         };
         let receiver = call.callee.child_by_field_name("object")?;
-        let merged = || {
-            yaml::Node::Gap(ConfigGap::Merged {
-                call: m.text(call.callee).to_owned(),
-                line: m.line(call.node.start_byte()),
-            })
-        };
         match config_of(m, receiver, call.scope, depth + 1) {
             Some(Config::Yacs {
                 object: o, path: p, ..
             }) if o == *object => {
-                if !p.is_empty() || is_conditional(m, call.node) {
-                    other_merge = true;
-                    tree = merged();
-                    continue;
-                }
                 let args = positional_args(call.node);
-                let [argument] = args.as_slice() else {
-                    other_merge = true;
-                    tree = merged();
-                    continue;
-                };
-                match method {
-                    "merge_from_file" => match m.value_in(*argument, call.scope, depth + 1).value {
-                        Value::Str(relative) => {
-                            let (loaded, shown) = hydra::load_relative(m, &relative)?;
-                            if loaded.get("_BASE_").is_some() {
-                                other_merge = true;
-                                tree = yaml::Node::Gap(ConfigGap::Composed { shown });
-                            } else {
-                                tree.merge(loaded);
-                            }
-                        }
-                        _ => {
-                            if run_time_file.is_none() && !other_merge {
-                                run_time_file = Some((tree.clone(), m.text(call.node).to_owned()));
-                            } else {
-                                other_merge = true;
-                            }
-                            tree = merged();
-                        }
-                    },
-                    "merge_from_list" if empty_by_default(m, *argument) => {}
-                    _ => {
-                        other_merge = true;
-                        tree = merged();
+                match (method, args.as_slice()) {
+                    _ if !p.is_empty() || is_conditional(m, call.node) => merging.unknown(m, call),
+                    ("merge_from_file", [argument]) => {
+                        let value = m.value_in(*argument, call.scope, depth + 1).value;
+                        merging.file(m, value, call)?;
                     }
+                    ("merge_from_list", [argument]) if empty_by_default(m, *argument) => {}
+                    _ => merging.unknown(m, call),
                 }
             }
             Some(_) => {}
             // A merge into an object the analysis cannot name may be this one.
-            None => {
-                other_merge = true;
-                tree = merged();
-            }
+            None => merging.unknown(m, call),
         }
     }
     let here = m.path.parent()?;
     let shown = hydra::shown(here, defaults.file);
-    if let (Some((before, call)), false) = (run_time_file, other_merge) {
+    if let (Some((before, call)), false) = (merging.run_time_file, merging.other_merge) {
         return shipped::agreed(m, defaults.file, &before, path, &shown, &call)
-            .or_else(|| hydra::value_at(m, &tree, path, &shown));
+            .or_else(|| hydra::value_at(m, &merging.tree, path, &shown));
     }
-    hydra::value_at(m, &tree, path, &shown)
+    hydra::value_at(m, &merging.tree, path, &shown)
+}
+
+/// A config's tree as the merges of a file leave it.
+struct Merging {
+    tree: yaml::Node,
+    /// The tree before a merge of a file named only at run time (`update_config(args.cfg)`,
+    /// `cfg.merge_from_file(args.config_file)`), with that call, while no other merge may
+    /// have changed it: the config files the project ships may still agree on the value.
+    run_time_file: Option<(yaml::Node, String)>,
+    other_merge: bool,
+}
+
+impl Merging {
+    /// A merge by `call` of the YAML file `path` names (`None` when the file is missing).
+    fn file(&mut self, m: &Module, path: Value, call: &CallSite) -> Option<()> {
+        match path {
+            Value::Str(relative) => {
+                let (loaded, shown) = hydra::load_relative(m, &relative)?;
+                if loaded.get("_BASE_").is_some() {
+                    self.other_merge = true;
+                    self.tree = yaml::Node::Gap(ConfigGap::Composed { shown });
+                } else {
+                    self.tree.merge(loaded);
+                }
+            }
+            _ => {
+                match self.run_time_file.is_none() && !self.other_merge {
+                    true => {
+                        self.run_time_file = Some((self.tree.clone(), m.text(call.node).to_owned()))
+                    }
+                    false => self.other_merge = true,
+                }
+                self.tree = merged_by(m, call);
+            }
+        }
+        Some(())
+    }
+
+    /// A merge by `call` of what cannot be read.
+    fn unknown(&mut self, m: &Module, call: &CallSite) {
+        self.other_merge = true;
+        self.tree = merged_by(m, call);
+    }
+}
+
+fn merged_by(m: &Module, call: &CallSite) -> yaml::Node {
+    yaml::Node::Gap(ConfigGap::Merged {
+        call: m.text(call.callee).to_owned(),
+        line: m.line(call.node.start_byte()),
+    })
 }
 
 /// The argument of `call` when it calls a function of the config's own module that loads a
@@ -1034,6 +1075,7 @@ fn handed_to_project(m: &Module, object: &Object, path: &[String], depth: u32) -
                 })
         });
         passes_it
+            && handed_merger(m, object, call, depth).is_none()
             && call
                 .qualified
                 .as_deref()
@@ -1051,6 +1093,154 @@ fn handed_to_project(m: &Module, object: &Object, path: &[String], depth: u32) -
                     false => m.index.may_write_handed(&found.file, key),
                 })
     })
+}
+
+/// What a module-level function does to a config it is handed, when its body is only merges
+/// of what its caller gives: HRNet's `update_config(cfg, args)` (`cfg.defrost()`,
+/// `cfg.merge_from_file(args.cfg)`, `cfg.merge_from_list(args.opts)`, `cfg.freeze()`). Read by
+/// the caller, which knows what `args.cfg` holds.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Merger {
+    /// The position of the config among the call's arguments.
+    config: usize,
+    steps: Vec<MergeStep>,
+    /// The keys it assigns, under a condition or not (`if args.modelDir: cfg.OUTPUT_DIR =
+    /// args.modelDir`): unknown after the call.
+    written: Vec<Vec<String>>,
+}
+
+/// One merge of a [`Merger`]: `merge_from_file` (else `merge_from_list`) of the attribute
+/// `attribute` of the argument at `position`.
+#[derive(Clone, Debug, PartialEq)]
+struct MergeStep {
+    file: bool,
+    position: usize,
+    attribute: String,
+}
+
+/// The [`Merger`] the module-level function `id` is, if it is one.
+pub(crate) fn merger(m: &Module, id: crate::python::model::FunctionId) -> Option<Merger> {
+    let function = m.function(id).filter(|f| f.class.is_none())?;
+    if function.node.parent()?.kind() == "decorated_definition" {
+        return None;
+    }
+    let position = |name: Node| -> Option<usize> {
+        let binding = m.single_binding(m.text(name), function.scope)?;
+        if binding.kind != BindingKind::Parameter || name.kind() != "identifier" {
+            return None;
+        }
+        match argparse::parameter_position(m, function.node, m.text(name))? {
+            (position, false) => Some(position),
+            _ => None,
+        }
+    };
+    let mut merger = Merger {
+        config: usize::MAX,
+        steps: Vec::new(),
+        written: Vec::new(),
+    };
+    let mut config_name = None;
+    let mut calls = Vec::new();
+    let mut writes = Vec::new();
+    merger_statements(function.body?, &mut calls, &mut writes)?;
+    for call in calls {
+        let callee = call.child_by_field_name("function")?;
+        let receiver = callee.child_by_field_name("object")?;
+        let at = position(receiver)?;
+        if config_name.is_some_and(|name| name != m.text(receiver)) {
+            return None;
+        }
+        config_name = Some(m.text(receiver));
+        merger.config = at;
+        let method = m.text(callee.child_by_field_name("attribute")?);
+        let args = positional_args(call);
+        match (method, args.as_slice()) {
+            ("defrost" | "freeze", []) => {}
+            ("merge_from_file" | "merge_from_list", [argument])
+                if argument.kind() == "attribute" =>
+            {
+                merger.steps.push(MergeStep {
+                    file: method == "merge_from_file",
+                    position: position(argument.child_by_field_name("object")?)?,
+                    attribute: m
+                        .text(argument.child_by_field_name("attribute")?)
+                        .to_owned(),
+                });
+            }
+            _ => return None,
+        }
+    }
+    let config_name = config_name?;
+    for target in writes {
+        merger.written.push(attribute_path(m, target, config_name)?);
+    }
+    merger.steps.iter().any(|s| s.file).then_some(merger)
+}
+
+/// The calls (`cfg.merge_from_file(...)`) and the attribute targets assigned (`cfg.X.Y =
+/// ...`) of a merger's body, with `if` blocks of assignments; `None` for any other
+/// statement.
+fn merger_statements<'a>(
+    block: Node<'a>,
+    calls: &mut Vec<Node<'a>>,
+    writes: &mut Vec<Node<'a>>,
+) -> Option<()> {
+    let mut cursor = block.walk();
+    for statement in block.named_children(&mut cursor) {
+        match statement.kind() {
+            "comment" | "pass_statement" => {}
+            "expression_statement" => {
+                let expression = statement.named_child(0)?;
+                match expression.kind() {
+                    "string" => {}
+                    "call" => calls.push(expression),
+                    "assignment" => {
+                        let target = expression.child_by_field_name("left")?;
+                        if target.kind() != "attribute" {
+                            return None;
+                        }
+                        writes.push(target);
+                    }
+                    _ => return None,
+                }
+            }
+            "if_statement" => {
+                if statement.child_by_field_name("alternative").is_some() {
+                    return None;
+                }
+                let mut inner = Vec::new();
+                merger_statements(
+                    statement.child_by_field_name("consequence")?,
+                    &mut inner,
+                    writes,
+                )?;
+                // Only assignments under a condition: a merge there may or may not run.
+                if !inner.is_empty() {
+                    return None;
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(())
+}
+
+/// The merger `call` calls, a function of another project file, when it hands it the
+/// config `object` itself (not a part of it).
+fn handed_merger(m: &Module, object: &Object, call: &CallSite, depth: u32) -> Option<Merger> {
+    let qualified = call.qualified.as_deref()?;
+    let found = m.index.definition(m.path, qualified)?;
+    if found.file == m.path {
+        return None;
+    }
+    let merger = m.index.merger(m.path, qualified)?;
+    let handed = *positional_args(call.node).get(merger.config)?;
+    match config_of(m, handed, call.scope, depth + 1)? {
+        Config::Yacs {
+            object: o, path, ..
+        } if o == *object && path.is_empty() => Some(merger),
+        _ => None,
+    }
 }
 
 /// Whether a call runs only under a condition or in a loop of its function (the
@@ -1092,7 +1282,12 @@ fn empty_by_default(m: &Module, argument: Node) -> bool {
     else {
         return false;
     };
-    let dest = m.text(dest);
+    option_empty_by_default(m, m.text(dest))
+}
+
+/// Whether the option `dest` of this file's parser is empty when not given (a positional
+/// `opts` with `nargs=argparse.REMAINDER` and no default), the command line being parsed.
+fn option_empty_by_default(m: &Module, dest: &str) -> bool {
     let parses_command_line = m
         .calls()
         .iter()
