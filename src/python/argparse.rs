@@ -516,12 +516,17 @@ impl ArgparseDefaults {
         for parser in foreign {
             flow.register(&mut out.parsers, parser);
         }
+        // Where each function that adds options is called, once per function.
+        let mut calls: HashMap<ScopeId, Option<(ScopeId, usize)>> = HashMap::new();
         for options in out.parsers.values_mut() {
             resolve_yaml_splats(m, options);
-            if !options.overridden.is_empty() {
-                for option in options.options.values_mut().flatten() {
-                    option.called_at = option.entered.and_then(|(scope, _)| called_once(m, scope));
-                }
+            if options.overridden.is_empty() {
+                continue;
+            }
+            for option in options.options.values_mut().flatten() {
+                option.called_at = option.entered.and_then(|(scope, _)| {
+                    *calls.entry(scope).or_insert_with(|| called_once(m, scope))
+                });
             }
         }
         out
@@ -3214,9 +3219,9 @@ fn yaml_splat(m: &Module, splat: Node, call: Node, scope: ScopeId) -> Option<Yam
         configs::SplatFile::Attribute { object, dest } => {
             // The namespace parsed from this very parser.
             let parsed = m.single_binding(m.text(object), scope)?;
-            let (parse, _) = match parsed.value {
-                Some(value) => (value, 0),
-                None => destructured(parsed).filter(|(_, index)| *index == 0)?,
+            let parse = match parsed.value {
+                Some(value) => value,
+                None => destructured(parsed).filter(|(_, index)| *index == 0)?.0,
             };
             let callee = parse.child_by_field_name("function")?;
             let method = m.text(callee.child_by_field_name("attribute")?);

@@ -1228,6 +1228,11 @@ fn merger_statements<'a>(
 /// The merger `call` calls, a function of another project file, when it hands it the
 /// config `object` itself (not a part of it).
 fn handed_merger(m: &Module, object: &Object, call: &CallSite, depth: u32) -> Option<Merger> {
+    // Asked of every call of a file that reads the config: a merger takes the config and
+    // what to merge.
+    if positional_args(call.node).len() < 2 {
+        return None;
+    }
     let qualified = call.qualified.as_deref()?;
     let found = m.index.definition(m.path, qualified)?;
     if found.file == m.path {
