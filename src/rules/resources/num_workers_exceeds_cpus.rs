@@ -26,13 +26,18 @@ affinity mask, capped by a cgroup CPU quota), or larger than the configured `max
 The value may be written in the call, bound once to a name, or be the `default=` of an
 argparse option (also through a parser built in a helper such as `get_args_parser()` or
 `parse_args(input_args=None)`, options added by helpers of other modules chained as
-`parser = add_dataset_args(parser)`, and a namespace passed on as `main(args)`, kept as
+`parser = add_dataset_args(parser)`, a namespace returned first in a pair by another module,
+`args, unparsed = config.get_args()`, defaults a YAML file sets through
+`parser.set_defaults(**yaml.load(f))`, the file `--config` names or, when it is missing or named
+only on the command line, the values every YAML file of the project that fits the parser
+agrees on, and a namespace passed on as `main(args)`, kept as
 `self.args` (also by a base class of another module, `super().__init__(args)`), or handed to
 a loader factory of another module: the message names the call it came through), or what
 the callers of a factory pass, in its file or another module (`make_loader(ds,
 num_workers=16)`, a mapping of a YAML config unpacked, `make_dataloaders(**conf["training"])`;
-a call counts only where it reaches this factory, not one of the same name in another
-module), also under `num_workers` into the `**kwargs` it hands to DataLoader
+a call counts only where it reaches this factory, also through a package that re-exports it,
+not one of the same name in another module, nor one that leaves out a required argument and
+so raises `TypeError`), also under `num_workers` into the `**kwargs` it hands to DataLoader
 (also through a dict the caller writes and unpacks, `make_loader(ds, **kwargs)`), the default of a dataclass config's field
 (`cfg = TrainConfig()`, also parsed by `HfArgumentParser`), of a `@click.option`, or the
 value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
@@ -42,7 +47,8 @@ writes the key;
 a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` of a file opened
 from a literal path or an option's default, `with open(args.config) as f:`, also turned into
 options and back by asteroid's `prepare_parser_from_dict` and `parse_args_as_dict`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
-(`cfg.merge_from_file(args.cfg)` with the option's default path; with a file named only on
+(`cfg.merge_from_file(args.cfg)` with the option's default path, also in an `update_config(cfg,
+args)` of another module that only merges what it is given; with a file named only on
 the command line, the value every YAML file of the project that fits the config gives or
 keeps, when they all agree), an EasyDict config filled the same way (`__C = edict()`,
 `__C.TRAIN.WORKERS = 16`, with an `update_config(args.cfg)` of its module read like
