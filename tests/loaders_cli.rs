@@ -1842,7 +1842,7 @@ fn defaults_rewritten_in_the_function_that_builds_the_loader() {
              def train(args):\n\
              \x20   if args.batch_size == -1:\n\
              \x20       args.batch_size = 36\n\
-             \x20   if os.environ.get(\"LARGE_NODE\"):\n\
+             \x20   if torch.cuda.device_count() > 4:\n\
              \x20       args.workers = 24\n\
              \x20   BATCH_SIZE = args.batch_size\n\
              \x20   workers = args.workers\n\

@@ -469,6 +469,17 @@ impl<'a> Module<'a> {
                 computed(Value::Int(1))
             }
             "sys.argv.__len__" if args.is_empty() => computed(Value::Int(1)),
+            // Nor does it set a variable of its own: `os.environ.get("SMOKE_TEST", 0)` gives
+            // its default, unless a launcher, a scheduler or the system sets the variable.
+            "os.environ.get" | "os.getenv" => match args.as_slice() {
+                [name, default] if self.string_value(*name).is_some_and(|n| !set_for_runs(&n)) => {
+                    self.value_in(*default, scope, depth + 1)
+                }
+                [name] if self.string_value(*name).is_some_and(|n| !set_for_runs(&n)) => {
+                    computed(Value::None)
+                }
+                _ => Resolved::unknown(),
+            },
             "builtins.len" => match args.as_slice() {
                 [inner] if inner.kind() == "call" => {
                     let affinity = inner
@@ -499,6 +510,14 @@ impl<'a> Module<'a> {
                 };
                 computed(Value::Context { method })
             }
+            "builtins.bool" => match args.as_slice() {
+                [] => computed(Value::Bool(false)),
+                [inner] => match self.value_in(*inner, scope, depth + 1).value.truthy() {
+                    Some(truth) => computed(Value::Bool(truth)),
+                    None => Resolved::unknown(),
+                },
+                _ => Resolved::unknown(),
+            },
             "builtins.int" => match args.as_slice() {
                 [inner] => {
                     let r = self.value_in(*inner, scope, depth + 1);
@@ -585,4 +604,50 @@ fn unescape(seq: &str) -> Option<String> {
         _ => return None,
     };
     Some(s.to_owned())
+}
+
+/// Whether the environment variable `name` is one a launcher (`torchrun`, `mpirun`), a
+/// scheduler (Slurm), a container or the system sets for the processes it starts: a run of the
+/// script may well have it.
+fn set_for_runs(name: &str) -> bool {
+    const NAMES: &[&str] = &[
+        "WORLD_SIZE",
+        "LOCAL_WORLD_SIZE",
+        "RANK",
+        "LOCAL_RANK",
+        "GROUP_RANK",
+        "NODE_RANK",
+        "MASTER_ADDR",
+        "MASTER_PORT",
+        "CUDA_VISIBLE_DEVICES",
+        "OMP_NUM_THREADS",
+        "HOME",
+        "USER",
+        "PATH",
+        "TMPDIR",
+        "HOSTNAME",
+        "PWD",
+        "SHELL",
+        "LANG",
+    ];
+    const PREFIXES: &[&str] = &[
+        "SLURM_",
+        "OMPI_",
+        "PMI_",
+        "PMIX_",
+        "TORCHELASTIC_",
+        "KUBERNETES_",
+        "MV2_",
+        "NCCL_",
+        "CUDA_",
+        "PBS_",
+        "LSB_",
+        "SGE_",
+        "JOB_",
+        "XDG_",
+        "LC_",
+        "CONDA_",
+        "VIRTUAL_ENV",
+    ];
+    NAMES.contains(&name) || PREFIXES.iter().any(|p| name.starts_with(p))
 }

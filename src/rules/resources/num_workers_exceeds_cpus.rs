@@ -63,7 +63,10 @@ loaders` says why. A count bounded by the CPU count
 (`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
 rewrites in a way the analysis cannot follow (`args.workers = args.workers // args.accum`
 under a condition) is left alone; a rewrite, a rebinding (`if args.resume: args = checkpoint["opt"]`)
-or a call in a branch whose condition is false under the defaults does not count, nor does
+or a call in a branch whose condition is false under the defaults does not count (a plain
+run sets no environment variable of its own: `os.environ.get("SMOKE_TEST", 0)` gives its
+default, unless a launcher, a scheduler or the system sets the variable, `LOCAL_RANK`,
+`SLURM_*`), nor does
 a rewrite in a function called only from such branches (`mp.spawn(main_worker, ...)` under
 `if args.multi_gpu:` with `--multi_gpu` off).
 A worker count shared among the processes by a helper that answers 1 without
