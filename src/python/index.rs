@@ -648,6 +648,9 @@ impl ProjectIndex {
             &|entry, name| entry.summary.defines(name),
             Some(&|_, source, _| source.contains("merge_from_file")),
         )?;
+        if def.file == from_file {
+            return None;
+        }
         def.summary().mergers.get(&def.name).cloned()
     }
 

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
-use super::{Config, hydra, yaml};
+use super::{Config, hydra, shipped, yaml};
 use crate::python::model::{BindingKind, Module, ScopeId, positional_args};
 use crate::python::values::{Resolved, Value};
 
@@ -152,15 +152,10 @@ pub(crate) fn parser_defaults(
             .collect(),
         );
     }
-    let mut files: Vec<yaml::Node> = Vec::new();
-    for file in m.index.config_files(m.path.parent()?).iter() {
-        if let Ok(tree @ yaml::Node::Map(top)) = yaml::load(file).as_ref()
-            && !top.is_empty()
-            && top.iter().all(|(key, _)| dests.contains(key))
-        {
-            files.push(tree.clone());
-        }
-    }
+    let files: Vec<yaml::Node> = shipped::fitting(m, m.path.parent()?, |key| dests.contains(key))
+        .into_iter()
+        .map(yaml::Node::Map)
+        .collect();
     if files.is_empty() {
         return None;
     }

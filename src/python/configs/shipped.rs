@@ -30,27 +30,13 @@ pub(super) fn agreed(
     let keys: HashSet<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
     let mut agreed: Option<Resolved> = None;
     let mut files = 0usize;
-    for file in m
-        .index
-        .config_files(&common_folder(m.path, config_file))
-        .iter()
-    {
-        let loaded = yaml::load(file);
-        let Ok(yaml::Node::Map(top)) = loaded.as_ref() else {
-            continue;
-        };
-        let fits = !top.is_empty()
-            && top
-                .iter()
-                .all(|(k, _)| k == "_BASE_" || keys.contains(k.as_str()));
-        if !fits {
-            continue;
-        }
+    let base = common_folder(m.path, config_file);
+    for top in fitting(m, &base, |k| k == "_BASE_" || keys.contains(k)) {
         if top.iter().any(|(k, _)| k == "_BASE_") {
             return None;
         }
         let mut tree = before.clone();
-        tree.merge(yaml::Node::Map(top.clone()));
+        tree.merge(yaml::Node::Map(top));
         let resolved = hydra::value_at(m, &tree, path, shown)?;
         if !resolved.value.is_known() {
             return None;
@@ -78,6 +64,25 @@ pub(super) fn agreed(
             call: call.split_whitespace().collect::<Vec<_>>().join(" "),
         },
     })
+}
+
+/// The top-level entries of each config file under `base` that fits: not empty, and each of
+/// its keys one `fits` accepts. In path order.
+pub(super) fn fitting(
+    m: &Module,
+    base: &Path,
+    fits: impl Fn(&str) -> bool,
+) -> Vec<Vec<(String, yaml::Node)>> {
+    m.index
+        .config_files(base)
+        .iter()
+        .filter_map(|file| match yaml::load(file).as_ref() {
+            Ok(yaml::Node::Map(top)) if !top.is_empty() && top.iter().all(|(k, _)| fits(k)) => {
+                Some(top.clone())
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// The deepest folder holding both files (empty when they share none).

@@ -1233,12 +1233,7 @@ fn handed_merger(m: &Module, object: &Object, call: &CallSite, depth: u32) -> Op
     if positional_args(call.node).len() < 2 {
         return None;
     }
-    let qualified = call.qualified.as_deref()?;
-    let found = m.index.definition(m.path, qualified)?;
-    if found.file == m.path {
-        return None;
-    }
-    let merger = m.index.merger(m.path, qualified)?;
+    let merger = m.index.merger(m.path, call.qualified.as_deref()?)?;
     let handed = *positional_args(call.node).get(merger.config)?;
     match config_of(m, handed, call.scope, depth + 1)? {
         Config::Yacs {
