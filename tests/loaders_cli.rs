@@ -4703,3 +4703,111 @@ if __name__ == '__main__':
     assert!(run(required, "    cfg.WORKERS = 2\n", &[w32, w48]).is_empty());
     assert!(run(required, "    print(cfg)\n", &[w32, w48]).is_empty());
 }
+
+/// A config class per dataset subclassing a base of defaults in another module (the KPConv
+/// layout): the subclass's class attribute wins, the base's is taken where the subclass does
+/// not set it, and the base's reload of a saved run (`setattr(self, name, ...)` in `load`)
+/// changes nothing unless it is called where it may run.
+#[test]
+fn config_subclass_of_a_base_in_another_module() {
+    let run = |own: &str, reload: &str| {
+        let base = "\
+import json
+
+
+class Config:
+    input_threads = 12
+
+    def load(self, path):
+        with open(path) as f:
+            saved = json.load(f)
+        for name in saved:
+            setattr(self, name, saved[name])
+";
+        let train = format!(
+            "\
+import torch
+
+from utils.config import Config
+
+
+class CloudConfig(Config):
+    dataset = 'clouds'
+{own}
+
+if __name__ == '__main__':
+    previous_training_path = ''
+    config = CloudConfig()
+{reload}    data = torch.utils.data.TensorDataset(torch.zeros(8, 3))
+    for batch in torch.utils.data.DataLoader(data, num_workers=config.input_threads):
+        pass
+"
+        );
+        let dir = project(&[("utils/config.py", base), ("train.py", &train)]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let fired = ["train.py:16:DL201"];
+    let in_branch = "    if previous_training_path:\n        config.load(previous_training_path)\n";
+    // The base's value, and the subclass's own.
+    assert_eq!(run("", in_branch), fired);
+    assert_eq!(run("    input_threads = 10", in_branch), fired);
+    // The subclass sets fewer; the reload runs.
+    assert!(run("    input_threads = 4", in_branch).is_empty());
+    assert!(run("", "    config.load('results/last')\n").is_empty());
+}
+
+/// `self.num_workers` set once in `__init__` is that value, unless another file of the project
+/// that names the class may set it on an instance: D-FINE's `YAMLConfig(BaseConfig)` copies a
+/// YAML file's keys into `self.__dict__`, so the base's `0` is not what runs.
+#[test]
+fn instance_attribute_written_in_another_module() {
+    let base = "\
+import torch
+
+
+class BaseConfig(object):
+    def __init__(self):
+        self.num_workers = 0
+        self.val_dataset = None
+
+    @property
+    def val_dataloader(self):
+        return torch.utils.data.DataLoader(
+            self.val_dataset, num_workers=self.num_workers, persistent_workers=True
+        )
+";
+    let run = |other: &str| {
+        let dir = project(&[("core/config.py", base), ("core/yaml_config.py", other)]);
+        codes_of(&check_json(dir.path()).1, "DL302")
+    };
+    let fired = ["core/config.py:12:DL302"];
+    let subclass = "\
+from .config import BaseConfig
+
+
+class YAMLConfig(BaseConfig):
+    def __init__(self, cfg):
+        super().__init__()
+        for k in cfg:
+            self.__dict__[k] = cfg[k]
+";
+    assert!(run(subclass).is_empty());
+    assert!(
+        run(&format!(
+            "{subclass}\n\ncfg = YAMLConfig({{}})\ncfg.num_workers = 2\n"
+        ))
+        .is_empty()
+    );
+    // A file that only reads the namespace's mapping, or defines a class of the same name.
+    assert_eq!(
+        run("from .config import BaseConfig\n\nprint(BaseConfig().__dict__.items())\n"),
+        fired
+    );
+    assert_eq!(
+        run(
+            "from .config import torch\n\n\nclass BaseConfig:\n    def __init__(self, n):\n        \
+             self.num_workers = n\n"
+        ),
+        fired
+    );
+}

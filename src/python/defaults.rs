@@ -28,8 +28,8 @@ use crate::python::argparse::{
 use crate::python::decorators;
 use crate::python::index::Construction;
 use crate::python::model::{
-    Binding, BindingKind, CallSite, ClassDef, ClassId, FunctionDef, FunctionId, Module, ScopeId,
-    positional_args,
+    Binding, BindingKind, CallSite, ClassDef, ClassId, FunctionDef, FunctionId, MODULE_SCOPE,
+    Module, ScopeId, positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value};
 use crate::text::TextRange;
@@ -990,6 +990,14 @@ fn subclass_writes(m: &Module, class: usize, attribute: &str) -> bool {
     })
 }
 
+/// Whether another file of the project may write `attribute` of instances of the module-level
+/// class `class`: a subclass there, or code holding an instance.
+pub(crate) fn written_elsewhere(m: &Module, class: usize, attribute: &str) -> bool {
+    m.class(class).is_some_and(|c| {
+        c.parent_scope == MODULE_SCOPE && m.index.may_write_instances(m.path, c.name, attribute)
+    })
+}
+
 /// Whether another class of the file names this one as a base (its instances run this class's
 /// methods with their own `__init__`).
 pub(crate) fn has_subclass(m: &Module, class: usize) -> bool {
@@ -1027,7 +1035,7 @@ pub(crate) fn self_attribute_value(
     }
     let (class, self_name) = self_of(m, object, scope)?;
     let init = m.method_id(class, "__init__")?;
-    if subclass_writes(m, class, attribute) {
+    if subclass_writes(m, class, attribute) || written_elsewhere(m, class, attribute) {
         return None;
     }
     let mut write = None;

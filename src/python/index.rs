@@ -109,6 +109,9 @@ pub struct ProjectIndex {
     /// Whether a file of the project may write a key of a module-level config, by the
     /// config's file and the key ([`ProjectIndex::may_write_shared`]).
     shared_writes: Mutex<HashMap<(PathBuf, String), bool>>,
+    /// Whether another file of the project may write an attribute of a class's instances, by
+    /// the class's file and name and the attribute ([`ProjectIndex::may_write_instances`]).
+    instance_writes: Mutex<HashMap<(PathBuf, String, String), bool>>,
     /// The bases in the header of a module-level class, by file and class
     /// ([`header_bases`]): a file not summarised is asked again for each name imported from
     /// it. Forgotten when the file changes.
@@ -564,7 +567,12 @@ impl ProjectIndex {
             .keys()
             .any(|(_, key)| text.is_none_or(|t| t.contains(key.as_str()) || writes_unnamed(t)));
         known.clear();
-        names_one
+        let mut instances = lock(&self.instance_writes);
+        let names_class = instances
+            .keys()
+            .any(|(_, class, _)| text.is_none_or(|t| t.contains(class.as_str())));
+        instances.clear();
+        names_one || names_class
     }
 
     /// Forgets what callers pass to helpers, when `path` was one of the callers or, with its
@@ -950,6 +958,25 @@ impl ProjectIndex {
             }
         }
         Some(false)
+    }
+
+    /// Whether a file of the project other than `class_file` may change the attribute `key` of
+    /// instances of its module-level class `class`, by the look of its text (see
+    /// [`writes_instances`]): D-FINE's `YAMLConfig(BaseConfig)` copies a YAML file's keys into
+    /// `self.__dict__`. `false` when no other file can be read. Memoised until a file changes.
+    pub(crate) fn may_write_instances(&self, class_file: &Path, class: &str, key: &str) -> bool {
+        let memo_key = (class_file.to_path_buf(), class.to_owned(), key.to_owned());
+        if let Some(known) = lock(&self.instance_writes).get(&memo_key) {
+            return *known;
+        }
+        let found = self.reader.as_ref().is_some_and(|reader| {
+            self.search_files(class_file).is_none_or(|files| {
+                mentioning(reader.as_ref(), &files, class_file, &[class])
+                    .any(|(_, source)| writes_instances(&source, class, key))
+            })
+        });
+        lock(&self.instance_writes).insert(memo_key, found);
+        found
     }
 
     /// Whether the project file `file`, handed a config, may change its `key` by the look of
@@ -1749,6 +1776,30 @@ fn import_names_of(file: &Path, read: impl Fn(&Path) -> Option<String>) -> Vec<S
 pub(crate) fn writes_unnamed_or_quoted(text: &str, key: &str) -> bool {
     let has = |word: &str| memchr::memmem::find(text.as_bytes(), word.as_bytes()).is_some();
     writes_unnamed(text) || has(&format!("\"{key}\"")) || has(&format!("'{key}'"))
+}
+
+/// Whether `source`, which imports the module of the class `class` and names it, may set the
+/// attribute `key` of its instances: it assigns an attribute `key` (`dm.num_workers = 4`), or
+/// sets attributes by computed name (the builtin `setattr(`, `__dict__[k] = v`,
+/// `__dict__.update(...)`, `vars(x).update(...)`). A file that defines a class of the same name
+/// speaks of its own.
+fn writes_instances(source: &str, class: &str, key: &str) -> bool {
+    let bytes = source.as_bytes();
+    let has = |word: &str| memchr::memmem::find(bytes, word.as_bytes()).is_some();
+    if has(&format!("class {class}(")) || has(&format!("class {class}:")) {
+        return false;
+    }
+    // Not `monkeypatch.setattr(`, a method of another object.
+    let builtin_setattr = memchr::memmem::find_iter(bytes, b"setattr(").any(|at| {
+        at.checked_sub(1)
+            .and_then(|before| bytes.get(before))
+            .is_none_or(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.')))
+    });
+    builtin_setattr
+        || has("__dict__[")
+        || has("__dict__.update(")
+        || (has("vars(") && has(").update("))
+        || assigns(source, &format!(".{key}"))
 }
 
 fn writes_unnamed(source: &str) -> bool {

@@ -6,7 +6,7 @@
 use tree_sitter::Node;
 
 use crate::python::defaults::{
-    has_subclass, saved_hyperparameters, self_of, sets_attributes_dynamically,
+    has_subclass, saved_hyperparameters, self_of, sets_attributes_dynamically, written_elsewhere,
 };
 use crate::python::model::{BindingKind, ClassId, Module, ScopeId};
 
@@ -86,6 +86,12 @@ pub(super) fn untraced(m: &Module, read: Node, scope: ScopeId) -> Option<String>
         return Some(format!(
             "`{class_name}` sets attributes by computed name (`setattr`), so \
              `{self_name}.{attribute}` may hold anything"
+        ));
+    }
+    if written_elsewhere(m, class, &attribute) {
+        return Some(format!(
+            "another file of the project names `{class_name}` and may set `{attribute}` on its \
+             instances (a subclass, or code holding one)"
         ));
     }
     Some(writes_of(m, class, self_name, &attribute, what))

@@ -16,6 +16,7 @@
 //! `???`, a missing key or file, broken YAML) stays unknown with its reason.
 
 mod asteroid;
+mod classes;
 mod click;
 mod dataclass;
 mod hydra;

@@ -24,7 +24,8 @@
 //!
 //! Two other module-level configs are read the same way: a plain class used as a holder of
 //! values (`class CFG: num_workers = 16`, read as `CFG.num_workers`) or its instance built
-//! without arguments (`cfg = Config()`), its class attributes the defaults; and a keyword bag
+//! without arguments (`cfg = Config()`), its class attributes the defaults (also through plain
+//! bases of this file or another, see [`classes`]); and a keyword bag
 //! of hyperparameters (`hparams = HParams(num_workers=16, ...)`, `SimpleNamespace(...)`), its
 //! keywords the defaults. Attributes set by computed name (`setattr(CFG, k, v)`,
 //! `vars(cfg).update(...)`) make every key unknown.
@@ -39,12 +40,12 @@ use std::sync::{Arc, LazyLock, Mutex};
 use tree_sitter::Node;
 
 use super::yaml::{self, Leaf};
-use super::{Config, config_of, hydra, shipped};
+use super::{Config, classes, config_of, hydra, shipped};
 use crate::python::argparse;
 use crate::python::catalogue::Catalogue;
 use crate::python::index;
 use crate::python::model::{
-    BindingKind, CallSite, ClassId, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, positional_args,
+    BindingKind, CallSite, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, positional_args,
 };
 use crate::python::values::{ConfigGap, Resolved, Value};
 
@@ -97,12 +98,12 @@ pub(super) fn global<'a>(m: &Module<'a>, name: &str) -> Option<Config<'a>> {
     }
     let start = match (&binding.kind, binding.value) {
         // `class CFG: num_workers = 16` read as `CFG.num_workers`: the class itself.
-        (BindingKind::Class(class), _) if is_plain(m, *class) => class_defaults(m, *class),
+        (BindingKind::Class(class), _) => classes::defaults(m, *class)?.in_file(m, name),
         (BindingKind::Assign, Some(value)) if is_construction(m, value) => {
             yaml::Node::Map(Vec::new())
         }
-        (BindingKind::Assign, Some(value)) => match plain_class(m, value) {
-            Some(class) => class_defaults(m, class),
+        (BindingKind::Assign, Some(value)) => match classes::constructed(m, value) {
+            Some(class) => classes::defaults(m, class)?.in_file(m, name),
             None => keyword_bag(m, value, name)?,
         },
         _ => return None,
@@ -274,101 +275,6 @@ fn is_construction(m: &Module, value: Node) -> bool {
                 .is_some_and(|a| a.named_child_count() == 0))
 }
 
-/// The class `value` builds when it is `Class()` of a plain class of this file: no decorator,
-/// no base but `object`, and no `__getattr__` that could answer for any name.
-fn plain_class(m: &Module, value: Node) -> Option<ClassId> {
-    if value.kind() != "call"
-        || value
-            .child_by_field_name("arguments")
-            .is_none_or(|a| a.named_child_count() > 0)
-    {
-        return None;
-    }
-    let callee = value.child_by_field_name("function")?;
-    if callee.kind() != "identifier" {
-        return None;
-    }
-    let BindingKind::Class(id) = m.single_binding(m.text(callee), MODULE_SCOPE)?.kind else {
-        return None;
-    };
-    is_plain(m, id).then_some(id)
-}
-
-/// Whether a class is a plain holder of values: no decorator, no base but `object`, and no
-/// `__getattr__` that could answer for any name.
-fn is_plain(m: &Module, id: ClassId) -> bool {
-    let Some(class) = m.class(id) else {
-        return false;
-    };
-    // A decorator (`@dataclass`) may give the class fields of its own.
-    let decorated = class
-        .node
-        .parent()
-        .is_some_and(|p| p.kind() == "decorated_definition");
-    !decorated
-        && class.bases.iter().all(|b| m.text(*b) == "object")
-        && !class
-            .methods
-            .iter()
-            .filter_map(|f| m.function(*f))
-            .any(|f| matches!(f.name, "__getattr__" | "__getattribute__" | "__setattr__"))
-}
-
-/// The defaults a plain class's attributes give it and its instances (`num_thread = 30` in
-/// the class body). An attribute a method assigns on `self` or `cls`, or that a method or
-/// property of the same name hides, is a gap: which value a run sees depends on the calls
-/// made.
-fn class_defaults(m: &Module, class: ClassId) -> yaml::Node {
-    let file: Arc<Path> = Arc::from(m.path);
-    let mut tree = yaml::Node::Map(Vec::new());
-    let Some(def) = m.class(class) else {
-        return tree;
-    };
-    let Some(body) = def.body else {
-        return tree;
-    };
-    let methods: Vec<&str> = def
-        .methods
-        .iter()
-        .filter_map(|f| m.function(*f))
-        .map(|f| f.name)
-        .collect();
-    let mut cursor = body.walk();
-    for statement in body.named_children(&mut cursor) {
-        let Some((left, right)) = crate::python::syntax::assignment_sides(statement) else {
-            continue;
-        };
-        if left.kind() != "identifier" {
-            continue;
-        }
-        let key = m.text(left);
-        let leaf = match methods.contains(&key) {
-            true => Leaf::Unreadable,
-            false => leaf(m, right),
-        };
-        let node = yaml::Node::Scalar {
-            text: format!("{}.{key}", def.name),
-            leaf,
-            file: file.clone(),
-            line: m.line(left.start_byte()),
-        };
-        set(&mut tree, &[key.to_owned()], node);
-    }
-    for write in m.attribute_assignments() {
-        let in_method = write.function.is_some_and(|f| def.methods.contains(&f));
-        if in_method && matches!(write.object, Some("self" | "cls")) {
-            let gap = yaml::Node::Scalar {
-                text: m.text(write.target).to_owned(),
-                leaf: Leaf::Unreadable,
-                file: file.clone(),
-                line: m.line(write.target.start_byte()),
-            };
-            set(&mut tree, &[write.attribute.to_owned()], gap);
-        }
-    }
-    tree
-}
-
 /// Classes whose instances answer their constructor's keywords as attributes.
 const KEYWORD_BAGS: &[&str] = &[
     "argparse.Namespace",
@@ -497,7 +403,7 @@ enum Kind {
 }
 
 /// Answers about the text of a file, each with a hash of the text it was read from.
-type Cache<K, T> = Mutex<HashMap<(PathBuf, K), (u64, T)>>;
+pub(super) type Cache<K, T> = Mutex<HashMap<(PathBuf, K), (u64, T)>>;
 
 /// The config a name of another file is (as [`Kind`] asks), or `None` when it is none.
 static CONFIGS: LazyLock<Cache<(String, Kind), Option<Parts>>> =
@@ -511,7 +417,7 @@ static MERGERS: LazyLock<Cache<(String, String), bool>> =
 /// `read` of the text of `file`, memoised under `key` in `cache` until the file's text
 /// changes: every imported name a value is looked for through asks. `None` when the file
 /// cannot be read.
-fn memoised<K: Hash + Eq, T: Clone>(
+pub(super) fn memoised<K: Hash + Eq, T: Clone>(
     cache: &Cache<K, T>,
     m: &Module,
     file: &Path,
@@ -538,7 +444,7 @@ fn memoised<K: Hash + Eq, T: Clone>(
 
 /// `read` of the definitions of another project file, `source` the text of `file`; `None`
 /// when it does not parse.
-fn with_module<T>(
+pub(super) fn with_module<T>(
     m: &Module,
     source: &str,
     file: &Path,
@@ -582,7 +488,7 @@ fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
         // `cfg = Config()` or `hparams = HParams(...)` itself: the class or the keywords gave
         // the defaults.
         if path.is_empty()
-            && (plain_class(m, right).is_some() || keyword_bag(m, right, name).is_some())
+            && (classes::constructed(m, right).is_some() || keyword_bag(m, right, name).is_some())
         {
             continue;
         }
@@ -697,7 +603,7 @@ fn is_copy(m: &Module, value: Node, scope: ScopeId) -> bool {
 }
 
 /// `X` of `X.__dict__` or `vars(X)`: the object whose attributes that mapping holds.
-fn dict_of<'a>(m: &Module<'a>, expr: Node<'a>) -> Option<Node<'a>> {
+pub(super) fn dict_of<'a>(m: &Module<'a>, expr: Node<'a>) -> Option<Node<'a>> {
     match expr.kind() {
         "attribute"
             if expr
@@ -733,7 +639,7 @@ fn attribute_path(m: &Module, expr: Node, name: &str) -> Option<Vec<String>> {
 }
 
 /// A default's value: literals only (a computed default stays unreadable).
-fn leaf(m: &Module, value: Node) -> Leaf {
+pub(super) fn leaf(m: &Module, value: Node) -> Leaf {
     let literal = matches!(
         value.kind(),
         "integer" | "float" | "string" | "concatenated_string" | "true" | "false" | "none"
@@ -749,7 +655,7 @@ fn leaf(m: &Module, value: Node) -> Leaf {
 
 /// Puts `node` at `path` of `tree` (the whole tree for an empty path); a path through
 /// something that is not a mapping is left alone, as yacs would fail there.
-fn set(tree: &mut yaml::Node, path: &[String], node: yaml::Node) {
+pub(super) fn set(tree: &mut yaml::Node, path: &[String], node: yaml::Node) {
     let Some((first, rest)) = path.split_first() else {
         *tree = node;
         return;

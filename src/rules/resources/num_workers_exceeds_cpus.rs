@@ -54,7 +54,11 @@ keeps, when they all agree), an EasyDict config filled the same way (`__C = edic
 `__C.TRAIN.WORKERS = 16`, with an `update_config(args.cfg)` of its module read like
 `merge_from_file`), or the class attribute of a
 plain config class's module-level instance (`class Config: num_thread = 30`, `cfg = Config()`,
-also imported by other modules when no file of the project that imports it assigns the key); the message says which. A
+also imported by other modules when no file of the project that imports it assigns the key,
+and a subclass of such a class of this module or another, `class CloudConfig(Config):
+input_threads = 10`, the nearest class's value winning; a method that sets attributes by
+computed name, `setattr(self, name, value)` in a `load(path)`, leaves every value unknown where
+a call of it may run); the message says which. A
 config value that is an interpolation (`${...}`) or `???` stays unknown, as does a yacs value
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
 options given by default, a config file chosen only on the command line whose shipped
@@ -90,7 +94,9 @@ What an instance keeps from its constructor (`self.workers = workers` in `__init
 `self.hparams.workers` after Lightning's `self.save_hyperparameters()`, also with `logger=` or
 `ignore=` naming other arguments) is what the constructions of the class pass, or the
 parameter's default when the project constructs it nowhere (a config or a command-line tool
-builds it); `dldoctor loaders` says which write or construction left it unknown.
+builds it), unless another file of the project that names the class may set the attribute on
+an instance (a subclass copying a YAML file into `self.__dict__`, `dm.num_workers = 4`);
+`dldoctor loaders` says which write or construction left it unknown.
 A rewrite in the function that builds the loader (`if args.batch_size == -1: args.batch_size =
 36`, then `num_workers=min(32, args.batch_size)`) counts when the function runs once (one call,
 no loop around it) and its condition is decided under the defaults.
