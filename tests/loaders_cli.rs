@@ -4811,3 +4811,56 @@ class YAMLConfig(BaseConfig):
         fired
     );
 }
+
+/// A function of another module returning the parsed command line keeps its options' defaults
+/// when it takes parameters with defaults that are not what it parses
+/// (`get_args(description='MILNCE')`); one that parses a parameter's default
+/// (`parse_args(argv)` with `argv=['--workers', '2']`) gives what that list sets instead.
+#[test]
+fn namespace_of_a_function_with_parameters() {
+    let run = |signature: &str, parse: &str| {
+        let opts = format!(
+            "\
+import argparse
+
+
+def get_args({signature}):
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument('--num_thread_reader', type=int, default=20)
+    args = parser.{parse}
+    return args
+"
+        );
+        let train = "\
+import torch
+
+from opts import get_args
+
+
+def main():
+    args = get_args()
+    for batch in torch.utils.data.DataLoader(range(8), num_workers=args.num_thread_reader):
+        pass
+
+
+if __name__ == '__main__':
+    main()
+";
+        let dir = project(&[("opts.py", &opts), ("train.py", train)]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let fired = ["train.py:8:DL201"];
+    assert_eq!(run("description='MILNCE'", "parse_args()"), fired);
+    assert_eq!(
+        run("description='MILNCE', *, argv=None", "parse_args(argv)"),
+        fired
+    );
+    assert!(
+        run(
+            "description='MILNCE', argv=['--num_thread_reader', '2']",
+            "parse_args(argv)"
+        )
+        .is_empty()
+    );
+    assert!(run("description", "parse_args()").is_empty());
+}

@@ -1562,8 +1562,9 @@ fn passes_nothing(call: Node) -> bool {
 /// parse(self): return self.parser.parse_args()`, `def parse_args_knn(): ...; return args`),
 /// its parents folded in, for other files that call it; with `first_item`, the parser of the
 /// first item of the tuple it returns (`return args, unparsed`, unpacked by the caller as
-/// `args, unparsed = get_args()`). `None` when it returns anything else, takes parameters
-/// (besides a method's `self`), or this file assigns attributes of the namespace.
+/// `args, unparsed = get_args()`). `None` when it returns anything else, takes a parameter
+/// without a default (besides a method's `self`) or parses one whose default may name
+/// options, or this file assigns attributes of the namespace.
 pub(crate) fn returned_namespace(
     m: &Module,
     function: FunctionId,
@@ -1571,19 +1572,39 @@ pub(crate) fn returned_namespace(
 ) -> Option<ParserOptions> {
     let def = m.function(function)?;
     let params = def.node.child_by_field_name("parameters")?;
-    // `parse_args(input_args=None)` (or CenterNet's `parse(self, args='')`): called without
-    // arguments, it parses the command line, or no option at all, which gives the same
-    // defaults (the callers' side checks the call passes none).
+    // Called without arguments (the callers' side checks the call passes none), each
+    // parameter is its default. `parse_args(input_args=None)` (or CenterNet's `parse(self,
+    // args='')`) then parses the command line, or no option at all, which gives the same
+    // defaults; any other default (`get_args(description='MILNCE')`) must not be what is
+    // parsed.
+    let parsed = |name: &str| {
+        m.calls().iter().any(|call| {
+            call.function == Some(function)
+                && matches!(call.method, Some("parse_args" | "parse_known_args"))
+                && call.node.child_by_field_name("arguments").is_some_and(|a| {
+                    let mut named = false;
+                    syntax::walk_all(a, &mut |n| {
+                        named |= n.kind() == "identifier" && m.text(n) == name;
+                    });
+                    named
+                })
+        })
+    };
     let mut cursor = params.walk();
-    let takes_only_none = params
+    let takes_only_defaults = params
         .named_children(&mut cursor)
         .skip(usize::from(def.class.is_some()))
-        .all(|p| {
-            p.kind() == "default_parameter"
-                && p.child_by_field_name("value")
+        .all(|p| match p.kind() {
+            "default_parameter" | "typed_default_parameter" => {
+                p.child_by_field_name("value")
                     .is_some_and(|v| gives_no_options(m, v))
+                    || p.child_by_field_name("name")
+                        .is_some_and(|n| n.kind() == "identifier" && !parsed(m.text(n)))
+            }
+            "keyword_separator" | "positional_separator" | "comment" => true,
+            _ => false,
         });
-    if !takes_only_none {
+    if !takes_only_defaults {
         return None;
     }
     let mut found: Option<ParserId> = None;

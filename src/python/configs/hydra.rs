@@ -11,7 +11,7 @@ use tree_sitter::Node;
 
 use super::Config;
 use super::yaml::{self, Leaf, LoadError};
-use crate::python::model::{FunctionDef, Module, ScopeId, positional_args};
+use crate::python::model::{BindingKind, FunctionDef, Module, ScopeId, positional_args};
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 /// Decorators that run a function with a Hydra config (dora's wraps Hydra's, same arguments).
@@ -121,14 +121,39 @@ fn takes_yml(m: &Module, call: Node) -> bool {
 
 /// A path computed from the file's own path: `pathlib.Path(__file__)` with `.parent`,
 /// `.stem`, `.name`, `.joinpath("x")`, `/ "x"`, `.resolve()`, and `os.path.dirname`,
-/// `os.path.join`, `os.path.abspath` over `__file__`, inside `str(...)` or not.
-fn from_file(m: &Module, expr: Node, depth: u32) -> Option<PathBuf> {
+/// `os.path.join`, `os.path.abspath` over `__file__`, inside `str(...)` or not, with
+/// `os.path.splitext(p)[0] + ".yaml"` (RawNet's config beside its script), through names
+/// bound once.
+pub(super) fn from_file(m: &Module, expr: Node, depth: u32) -> Option<PathBuf> {
     if depth > 12 {
         return None;
     }
     let literal = |n: Node| m.string_value(n).map(PathBuf::from);
     match expr.kind() {
         "identifier" if m.text(expr) == "__file__" => Some(m.path.to_path_buf()),
+        "identifier" => {
+            let binding = m.single_binding(m.text(expr), m.scope_at(expr))?;
+            match (&binding.kind, binding.value) {
+                (BindingKind::Assign, Some(value)) => from_file(m, value, depth + 1),
+                _ => None,
+            }
+        }
+        // `os.path.splitext(path)[0]`: the path without its extension.
+        "subscript" => {
+            let value = expr.child_by_field_name("value")?;
+            let index = expr.child_by_field_name("subscript")?;
+            let callee = value.child_by_field_name("function")?;
+            if value.kind() != "call"
+                || m.text(index) != "0"
+                || m.qualified_name(callee).as_deref() != Some("os.path.splitext")
+            {
+                return None;
+            }
+            let [path] = positional_args(value)[..] else {
+                return None;
+            };
+            Some(from_file(m, path, depth + 1)?.with_extension(""))
+        }
         "parenthesized_expression" => from_file(m, expr.named_child(0)?, depth + 1),
         "attribute" => {
             let inner = from_file(m, expr.child_by_field_name("object")?, depth + 1)?;
@@ -141,11 +166,18 @@ fn from_file(m: &Module, expr: Node, depth: u32) -> Option<PathBuf> {
         }
         "binary_operator" => {
             let operator = expr.child_by_field_name("operator")?;
-            if m.text(operator) != "/" {
-                return None;
-            }
             let left = from_file(m, expr.child_by_field_name("left")?, depth + 1)?;
-            Some(left.join(literal(expr.child_by_field_name("right")?)?))
+            let right = literal(expr.child_by_field_name("right")?)?;
+            match m.text(operator) {
+                "/" => Some(left.join(right)),
+                // `stem + ".yaml"`
+                "+" => {
+                    let mut joined = left.into_os_string();
+                    joined.push(right.as_os_str());
+                    Some(PathBuf::from(joined))
+                }
+                _ => None,
+            }
         }
         "call" => {
             let callee = expr.child_by_field_name("function")?;

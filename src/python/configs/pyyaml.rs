@@ -30,7 +30,13 @@ pub(super) fn load<'a>(m: &Module<'a>, call: Node, scope: ScopeId) -> Option<Con
         Some(literal) => literal,
         None => match m.value_in(path, scope, 0).value {
             Value::Str(s) => s,
-            _ => return None,
+            // A file beside the script (`os.path.splitext(os.path.abspath(__file__))[0] +
+            // '.yaml'`).
+            _ => {
+                let file = hydra::from_file(m, path, 0)?;
+                let here = m.path.parent()?;
+                hydra::shown(here, &file)
+            }
         },
     };
     let (tree, shown) = hydra::load_relative(m, &relative)?;

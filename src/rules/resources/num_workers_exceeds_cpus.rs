@@ -25,7 +25,8 @@ Checks for a `num_workers` larger than the CPUs this machine lets the process us
 affinity mask, capped by a cgroup CPU quota), or larger than the configured `max-workers`.
 The value may be written in the call, bound once to a name, or be the `default=` of an
 argparse option (also through a parser built in a helper such as `get_args_parser()` or
-`parse_args(input_args=None)`, options added by helpers of other modules chained as
+`parse_args(input_args=None)` or `get_args(description="...")` called without arguments,
+options added by helpers of other modules chained as
 `parser = add_dataset_args(parser)`, a namespace returned first in a pair by another module,
 `args, unparsed = config.get_args()`, defaults a YAML file sets through
 `parser.set_defaults(**yaml.load(f))`, the file `--config` names or, when it is missing or named
@@ -45,7 +46,8 @@ config_name=...)`, also named from the file's own path, `config_name=Path(__file
 and handed to a helper of another module, `setup_data(cfg)`, unless the entry point's file
 writes the key;
 a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` of a file opened
-from a literal path or an option's default, `with open(args.config) as f:`, also turned into
+from a literal path, an option's default or the script's own path (`os.path.splitext(
+os.path.abspath(__file__))[0] + ".yaml"`), `with open(args.config) as f:`, also turned into
 options and back by asteroid's `prepare_parser_from_dict` and `parse_args_as_dict`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
 (`cfg.merge_from_file(args.cfg)` with the option's default path, also in an `update_config(cfg,
 args)` of another module that only merges what it is given; with a file named only on
