@@ -16,12 +16,10 @@ use std::sync::{Arc, LazyLock, Mutex};
 
 use tree_sitter::Node;
 
-use super::yacs::{Cache, dict_of, leaf, memoised, set, with_module};
+use super::yacs::{Cache, attribute_setter, leaf, memoised, set, with_module};
 use super::yaml::{self, Leaf};
 use crate::python::argparse;
-use crate::python::model::{
-    BindingKind, CallSite, ClassId, MODULE_SCOPE, Module, ScopeId, positional_args,
-};
+use crate::python::model::{BindingKind, CallSite, ClassId, MODULE_SCOPE, Module, ScopeId};
 use crate::python::values::ConfigGap;
 
 /// How many bases up a config class is followed.
@@ -206,20 +204,9 @@ fn class_defaults(m: &Module, class: ClassId, depth: u32) -> Option<ClassDefault
 /// name: `setattr(self, key, value)` with a key that is not a literal, `self.__dict__.update`
 /// or `vars(self).update`.
 fn sets_computed_names(m: &Module, call: &CallSite) -> bool {
-    let is_self = |n: &Node| matches!(m.text(*n), "self" | "cls");
-    match call.method {
-        Some("update") => call
-            .callee
-            .child_by_field_name("object")
-            .and_then(|o| dict_of(m, o))
-            .is_some_and(|o| is_self(&o)),
-        _ if call.qualified.as_deref() == Some("builtins.setattr") => {
-            let args = positional_args(call.node);
-            args.first().is_some_and(is_self)
-                && args.get(1).is_none_or(|k| m.string_value(*k).is_none())
-        }
-        _ => false,
-    }
+    attribute_setter(m, call).is_some_and(|(object, name)| {
+        matches!(m.text(object), "self" | "cls") && name.is_none_or(|k| m.string_value(k).is_none())
+    })
 }
 
 /// The defaults of the base `base` of a class: a plain config class of this file, or of

@@ -378,17 +378,9 @@ fn set_by_setter(m: &Module, object: &Object, key: &str, depth: u32) -> bool {
                     .is_some_and(|o| is_it(o, call.scope))
                     && names_key(args.first())
             }
-            // `vars(cfg).update(...)`, `cfg.__dict__.update(...)`
-            Some("update") => call
-                .callee
-                .child_by_field_name("object")
-                .and_then(|o| dict_of(m, o))
-                .is_some_and(|o| is_it(o, call.scope)),
-            // `setattr(cfg, name, value)`
-            _ if call.qualified.as_deref() == Some("builtins.setattr") => {
-                args.first().is_some_and(|o| is_it(*o, call.scope)) && names_key(args.get(1))
-            }
-            _ => false,
+            // `setattr(cfg, name, value)`, `vars(cfg).update(...)`, `cfg.__dict__.update(...)`
+            _ => attribute_setter(m, call)
+                .is_some_and(|(o, name)| is_it(o, call.scope) && names_key(name.as_ref())),
         }
     })
 }
@@ -524,14 +516,7 @@ fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
     let merged = m.calls().iter().find(|c| {
         let receiver = match c.method {
             Some(method) if MERGES.contains(&method) => c.callee.child_by_field_name("object"),
-            Some("update") => c
-                .callee
-                .child_by_field_name("object")
-                .and_then(|o| dict_of(m, o)),
-            _ if c.qualified.as_deref() == Some("builtins.setattr") => {
-                positional_args(c.node).first().copied()
-            }
-            _ => None,
+            _ => attribute_setter(m, c).map(|(o, _)| o),
         };
         receiver
             .is_some_and(|o| attribute_path(m, o, name).is_some() && !names_a_copy(m, o, c.scope))
@@ -602,8 +587,27 @@ fn is_copy(m: &Module, value: Node, scope: ScopeId) -> bool {
     }
 }
 
+/// The object whose attributes `call` sets by name, with the name's node when the call has
+/// one: `setattr(x, name, value)`, `x.__dict__.update(...)` or `vars(x).update(...)`.
+pub(super) fn attribute_setter<'a>(
+    m: &Module<'a>,
+    call: &CallSite<'a>,
+) -> Option<(Node<'a>, Option<Node<'a>>)> {
+    match call.method {
+        Some("update") => {
+            let object = dict_of(m, call.callee.child_by_field_name("object")?)?;
+            Some((object, None))
+        }
+        _ if call.qualified.as_deref() == Some("builtins.setattr") => {
+            let args = positional_args(call.node);
+            Some((*args.first()?, args.get(1).copied()))
+        }
+        _ => None,
+    }
+}
+
 /// `X` of `X.__dict__` or `vars(X)`: the object whose attributes that mapping holds.
-pub(super) fn dict_of<'a>(m: &Module<'a>, expr: Node<'a>) -> Option<Node<'a>> {
+fn dict_of<'a>(m: &Module<'a>, expr: Node<'a>) -> Option<Node<'a>> {
     match expr.kind() {
         "attribute"
             if expr
