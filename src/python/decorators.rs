@@ -10,15 +10,56 @@
 //! wrapping it with itself, when its path for functions returns a
 //! `def wrapper(*args, **kwargs)` that ends with `return f(*args, **kwargs)`. Anything else
 //! (a decorator of a library, one that returns another class) keeps the class opaque.
+//!
+//! Function decorators of libraries that call the function with the arguments it is given
+//! ([`PASS_THROUGH`]: `@beartype`, `@torch.no_grad()`, `@functools.lru_cache`) leave what a
+//! caller passes a parameter as it is; any other decorator may change it.
 
 use tree_sitter::Node;
 
 use crate::python::kinds::{Kind, kind};
-use crate::python::model::{BindingKind, Module, ScopeId};
+use crate::python::model::{BindingKind, FunctionDef, Module, ScopeId};
 use crate::python::syntax::{node_text, walk_executed};
 
 /// Methods that run when the class is constructed: replacing one may change the arguments.
 const CONSTRUCTION: &[&str] = &["__init__", "__new__", "__call__", "__init_subclass__"];
+
+/// Function decorators that call the function with the arguments its callers give: type
+/// checkers, gradient modes and caches.
+const PASS_THROUGH: &[&str] = &[
+    "beartype.beartype",
+    "typeguard.typechecked",
+    "torch.no_grad",
+    "torch.inference_mode",
+    "torch.enable_grad",
+    "functools.lru_cache",
+    "functools.cache",
+];
+
+/// Whether the arguments a call of `function` passes reach its parameters as they are: it has
+/// no decorator, or only ones of [`PASS_THROUGH`] (written bare or called,
+/// `@torch.no_grad()`).
+pub fn passes_arguments(m: &Module, function: &FunctionDef) -> bool {
+    let Some(decorated) = function
+        .node
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+    else {
+        return true;
+    };
+    let mut cursor = decorated.walk();
+    decorated
+        .named_children(&mut cursor)
+        .filter(|d| d.kind() == "decorator")
+        .all(|d| {
+            let expr = d.named_child(0).map(|e| match e.kind() {
+                "call" => e.child_by_field_name("function").unwrap_or(e),
+                _ => e,
+            });
+            expr.and_then(|e| m.qualified_in(e, function.parent_scope, 0))
+                .is_some_and(|q| PASS_THROUGH.contains(&q.as_str()))
+        })
+}
 
 /// Whether every decorator of `decorated` (a `decorated_definition`) is one of the project's
 /// that returns the class it is given.

@@ -169,7 +169,7 @@ thread_local! {
 fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Vec<(Resolved, bool)>> {
     let function_id = m.scopes().get(param.scope)?.function?;
     let function = m.function(function_id)?;
-    if function.node.parent()?.kind() == "decorated_definition" {
+    if !decorators::passes_arguments(m, function) {
         return None;
     }
     let (position, keyword_only) = parameter_position(m, function.node, param.name)?;
@@ -425,7 +425,7 @@ pub(crate) fn forwarded(
 ) -> Option<Vec<Forwarded>> {
     let function_id = m.scopes().get(kwargs.scope)?.function?;
     let function = m.function(function_id)?;
-    if function.class.is_some() || function.node.parent()?.kind() == "decorated_definition" {
+    if function.class.is_some() || !decorators::passes_arguments(m, function) {
         return None;
     }
     let guard = (m.source.as_ptr() as usize, kwargs.name_range.start);

@@ -355,7 +355,7 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
     if let Some(config) = hydra::entry_config(m, function, param.name) {
         return Some(config);
     }
-    if function.node.parent()?.kind() == "decorated_definition" {
+    if !crate::python::decorators::passes_arguments(m, function) {
         return None;
     }
     let (position, keyword_only) = parameter_position(m, function.node, param.name)?;

@@ -1031,7 +1031,7 @@ struct MergeStep {
 /// The [`Merger`] the module-level function `id` is, if it is one.
 pub(crate) fn merger(m: &Module, id: crate::python::model::FunctionId) -> Option<Merger> {
     let function = m.function(id).filter(|f| f.class.is_none())?;
-    if function.node.parent()?.kind() == "decorated_definition" {
+    if !crate::python::decorators::passes_arguments(m, function) {
         return None;
     }
     let position = |name: Node| -> Option<usize> {

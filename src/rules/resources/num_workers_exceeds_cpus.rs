@@ -84,6 +84,9 @@ ngpus_per_node - 1) / ngpus_per_node)` with `ngpus_per_node = torch.cuda.device_
 handed to `mp.spawn(main_worker, args=(ngpus_per_node, args))`; `cfg.num_workers //=
 world_size` with `world_size = int(os.environ["WORLD_SIZE"])`): each of N processes starts a
 share, and together they start the whole count on the node's CPUs.
+A function's parameter is what its callers pass, also through decorators that call it with
+those arguments (`@beartype`, `@typeguard.typechecked`, `@torch.no_grad()`,
+`@functools.lru_cache`); behind any other decorator it stays unknown.
 When the callers of a function disagree on a parameter (one leaves its default of 16, another
 passes a config's value that is not known), the largest whole number a caller outside the
 tests gives is checked, as that caller's path runs with it, and the message says so; a test's
