@@ -4864,3 +4864,78 @@ if __name__ == '__main__':
     );
     assert!(run("description", "parse_args()").is_empty());
 }
+
+/// A namespace given the entries of every section of the YAML file `--config` names (the
+/// layout of PointGroup's and semseg's `util/config.py`: `for key in config: for k, v in
+/// config[key].items(): setattr(args_cfg, k, v)`), parsed at import and read by a dataset
+/// class of another module: the file's value is what runs, unless the attribute is written
+/// after or the copy runs only under a condition.
+#[test]
+fn namespace_given_a_flattened_yaml_file() {
+    let run = |copy: &str, after: &str| {
+        let config = format!(
+            "\
+import argparse
+
+import yaml
+
+
+def get_parser():
+    parser = argparse.ArgumentParser(description='Point Cloud Segmentation')
+    parser.add_argument('--config', type=str, default='config/default_scannet.yaml')
+    args_cfg = parser.parse_args()
+    with open(args_cfg.config, 'r') as f:
+        config = yaml.safe_load(f)
+{copy}{after}    return args_cfg
+
+
+cfg = get_parser()
+setattr(cfg, 'exp_path', 'exp/' + cfg.dataset)
+"
+        );
+        let dataset = "\
+from torch.utils.data import DataLoader
+
+from util.config import cfg
+
+
+class Dataset:
+    def __init__(self):
+        self.batch_size = cfg.batch_size
+        self.train_workers = cfg.train_workers
+
+    def trainLoader(self):
+        self.train_data_loader = DataLoader(
+            list(range(8)), batch_size=self.batch_size, num_workers=self.train_workers
+        )
+";
+        let yaml = "\
+GENERAL:
+  task: train
+DATA:
+  dataset: scannetv2
+  batch_size: 4
+TRAIN:
+  train_workers: 16
+";
+        let dir = project(&[
+            ("util/config.py", &config),
+            ("data/scannet.py", dataset),
+            ("config/default_scannet.yaml", yaml),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let copy = "    for key in config:\n        for k, v in config[key].items():\n            \
+                setattr(args_cfg, k, v)\n";
+    let fired = ["data/scannet.py:13:DL201"];
+    assert_eq!(run(copy, ""), fired);
+    // Written after the copy; copied only under a condition; the loop does more.
+    assert!(run(copy, "    args_cfg.train_workers = 2\n").is_empty());
+    let gated = copy.replace("    for key", "    if args_cfg.config:\n     for key");
+    assert!(run(&gated, "").is_empty());
+    let more = copy.replace(
+        "setattr(args_cfg, k, v)\n",
+        "setattr(args_cfg, k, v)\n            print(k)\n",
+    );
+    assert!(run(&more, "").is_empty());
+}

@@ -195,6 +195,36 @@ pub struct ParserOptions {
     /// `set_defaults(**yaml.load(f))` calls, read once every option is known (the file may
     /// be named by one of them).
     yaml_splats: Vec<YamlSplat>,
+    /// Attributes the namespace is given after parsing, with known values, by the function
+    /// or module that parses it for others: the sections of a YAML file flattened into it
+    /// (see [`Written`]). They replace what the options give.
+    assigned: HashMap<String, Resolved>,
+}
+
+/// What a file assigns to a namespace it parses: attributes it may set to anything, and
+/// those it sets from a YAML file read before (`for k, v in config[key].items():
+/// setattr(args, k, v)`, PointGroup's and semseg's `util/config.py`).
+#[derive(Default)]
+struct Written {
+    unknown: HashSet<String>,
+    known: HashMap<String, Resolved>,
+}
+
+impl Written {
+    /// `options` as a file using the namespace sees them: an attribute set to anything has
+    /// no option, one set from a file has that file's value.
+    fn apply(self, options: &mut ParserOptions) {
+        for (attribute, value) in self.known {
+            if !self.unknown.contains(&attribute) {
+                options.assigned.insert(attribute, value);
+            }
+        }
+        for attribute in &self.unknown {
+            options.options.remove(attribute);
+            options.overridden.remove(attribute);
+            options.assigned.remove(attribute);
+        }
+    }
 }
 
 /// A `set_defaults(**loaded)` of a YAML file (see [`configs::splat_file`]).
@@ -623,14 +653,21 @@ impl ArgparseDefaults {
             Origin::Parser(parser) => self.all_defaults(parser, m.path),
             Origin::Passed(external) => (*m.index.namespace_passed(m.path, external)?).clone(),
         };
-        let written = written_attributes(m, &namespace)?;
-        table.values.retain(|k, _| !written.contains(k));
+        let Written { unknown, known } = written_attributes(m, &namespace)?;
+        table
+            .values
+            .retain(|k, _| !unknown.contains(k) && !known.contains_key(k));
+        for (attribute, value) in known {
+            if !unknown.contains(&attribute) {
+                table.values.insert(attribute, value);
+            }
+        }
         // An attribute the file writes (`args.num_threads = args.workers` before
         // `mp.spawn(main_worker, args=(n, args))`) holds what a read at the hand-over would
         // see, unless a write follows the hand-over: the callee may keep the namespace and
         // read it after that write.
         let flow = Flow::new(m);
-        for attribute in written {
+        for attribute in unknown {
             let follows = m.attribute_assignments().iter().any(|write| {
                 write.attribute == attribute
                     && write
@@ -689,7 +726,11 @@ impl ArgparseDefaults {
     fn default_of(&self, parser: ParserId, dest: &str) -> Option<Resolved> {
         let mut found: Vec<&OptionDefault> = Vec::new();
         let mut sets: Vec<&SetDefault> = Vec::new();
-        for options in self.lineage(parser)? {
+        let lineage = self.lineage(parser)?;
+        if let Some(assigned) = lineage.iter().find_map(|o| o.assigned.get(dest)) {
+            return Some(assigned.clone());
+        }
+        for options in lineage {
             found.extend(options.options.get(dest).into_iter().flatten());
             sets.extend(options.overridden.get(dest).into_iter().flatten());
         }
@@ -812,6 +853,7 @@ impl ArgparseDefaults {
                     || o.pseudo.is_some()
                     || o.options.contains_key(dest)
                     || o.overridden.contains_key(dest)
+                    || o.assigned.contains_key(dest)
             })
         })
     }
@@ -842,7 +884,9 @@ impl ArgparseDefaults {
             let Some(object) = writes_any_attribute_of(m, call, Some(attribute)) else {
                 continue;
             };
+            // `open(args.config)` before the loop that copies that file into the namespace.
             if aliases(object, call.scope)
+                && !writes::code_runs_after(m, call.node, call.function, read)
                 && let Some(why) = writes::unnamed_write(m, call, attribute, defined)
             {
                 return Err(why);
@@ -854,7 +898,7 @@ impl ArgparseDefaults {
                 .parsers
                 .get(&parser)
                 .and_then(|o| o.shared_in.as_deref())
-            && m.index.may_write_shared(file, attribute)
+            && m.index.may_write_shared(file, attribute, true)
         {
             return Err(format!(
                 "a file that imports the namespace from {} may assign `{attribute}`",
@@ -1199,10 +1243,12 @@ fn foreign_writes<'a>(m: &Module<'a>, flow: &Flow<'_, 'a>, namespace: &Namespace
     Ok(out)
 }
 
-/// Every attribute of the namespace this file may assign; `None` when it may assign any.
-fn written_attributes(m: &Module, namespace: &Namespace) -> Option<HashSet<String>> {
+/// Every attribute of the namespace this file may assign, and those it assigns from a YAML
+/// file it reads; `None` when it may assign any.
+fn written_attributes(m: &Module, namespace: &Namespace) -> Option<Written> {
     let flow = Flow::new(m);
     let mut out: HashSet<String> = HashSet::new();
+    let mut known: HashMap<String, Resolved> = HashMap::new();
     for call in m.calls() {
         let Some(object) = writes_any_attribute_of(m, call, None) else {
             continue;
@@ -1210,13 +1256,19 @@ fn written_attributes(m: &Module, namespace: &Namespace) -> Option<HashSet<Strin
         if !namespace.aliased_by(&flow, object, call.scope) {
             continue;
         }
-        // `setattr(args, 'cuda', True)` writes the attribute it names; any other such write
-        // may set any.
+        // `setattr(args, 'cuda', True)` writes the attribute it names; a YAML file's
+        // sections flattened into the namespace write their keys; any other such write may
+        // set any.
         let named = (call.qualified.as_deref() == Some("builtins.setattr"))
             .then(|| positional_args(call.node).get(1).copied())
             .flatten()
-            .and_then(|name| m.string_value(name))?;
-        out.insert(named);
+            .and_then(|name| m.string_value(name));
+        match named {
+            Some(named) => {
+                out.insert(named);
+            }
+            None => known.extend(flattened_into(m, call)?),
+        }
     }
     out.extend(foreign_writes(m, &flow, namespace).ok()?.into_keys());
     for write in m.attribute_assignments() {
@@ -1230,7 +1282,85 @@ fn written_attributes(m: &Module, namespace: &Namespace) -> Option<HashSet<Strin
             out.insert(write.attribute.to_owned());
         }
     }
-    Some(out)
+    Some(Written {
+        unknown: out,
+        known,
+    })
+}
+
+/// The keys and values `setattr(args, k, v)` gives when it is the whole body of `for k, v in
+/// config[key].items():`, itself the whole body of `for key in config:`, run unconditionally
+/// in its function, with `config` a YAML file the analysis reads (PointGroup's `get_parser()`):
+/// every section's entries, a later section's winning. `None` for any other `setattr`.
+fn flattened_into(m: &Module, call: &CallSite) -> Option<HashMap<String, Resolved>> {
+    let args = positional_args(call.node);
+    let [_, key, value] = args.as_slice() else {
+        return None;
+    };
+    let statement = call
+        .node
+        .parent()
+        .filter(|p| p.kind() == "expression_statement")?;
+    let inner = only_statement_of_loop(statement)?;
+    let outer = only_statement_of_loop(inner)?;
+    // `for k, v in config[section].items():`
+    let names: Vec<&str> = {
+        let left = inner.child_by_field_name("left")?;
+        let mut cursor = left.walk();
+        left.named_children(&mut cursor)
+            .map(|n| m.text(n))
+            .collect()
+    };
+    if names != [m.text(*key), m.text(*value)] {
+        return None;
+    }
+    let items = inner.child_by_field_name("right")?;
+    let callee = items.child_by_field_name("function")?;
+    let section = callee.child_by_field_name("object")?;
+    if items.kind() != "call"
+        || m.text(callee.child_by_field_name("attribute")?) != "items"
+        || section.kind() != "subscript"
+    {
+        return None;
+    }
+    let config = section.child_by_field_name("value")?;
+    // `for section in config:` (or `config.keys()`)
+    let outer_left = outer.child_by_field_name("left")?;
+    let outer_right = outer.child_by_field_name("right")?;
+    let iterated = match outer_right.kind() {
+        "call" => outer_right
+            .child_by_field_name("function")
+            .filter(|f| {
+                f.child_by_field_name("attribute")
+                    .is_some_and(|a| m.text(a) == "keys")
+            })?
+            .child_by_field_name("object")?,
+        _ => outer_right,
+    };
+    if m.text(section.child_by_field_name("subscript")?) != m.text(outer_left)
+        || m.text(iterated) != m.text(config)
+    {
+        return None;
+    }
+    let function = m.function(call.function?)?;
+    if m.is_conditional_relative_to(outer, function.body?) {
+        return None;
+    }
+    configs::flattened_sections(m, config, call.scope)
+}
+
+/// The loop `statement` is the only statement of (comments aside).
+fn only_statement_of_loop(statement: Node) -> Option<Node> {
+    let block = statement.parent().filter(|b| b.kind() == "block")?;
+    let mut cursor = block.walk();
+    let alone = block
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .count()
+        == 1;
+    block
+        .parent()
+        .filter(|l| alone && l.kind() == "for_statement")
 }
 
 /// The assignments each parameter of `function` gets in its body (`args.workers = 2`,
@@ -1608,7 +1738,7 @@ pub(crate) fn returned_namespace(
         return None;
     }
     let mut found: Option<ParserId> = None;
-    let mut written = HashSet::new();
+    let mut written = Written::default();
     for ret in syntax::return_statements(def.body?) {
         let mut value = ret.named_child(0).filter(|v| v.kind() != "comment")?;
         if first_item {
@@ -1624,17 +1754,16 @@ pub(crate) fn returned_namespace(
         if found.is_some_and(|f| f != parser) {
             return None;
         }
-        written.extend(written_attributes(m, &namespace)?);
+        let more = written_attributes(m, &namespace)?;
+        written.unknown.extend(more.unknown);
+        written.known.extend(more.known);
         found = Some(parser);
     }
     // An attribute the function writes (`args.local_rank = env_local_rank` under a
     // condition) is not the option's default: the file using the namespace finds no option
     // for it, so it stays unknown.
     let mut options = folded(m, found?)?;
-    for attribute in &written {
-        options.options.remove(attribute);
-        options.overridden.remove(attribute);
-    }
+    written.apply(&mut options);
     Some(options)
 }
 
@@ -1651,10 +1780,7 @@ pub(crate) fn module_namespace(m: &Module, name: &str) -> Option<ParserOptions> 
     };
     let written = written_attributes(m, &namespace)?;
     let mut options = folded(m, parser)?;
-    for attribute in &written {
-        options.options.remove(attribute);
-        options.overridden.remove(attribute);
-    }
+    written.apply(&mut options);
     options.shared_in = Some(m.path.to_path_buf());
     Some(options)
 }

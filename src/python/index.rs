@@ -108,7 +108,7 @@ pub struct ProjectIndex {
     script_modules: Mutex<HashMap<PathBuf, Arc<ScriptModules>>>,
     /// Whether a file of the project may write a key of a module-level config, by the
     /// config's file and the key ([`ProjectIndex::may_write_shared`]).
-    shared_writes: Mutex<HashMap<(PathBuf, String), bool>>,
+    shared_writes: Mutex<HashMap<(PathBuf, String, bool), bool>>,
     /// Whether another file of the project may write an attribute of a class's instances, by
     /// the class's file and name and the attribute ([`ProjectIndex::may_write_instances`]).
     instance_writes: Mutex<HashMap<(PathBuf, String, String), bool>>,
@@ -565,7 +565,7 @@ impl ProjectIndex {
         let mut known = lock(&self.shared_writes);
         let names_one = known
             .keys()
-            .any(|(_, key)| text.is_none_or(|t| t.contains(key.as_str()) || writes_unnamed(t)));
+            .any(|(_, key, _)| text.is_none_or(|t| t.contains(key.as_str()) || writes_unnamed(t)));
         known.clear();
         let mut instances = lock(&self.instance_writes);
         let names_class = instances
@@ -926,19 +926,27 @@ impl ProjectIndex {
     /// the entry script ran: a file that names the config's module and assigns an attribute
     /// `key` (`cfg.num_thread = 4`), merges into a config, or sets attributes it does not name
     /// (`setattr`, `__dict__`). The config's own file writes only through the model's eyes
-    /// (its top-level writes are the defaults). `true` when the project's files cannot all be
-    /// read. Memoised until a file changes.
-    pub(crate) fn may_write_shared(&self, config_file: &Path, key: &str) -> bool {
-        let memo_key = (config_file.to_path_buf(), key.to_owned());
+    /// (its top-level writes are the defaults); its writes by computed name count too unless
+    /// `own_modelled` (a parsed namespace, whose file's writes the model has read). `true`
+    /// when the project's files cannot all be read. Memoised until a file changes.
+    pub(crate) fn may_write_shared(
+        &self,
+        config_file: &Path,
+        key: &str,
+        own_modelled: bool,
+    ) -> bool {
+        let memo_key = (config_file.to_path_buf(), key.to_owned(), own_modelled);
         if let Some(known) = lock(&self.shared_writes).get(&memo_key) {
             return *known;
         }
-        let found = self.find_shared_write(config_file, key).unwrap_or(true);
+        let found = self
+            .find_shared_write(config_file, key, own_modelled)
+            .unwrap_or(true);
         lock(&self.shared_writes).insert(memo_key, found);
         found
     }
 
-    fn find_shared_write(&self, config_file: &Path, key: &str) -> Option<bool> {
+    fn find_shared_write(&self, config_file: &Path, key: &str, own_modelled: bool) -> Option<bool> {
         let reader = self.reader.as_ref()?;
         let names = import_names_of(config_file, |init| reader(init));
         let files = self.search_files(config_file)?;
@@ -947,7 +955,7 @@ impl ProjectIndex {
             let Some(source) = reader(file) else {
                 continue;
             };
-            if !own && !imports_a_name(&source, &names) {
+            if !own && !imports_a_name(&source, &names) || own && own_modelled {
                 continue;
             }
             if writes_unnamed(&source) {
@@ -1809,24 +1817,42 @@ fn writes_unnamed(source: &str) -> bool {
 }
 
 /// Whether `source` writes the config key `key`: `cfg.num_workers = 4`, or
-/// `hparams.set_hparam("num_workers", 4)` and the like (the key in quotes).
+/// `hparams.set_hparam("num_workers", 4)` and the like (the key in quotes). `self.num_workers
+/// = cfg.num_workers` sets an attribute of an object of the file's own, not the config's.
 fn writes_key(source: &str, key: &str) -> bool {
     let has = |word: &str| memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some();
     let quoted = |q: char| has(&format!("{q}{key}{q}"));
-    assigns(source, &format!(".{key}")) || quoted('"') || quoted('\'')
+    let attribute = format!(".{key}");
+    let bytes = source.as_bytes();
+    let on_self = |at: usize| {
+        bytes[..at].ends_with(b"self")
+            && at
+                .checked_sub(5)
+                .and_then(|before| bytes.get(before))
+                .is_none_or(|b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.')))
+    };
+    memchr::memmem::find_iter(bytes, attribute.as_bytes())
+        .any(|at| !on_self(at) && assigned_at(bytes, at + attribute.len()))
+        || quoted('"')
+        || quoted('\'')
 }
 
 /// Whether `source` assigns `attribute` (`.num_thread`): `x.num_thread = 4`, `x.num_thread
 /// += 1` (not a comparison, not a longer name).
 fn assigns(source: &str, attribute: &str) -> bool {
     let bytes = source.as_bytes();
-    memchr::memmem::find_iter(bytes, attribute.as_bytes()).any(|at| {
-        let rest = &bytes[at + attribute.len()..];
-        let longer = rest
-            .first()
-            .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
-        !longer && syntax::assigns_after(rest)
-    })
+    memchr::memmem::find_iter(bytes, attribute.as_bytes())
+        .any(|at| assigned_at(bytes, at + attribute.len()))
+}
+
+/// Whether the attribute name ending at `end` of `bytes` is assigned there (not a longer
+/// name, not a comparison).
+fn assigned_at(bytes: &[u8], end: usize) -> bool {
+    let rest = &bytes[end..];
+    let longer = rest
+        .first()
+        .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    !longer && syntax::assigns_after(rest)
 }
 
 /// How many classes of one file a header check follows through its bases.
@@ -2682,16 +2708,16 @@ mod tests {
         .expect("write");
         std::fs::write(&train, "from config import cfg\n").expect("write");
         let index = ProjectIndex::on_disk(vec![root.to_path_buf()]);
-        assert!(!index.may_write_shared(&config, "num_thread"));
+        assert!(!index.may_write_shared(&config, "num_thread", false));
         let parse = |text: &str| crate::python::parse(text, None).expect("parses");
         let unrelated = "from config import cfg\nprint(cfg)\n";
         assert!(!index.refresh(&train, unrelated, &parse(unrelated)));
         // The analysis after the edit asks again.
-        assert!(!index.may_write_shared(&config, "num_thread"));
+        assert!(!index.may_write_shared(&config, "num_thread", false));
         let writes = "from config import cfg\ncfg.num_thread = 4\n";
         assert!(index.refresh(&train, writes, &parse(writes)));
         std::fs::write(&train, writes).expect("write");
-        assert!(index.may_write_shared(&config, "num_thread"));
+        assert!(index.may_write_shared(&config, "num_thread", false));
     }
 
     /// A class header read for whether the class may be a loader is remembered for the

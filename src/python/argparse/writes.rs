@@ -427,8 +427,18 @@ pub(super) fn unnamed_write(
 /// new namespace each run (module code, or a function that parses the command line itself:
 /// a later write to a namespace handed in may have come from an earlier call).
 pub(super) fn runs_after(m: &Module, write: &AttributeAssignment, read: Node) -> bool {
+    code_runs_after(m, write.target, write.function, read)
+}
+
+/// [`runs_after`] for any code: `at`, in `at_function`.
+pub(super) fn code_runs_after(
+    m: &Module,
+    at: Node,
+    at_function: Option<FunctionId>,
+    read: Node,
+) -> bool {
     let function = m.function_at(read);
-    if !follows(m, write.target, write.function, read, function, 0) {
+    if !follows(m, at, at_function, read, function, 0) {
         return false;
     }
     match function {

@@ -25,6 +25,7 @@ mod shipped;
 mod yacs;
 mod yaml;
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -156,13 +157,7 @@ pub(crate) fn mapping_entries(
     let Config::Yaml { tree, path, shown } = config_of(m, expr, scope, depth + 1)? else {
         return None;
     };
-    let mut node = tree.as_ref();
-    for part in &path {
-        node = node.get(part)?;
-    }
-    let yaml::Node::Map(entries) = node else {
-        return None;
-    };
+    let entries = mapping_at(&tree, &path)?;
     let mut keys: Vec<&str> = Vec::new();
     for (key, _) in entries {
         if !keys.contains(&key.as_str()) {
@@ -184,6 +179,46 @@ pub(crate) fn mapping_entries(
             })
             .collect(),
     )
+}
+
+/// The entries of the mapping at `path` of `tree`; `None` when there is none.
+fn mapping_at<'t>(tree: &'t yaml::Node, path: &[String]) -> Option<&'t [(String, yaml::Node)]> {
+    let mut node = tree;
+    for part in path {
+        node = node.get(part)?;
+    }
+    match node {
+        yaml::Node::Map(entries) => Some(entries),
+        _ => None,
+    }
+}
+
+/// The entries of every section of the YAML mapping `expr` holds, flattened into one mapping
+/// (`for key in config: for k, v in config[key].items(): setattr(args, k, v)`), each value as
+/// the file gives it, a later section's winning. `None` when `expr` is not a YAML config the
+/// analysis reads, or a section is not a mapping.
+pub(crate) fn flattened_sections(
+    m: &Module,
+    expr: Node,
+    scope: ScopeId,
+) -> Option<HashMap<String, Resolved>> {
+    let Config::Yaml { tree, path, shown } = config_of(m, expr, scope, 0)? else {
+        return None;
+    };
+    let sections = mapping_at(&tree, &path)?;
+    let mut out = HashMap::new();
+    for (section, entries) in sections {
+        let yaml::Node::Map(entries) = entries else {
+            return None;
+        };
+        for (key, _) in entries {
+            let mut at = path.clone();
+            at.extend([section.clone(), key.clone()]);
+            let value = hydra::value_at(m, &tree, &at, &shown).unwrap_or_else(Resolved::unknown);
+            out.insert(key.clone(), value);
+        }
+    }
+    Some(out)
 }
 
 /// Whether the file may write the config key `key`: `x.key = ...`, `x["key"] = ...` (or an

@@ -720,7 +720,7 @@ pub(super) fn value(
         // of the project that names the config's module may have changed it.
         let unsure = match is_entry {
             true => imports_a_writer(m, file, key),
-            false => m.index.may_write_shared(file, key),
+            false => m.index.may_write_shared(file, key, false),
         };
         if unsure {
             return None;

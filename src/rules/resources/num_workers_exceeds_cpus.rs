@@ -28,7 +28,9 @@ argparse option (also through a parser built in a helper such as `get_args_parse
 `parse_args(input_args=None)` or `get_args(description="...")` called without arguments,
 options added by helpers of other modules chained as
 `parser = add_dataset_args(parser)`, a namespace returned first in a pair by another module,
-`args, unparsed = config.get_args()`, defaults a YAML file sets through
+`args, unparsed = config.get_args()`, the entries of every section of a YAML file copied into
+the parsed namespace, `for k, v in config[key].items(): setattr(args, k, v)`, defaults a YAML
+file sets through
 `parser.set_defaults(**yaml.load(f))`, the file `--config` names or, when it is missing or named
 only on the command line, the values every YAML file of the project that fits the parser
 agrees on, and a namespace passed on as `main(args)`, kept as
