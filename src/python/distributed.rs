@@ -125,8 +125,8 @@ pub(crate) fn names_world_size_helper(
 
 /// Whether `expr` counts the processes a worker count is shared among: the node's GPUs
 /// (`torch.cuda.device_count()`), `torch.distributed`'s world size or a helper that answers
-/// it, the launcher's `WORLD_SIZE` (`int(os.environ["WORLD_SIZE"])`), or a name bound to one
-/// of these, a parameter included when every call of the file passes one
+/// it, the launcher's `WORLD_SIZE` (`int(os.environ["WORLD_SIZE"])`), an attribute
+/// `world_size` (`args.world_size`), or a name bound to one of these, a parameter included when every call of the file passes one
 /// (`mp.spawn(main_worker, args=(ngpus_per_node, args))`).
 pub(crate) fn is_process_count(m: &Module, expr: Node, scope: ScopeId, depth: u32) -> bool {
     if depth > MAX_DEPTH {
@@ -153,6 +153,11 @@ pub(crate) fn is_process_count(m: &Module, expr: Node, scope: ScopeId, depth: u3
                 q => names_world_size_helper(m, callee, scope, q),
             }
         }
+        // `args.world_size`, which a distributed setup (`init_distributed_mode(args)`, MAE's)
+        // sets from the launcher's `WORLD_SIZE`: its default is what a plain run keeps.
+        "attribute" => expr
+            .child_by_field_name("attribute")
+            .is_some_and(|a| m.text(a) == "world_size"),
         "identifier" => {
             let Some(binding) = m.binding_read(m.text(expr), scope, expr, depth + 1) else {
                 return false;

@@ -81,7 +81,8 @@ A worker count shared among the processes by a helper that answers 1 without
 `torch.distributed` initialised (`args.workers = int((args.workers + utils.get_world_size() -
 1) / utils.get_world_size())` with DETR's or MAE's `get_world_size()`) keeps its whole value: a
 plain run has one process, and on one node the processes together run about as many. So does
-a count shared by the node's GPUs or the launcher's processes (`int((args.workers +
+a count shared by the node's GPUs or the launcher's processes (`int(args.num_workers /
+args.world_size)` with an option a distributed setup sets from `WORLD_SIZE`, `int((args.workers +
 ngpus_per_node - 1) / ngpus_per_node)` with `ngpus_per_node = torch.cuda.device_count()`, also
 handed to `mp.spawn(main_worker, args=(ngpus_per_node, args))`; `cfg.num_workers //=
 world_size` with `world_size = int(os.environ["WORLD_SIZE"])`): each of N processes starts a
