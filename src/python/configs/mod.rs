@@ -34,8 +34,8 @@ use tree_sitter::Node;
 use crate::python::argparse::{External, parameter_position};
 use crate::python::defaults::{self, Passed, passed_for};
 use crate::python::model::{
-    AttributeAssignment, Binding, BindingKind, ClassId, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId,
-    positional_args,
+    AttributeAssignment, Binding, BindingKind, CallSite, ClassId, MAX_DEPTH, MODULE_SCOPE, Module,
+    ScopeId, positional_args,
 };
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
@@ -362,6 +362,7 @@ fn name_config<'a>(
             (BindingKind::Parameter, _) => parameter_config(m, binding, depth)?,
             _ => return None,
         };
+        let config = updated(m, config, binding.name, depth);
         match &found {
             Some(f) if !f.same(&config) => return None,
             Some(_) => {}
@@ -369,6 +370,106 @@ fn name_config<'a>(
         }
     }
     found
+}
+
+/// A YAML mapping held by `name`, as the file's `name.update(other)` calls leave it: the
+/// top-level keys of another YAML mapping replace its own (`config = default_config;
+/// config.update(user_config)`, visualnav-transformer's two files); an update from anything
+/// else may change any key.
+fn updated<'a>(m: &Module<'a>, config: Config<'a>, name: &str, depth: u32) -> Config<'a> {
+    let Config::Yaml { tree, path, shown } = config else {
+        return config;
+    };
+    let updates: Vec<&CallSite> = m
+        .calls()
+        .iter()
+        .filter(|call| {
+            call.method == Some("update")
+                && call
+                    .callee
+                    .child_by_field_name("object")
+                    .is_some_and(|o| o.kind() == "identifier" && m.text(o) == name)
+        })
+        .collect();
+    if updates.is_empty() {
+        return Config::Yaml { tree, path, shown };
+    }
+    let mut merged = (*tree).clone();
+    for call in updates {
+        let from = match positional_args(call.node).as_slice() {
+            [argument]
+                if call
+                    .node
+                    .child_by_field_name("arguments")
+                    .is_some_and(|a| a.named_child_count() == 1) =>
+            {
+                config_of(m, *argument, call.scope, depth + 1)
+            }
+            _ => None,
+        };
+        let Some(Config::Yaml {
+            tree: other,
+            path: other_path,
+            ..
+        }) = from
+        else {
+            let gap = yaml::Node::Gap(ConfigGap::Merged {
+                call: m.text(call.callee).to_owned(),
+                line: m.line(call.node.start_byte()),
+            });
+            match path.split_last() {
+                None => merged = gap,
+                Some((last, parent)) => {
+                    if let Some(entries) = mapping_at_mut(&mut merged, parent)
+                        && let Some((_, value)) = entries.iter_mut().rev().find(|(k, _)| k == last)
+                    {
+                        *value = gap;
+                    }
+                }
+            }
+            continue;
+        };
+        let (Some(into), Some(entries)) = (
+            mapping_at_mut(&mut merged, &path),
+            mapping_at(&other, &other_path),
+        ) else {
+            return Config::Yaml { tree, path, shown };
+        };
+        // `dict.update`: a key's value is replaced whole, not merged.
+        for (key, value) in entries {
+            match into.iter_mut().rev().find(|(k, _)| k == key) {
+                Some((_, existing)) => *existing = value.clone(),
+                None => into.push((key.clone(), value.clone())),
+            }
+        }
+    }
+    Config::Yaml {
+        tree: Arc::new(merged),
+        path,
+        shown,
+    }
+}
+
+/// The entries of the mapping at `path` of `tree`, to change.
+fn mapping_at_mut<'t>(
+    tree: &'t mut yaml::Node,
+    path: &[String],
+) -> Option<&'t mut Vec<(String, yaml::Node)>> {
+    let mut node = tree;
+    for part in path {
+        let yaml::Node::Map(entries) = node else {
+            return None;
+        };
+        node = entries
+            .iter_mut()
+            .rev()
+            .find(|(k, _)| k == part)
+            .map(|(_, v)| v)?;
+    }
+    match node {
+        yaml::Node::Map(entries) => Some(entries),
+        _ => None,
+    }
 }
 
 /// `conf, args = parse_args_as_dict(parser, return_plain_args=True)`: `conf`.

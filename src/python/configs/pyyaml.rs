@@ -51,6 +51,8 @@ pub(super) fn load<'a>(m: &Module<'a>, call: Node, scope: ScopeId) -> Option<Con
 fn opened_by<'a>(m: &Module<'a>, stream: Node<'a>, scope: ScopeId) -> Option<Node<'a>> {
     let open = match stream.kind() {
         "call" => stream,
+        // Read inside `with open(path) as f:` (several `with` blocks may name their file `f`).
+        "identifier" if let Some(open) = enclosing_with(m, stream) => open,
         "identifier" => {
             let [id] = m.lookup(m.text(stream), scope)? else {
                 return None;
@@ -75,6 +77,35 @@ fn opened_by<'a>(m: &Module<'a>, stream: Node<'a>, scope: ScopeId) -> Option<Nod
     let callee = open.child_by_field_name("function")?;
     (open.kind() == "call" && m.qualified_in(callee, scope, 0).as_deref() == Some("builtins.open"))
         .then_some(open)
+}
+
+/// The value of the `with` item around `name` (a read) that binds it: `open(path)` of `with
+/// open(path) as f:`.
+fn enclosing_with<'a>(m: &Module<'a>, name: Node<'a>) -> Option<Node<'a>> {
+    let text = m.text(name);
+    let mut node = name;
+    while let Some(parent) = node.parent() {
+        if matches!(parent.kind(), "function_definition" | "class_definition") {
+            return None;
+        }
+        if parent.kind() == "with_statement" {
+            let clause = parent
+                .named_children(&mut parent.walk())
+                .find(|c| c.kind() == "with_clause")?;
+            let mut cursor = clause.walk();
+            for item in clause.named_children(&mut cursor) {
+                let Some(pattern) = item.named_child(0).filter(|p| p.kind() == "as_pattern") else {
+                    continue;
+                };
+                let alias = pattern.child_by_field_name("alias");
+                if alias.is_some_and(|a| m.text(a) == text) {
+                    return pattern.named_child(0);
+                }
+            }
+        }
+        node = parent;
+    }
+    None
 }
 
 /// Where the YAML file unpacked into `parser.set_defaults(**loaded)` is named: `loaded =
