@@ -34,8 +34,8 @@ use tree_sitter::Node;
 use crate::python::argparse::{External, parameter_position};
 use crate::python::defaults::{self, Passed, passed_for};
 use crate::python::model::{
-    AttributeAssignment, Binding, BindingKind, CallSite, ClassId, MAX_DEPTH, MODULE_SCOPE, Module,
-    ScopeId, positional_args,
+    AttributeAssignment, Binding, BindingId, BindingKind, CallSite, ClassId, MAX_DEPTH,
+    MODULE_SCOPE, Module, ScopeId, positional_args,
 };
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
@@ -362,7 +362,7 @@ fn name_config<'a>(
             (BindingKind::Parameter, _) => parameter_config(m, binding, depth)?,
             _ => return None,
         };
-        let config = updated(m, config, binding.name, depth);
+        let config = updated(m, config, binding.name, *id, depth);
         match &found {
             Some(f) if !f.same(&config) => return None,
             Some(_) => {}
@@ -376,10 +376,17 @@ fn name_config<'a>(
 /// top-level keys of another YAML mapping replace its own (`config = default_config;
 /// config.update(user_config)`, visualnav-transformer's two files); an update from anything
 /// else may change any key.
-fn updated<'a>(m: &Module<'a>, config: Config<'a>, name: &str, depth: u32) -> Config<'a> {
+fn updated<'a>(
+    m: &Module<'a>,
+    config: Config<'a>,
+    name: &str,
+    binding: BindingId,
+    depth: u32,
+) -> Config<'a> {
     let Config::Yaml { tree, path, shown } = config else {
         return config;
     };
+    // `name.update(...)` where `name` may be this binding.
     let updates: Vec<&CallSite> = m
         .calls()
         .iter()
@@ -389,6 +396,8 @@ fn updated<'a>(m: &Module<'a>, config: Config<'a>, name: &str, depth: u32) -> Co
                     .callee
                     .child_by_field_name("object")
                     .is_some_and(|o| o.kind() == "identifier" && m.text(o) == name)
+                && m.lookup(name, call.scope)
+                    .is_some_and(|ids| ids.contains(&binding))
         })
         .collect();
     if updates.is_empty() {
@@ -407,33 +416,34 @@ fn updated<'a>(m: &Module<'a>, config: Config<'a>, name: &str, depth: u32) -> Co
             }
             _ => None,
         };
-        let Some(Config::Yaml {
-            tree: other,
-            path: other_path,
-            ..
-        }) = from
-        else {
-            let gap = yaml::Node::Gap(ConfigGap::Merged {
+        let gap = || {
+            yaml::Node::Gap(ConfigGap::Merged {
                 call: m.text(call.callee).to_owned(),
                 line: m.line(call.node.start_byte()),
+            })
+        };
+        let other = match &from {
+            Some(Config::Yaml {
+                tree: other,
+                path: other_path,
+                ..
+            }) => mapping_at(other, other_path),
+            _ => None,
+        };
+        let (Some(into), Some(entries)) = (mapping_at_mut(&mut merged, &path), other) else {
+            // What the update brings, or where it goes, is not read: any key may change.
+            let at_path = path.split_last().and_then(|(last, parent)| {
+                mapping_at_mut(&mut merged, parent)?
+                    .iter_mut()
+                    .rev()
+                    .find(|(k, _)| k == last)
+                    .map(|(_, value)| value)
             });
-            match path.split_last() {
-                None => merged = gap,
-                Some((last, parent)) => {
-                    if let Some(entries) = mapping_at_mut(&mut merged, parent)
-                        && let Some((_, value)) = entries.iter_mut().rev().find(|(k, _)| k == last)
-                    {
-                        *value = gap;
-                    }
-                }
+            match at_path {
+                Some(value) => *value = gap(),
+                None => merged = gap(),
             }
             continue;
-        };
-        let (Some(into), Some(entries)) = (
-            mapping_at_mut(&mut merged, &path),
-            mapping_at(&other, &other_path),
-        ) else {
-            return Config::Yaml { tree, path, shown };
         };
         // `dict.update`: a key's value is replaced whole, not merged.
         for (key, value) in entries {
