@@ -1139,33 +1139,12 @@ fn writes_any_attribute_of<'a>(
     call: &CallSite<'a>,
     attribute: Option<&str>,
 ) -> Option<Node<'a>> {
-    match (call.qualified.as_deref(), call.method) {
-        (Some("builtins.setattr"), _) => {
-            let args = positional_args(call.node);
-            let named = args.get(1).and_then(|n| m.string_value(*n));
-            if named.is_some_and(|n| attribute.is_some_and(|a| n != a)) {
-                return None;
-            }
-            args.first().copied()
-        }
-        (_, Some("update")) => {
-            let object = call.callee.child_by_field_name("object")?;
-            match object.kind() {
-                "call" if m.text(object).starts_with("vars(") => {
-                    positional_args(object).first().copied()
-                }
-                "attribute"
-                    if object
-                        .child_by_field_name("attribute")
-                        .is_some_and(|a| m.text(a) == "__dict__") =>
-                {
-                    object.child_by_field_name("object")
-                }
-                _ => None,
-            }
-        }
-        _ => None,
+    let (object, name) = configs::attribute_setter(m, call)?;
+    let named = name.and_then(|n| m.string_value(n));
+    if named.is_some_and(|n| attribute.is_some_and(|a| n != a)) {
+        return None;
     }
+    Some(object)
 }
 
 /// The attributes functions of other files of the project assign when this file hands them

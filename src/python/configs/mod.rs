@@ -41,7 +41,7 @@ use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 pub(crate) use click::parameter_value;
 pub(crate) use pyyaml::{SplatFile, parser_defaults, splat_file};
-pub(crate) use yacs::{Merger, merger};
+pub(crate) use yacs::{Merger, attribute_setter, merger};
 
 /// How many calls of a function are read before giving up.
 const MAX_CALLS: usize = 16;

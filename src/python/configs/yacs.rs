@@ -589,7 +589,7 @@ fn is_copy(m: &Module, value: Node, scope: ScopeId) -> bool {
 
 /// The object whose attributes `call` sets by name, with the name's node when the call has
 /// one: `setattr(x, name, value)`, `x.__dict__.update(...)` or `vars(x).update(...)`.
-pub(super) fn attribute_setter<'a>(
+pub(crate) fn attribute_setter<'a>(
     m: &Module<'a>,
     call: &CallSite<'a>,
 ) -> Option<(Node<'a>, Option<Node<'a>>)> {
