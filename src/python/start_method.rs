@@ -114,6 +114,12 @@ impl StartMethod {
     fn describe_en(&self) -> String {
         let method = self.method.map_or("an unknown method", Method::as_str);
         match self.origin {
+            // Nothing the analysis read chose it, but the call may (a `**kwargs` it cannot
+            // read, thread workers): no default applies.
+            Origin::Implicit(_) if self.method.is_none() => {
+                "the start method is unknown: the call may choose one the analysis cannot read"
+                    .to_owned()
+            }
             Origin::Argument(_) => {
                 format!("the workers start by {method} (`multiprocessing_context`)")
             }
@@ -141,6 +147,9 @@ impl StartMethod {
         };
         let method = self.method.map_or("该方式", Method::as_str);
         match self.origin {
+            Origin::Implicit(_) if self.method.is_none() => {
+                "启动方式未知：调用可能以分析读不到的方式选择它".to_owned()
+            }
             Origin::Argument(_) => format!("{how}（`multiprocessing_context`）"),
             Origin::ProcessWide(_) => format!("{how}（`set_start_method`）"),
             Origin::Implicit(Default::LinuxBefore314) => {

@@ -31,6 +31,9 @@ pub struct InitSummary {
     pub params: Vec<(String, Option<String>)>,
     /// The `**kwargs` parameter.
     pub kwargs: Option<String>,
+    /// The `*args` parameter and how many of `params` come before it (those after it are
+    /// keyword-only).
+    pub args: Option<(String, usize)>,
     /// `None` when no `super().__init__(...)` call was found.
     pub call: Option<SuperCall>,
 }
@@ -41,6 +44,9 @@ pub struct SuperCall {
     pub keywords: Vec<(String, Forward)>,
     /// Passes the `__init__`'s own `**kwargs` on.
     pub splat_kwargs: bool,
+    /// Passes the `__init__`'s own `*args` on, after this many positional arguments and before
+    /// none: the constructor's extra positional arguments are the base's from there.
+    pub splat_args: Option<usize>,
     /// A `*args` or another `**dict`: what it passes is unknown.
     pub unknown_splat: bool,
 }
@@ -131,6 +137,11 @@ pub fn init_summary(m: &Module, class: ClassId) -> InitSummary {
                 Kind::DictionarySplatPattern => {
                     summary.kwargs = p.named_child(0).map(|n| m.text(n).to_owned());
                 }
+                Kind::ListSplatPattern => {
+                    summary.args = p
+                        .named_child(0)
+                        .map(|n| (m.text(n).to_owned(), summary.params.len()));
+                }
                 _ => {}
             }
         }
@@ -198,8 +209,19 @@ pub fn init_summary(m: &Module, class: ClassId) -> InitSummary {
                         sc.unknown_splat = true;
                     }
                 }
-                Kind::ListSplat => sc.unknown_splat = true,
+                Kind::ListSplat => {
+                    let inner = arg.named_child(0).map(|n| m.text(n));
+                    let own = summary.args.as_ref().map(|(name, _)| name.as_str());
+                    if inner.is_some() && inner == own && sc.splat_args.is_none() && skipped_self {
+                        sc.splat_args = Some(sc.positional.len());
+                    } else {
+                        sc.unknown_splat = true;
+                    }
+                }
                 _ if !skipped_self => skipped_self = true,
+                // A positional argument after the `*args`: where it lands depends on how
+                // many the caller passed.
+                _ if sc.splat_args.is_some() => sc.unknown_splat = true,
                 _ => sc.positional.push(forward(arg)),
             }
         }
@@ -265,8 +287,10 @@ pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
             ..Signature::default()
         };
     };
+    // Parameters after `*args` are keyword-only.
+    let positional_params = init.args.as_ref().map_or(init.params.len(), |(_, n)| *n);
     let mut out = Signature {
-        positional: vec![None; init.params.len()],
+        positional: vec![None; positional_params],
         keywords: Vec::new(),
         defaults: Vec::new(),
         capped: base.capped.clone(),
@@ -289,7 +313,10 @@ pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
         match set.iter().find(|(q, _)| *q == p).map(|(_, f)| *f) {
             Some(Forward::Param(name)) => {
                 let index = init.params.iter().position(|(n, _)| n == name);
-                if let Some(slot) = index.and_then(|i| out.positional.get_mut(i)) {
+                if let Some(slot) = index
+                    .filter(|i| *i < positional_params)
+                    .and_then(|i| out.positional.get_mut(i))
+                {
                     *slot = Some(p);
                 }
                 out.keywords.push((name.clone(), p));
@@ -305,6 +332,18 @@ pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
                 .push((p, parse_literal(text).unwrap_or(Value::Unknown))),
             Some(Forward::Unknown) => out.defaults.push((p, Value::Unknown)),
             None => {
+                // Reached through the constructor's `*args` (`super().__init__(*args,
+                // **kwargs)`): at the base's position, shifted by what comes before.
+                if let Some(k) = call.splat_args
+                    && let Some(i) = base.positional.iter().position(|q| *q == Some(p))
+                    && i >= k
+                {
+                    let slot = positional_params + (i - k);
+                    if out.positional.len() <= slot {
+                        out.positional.resize(slot + 1, None);
+                    }
+                    out.positional[slot] = Some(p);
+                }
                 if call.splat_kwargs
                     && let Some(k) = base.keyword_for(p)
                     && !init.params.iter().any(|(n, _)| n == k)
