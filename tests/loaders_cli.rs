@@ -805,8 +805,8 @@ fn loaders_says_why_what_an_instance_holds_stayed_unknown() {
     assert_eq!(
         reasons(WHY_INSTANCE),
         [
-            "`self.hparams` is filled by `self.save_hyperparameters(config)` (line 11), whose \
-             arguments dldoctor does not read",
+            "`self.hparams` holds the `config` given to `Data(...)`, and no call dldoctor found \
+             in the project passes it a namespace it can resolve",
             "`self.workers` is the `workers` given to `Runner(...)` (line 19), and `Runner` has \
              subclasses here, whose constructors may pass it anything",
             "`self.cfg` is set on line 20 to `yaml.safe_load(open(cfg_path))`, which dldoctor \
@@ -4938,4 +4938,143 @@ TRAIN:
         "setattr(args_cfg, k, v)\n            print(k)\n",
     );
     assert!(run(&more, "").is_empty());
+}
+
+/// A YAML config loaded in the entry scripts, handed to a LightningModule of another file
+/// (`NuWave(hparams)`), kept by `self.save_hyperparameters(hparams)` and handed on as
+/// `self.hparams` to a loader helper of a third file; the helper's file sets an instance's
+/// `self.num_workers`, which is no write of the config.
+#[test]
+fn a_config_handed_to_a_lightning_module_of_another_file() {
+    let run = |save: &str, test_script: &str| {
+        let model = format!(
+            "\
+import pytorch_lightning as pl
+import dataloader
+
+
+class NuWave(pl.LightningModule):
+    def __init__(self, hparams, train=True):
+        super().__init__()
+        {save}
+
+    def train_dataloader(self):
+        return dataloader.create_loader(self.hparams, 0)
+"
+        );
+        let loader = "\
+from torch.utils.data import DataLoader
+
+
+class BackLoader(DataLoader):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.num_workers = kwargs.get('num_workers', 1)
+
+
+def create_loader(hparams, cv):
+    return BackLoader(list(range(8)), batch_size=4, num_workers=hparams.train.num_workers)
+";
+        let trainer = "\
+from omegaconf import OmegaConf as OC
+from lightning_model import NuWave
+
+
+def train():
+    hparams = OC.load('hparameter.yaml')
+    hparams.name = hparams.log.name + '_run'
+    return NuWave(hparams)
+
+
+if __name__ == '__main__':
+    train()
+";
+        let yaml = "train:\n  num_workers: 64\nlog:\n  name: x\n";
+        let dir = project(&[
+            ("lightning_model.py", &model),
+            ("dataloader.py", loader),
+            ("trainer.py", trainer),
+            ("test.py", test_script),
+            ("hparameter.yaml", yaml),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let test = "\
+from omegaconf import OmegaConf as OC
+from lightning_model import NuWave
+
+hparams = OC.load('hparameter.yaml')
+model = NuWave(hparams, False)
+";
+    let fired = ["dataloader.py:11:DL201"];
+    assert_eq!(run("self.save_hyperparameters(hparams)", test), fired);
+    // Kept the old way, as an attribute.
+    assert_eq!(run("self.hparams = hparams", test), fired);
+    // Another caller passes another config, writes the key, or the module keeps only
+    // some of its arguments.
+    let other = test.replace("NuWave(hparams, False)", "NuWave(OC.load('other.yaml'))");
+    assert!(run("self.save_hyperparameters(hparams)", &other).is_empty());
+    let written = test.replace("model =", "hparams.train.num_workers = 2\nmodel =");
+    assert!(run("self.save_hyperparameters(hparams)", &written).is_empty());
+    assert!(run("self.save_hyperparameters('train')", test).is_empty());
+}
+
+/// A module of dict configs imported by an entry script, as a module alias or by name, and
+/// unpacked into loaders or read key by key.
+#[test]
+fn dict_configs_of_another_module() {
+    let run = |config: &str, train_tail: &str| {
+        let train = format!(
+            "\
+from torch.utils.data import DataLoader
+import cfgs.cfgs_a as cfgs
+from cfgs.cfgs_a import loader_cfg
+
+
+def load(ds):
+    a = DataLoader(ds, **cfgs.dataset_cfgs['dataloader_train'])
+    b = DataLoader(ds, num_workers=loader_cfg['workers'])
+    return a, b
+{train_tail}"
+        );
+        let dir = project(&[
+            ("train.py", &train),
+            ("cfgs/__init__.py", ""),
+            ("cfgs/cfgs_a.py", config),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let config = "\
+dataset_cfgs = {
+    'dataloader_train': {'batch_size': 384, 'shuffle': True, 'num_workers': 32},
+}
+loader_cfg = dict(workers=16)
+";
+    assert_eq!(run(config, ""), ["train.py:7:DL201", "train.py:8:DL201"]);
+    // The entry script or the config's module changes them.
+    assert!(
+        run(
+            config,
+            "\ncfgs.dataset_cfgs['dataloader_train']['num_workers'] = 2\nloader_cfg['workers'] = 2\n"
+        )
+        .is_empty()
+    );
+    let mutated = format!("{config}dataset_cfgs.update(base)\nloader_cfg.update(base)\n");
+    assert!(run(&mutated, "").is_empty());
+    // Handed to code that may change them.
+    assert!(
+        run(
+            config,
+            "\nadjust(cfgs.dataset_cfgs['dataloader_train'])\nadjust(loader_cfg)\n"
+        )
+        .is_empty()
+    );
+    // Read, printed and compared only.
+    assert_eq!(
+        run(
+            config,
+            "\nprint(cfgs.dataset_cfgs)\nif 'workers' in loader_cfg:\n    print(loader_cfg.get('workers'))\n"
+        ),
+        ["train.py:7:DL201", "train.py:8:DL201"]
+    );
 }

@@ -994,19 +994,23 @@ impl ArgparseDefaults {
                         external.callee
                     )
                 }),
-                None => Err(match m.index.unresolved_caller(m.path, external) {
-                    Some(why) => format!(
-                        "`{}` is a parameter of `{}`, and {why}",
-                        m.text(read),
-                        external.callee
-                    ),
-                    None => format!(
-                        "`{}` is a parameter of `{}`, and no call dldoctor found in the project \
-                         passes it a namespace it can resolve",
-                        m.text(read),
-                        external.callee
-                    ),
-                }),
+                None => {
+                    // `self.args`, kept from the constructor's parameter, or the parameter.
+                    let what = match m.text(read) {
+                        kept if kept.contains('.') => format!(
+                            "`{kept}` holds the `{}` given to `{}(...)`",
+                            external.keyword, external.callee
+                        ),
+                        name => format!("`{name}` is a parameter of `{}`", external.callee),
+                    };
+                    Err(match m.index.unresolved_caller(m.path, external) {
+                        Some(why) => format!("{what}, and {why}"),
+                        None => format!(
+                            "{what}, and no call dldoctor found in the project passes it a \
+                             namespace it can resolve"
+                        ),
+                    })
+                }
             },
         };
         if elsewhere.is_empty() {

@@ -1173,6 +1173,29 @@ pub(crate) fn saved_hyperparameters<'m, 'a>(
     })
 }
 
+/// The one object `self.save_hyperparameters(hparams)` in `__init__` (`init`) of `class` is
+/// given, called once and unconditionally: Lightning keeps that dict, namespace or DictConfig
+/// itself as `self.hparams`.
+pub(crate) fn saved_object<'a>(
+    m: &Module<'a>,
+    class: ClassId,
+    init: FunctionId,
+) -> Option<Node<'a>> {
+    let def = m.function(init)?;
+    let params = def.node.child_by_field_name("parameters")?;
+    let self_name = m.text(params.named_child(0)?);
+    let saved = saved_hyperparameters(m, class, self_name)?;
+    if m.is_conditional_relative_to(saved.call.node, def.body?)
+        || crate::python::argparse::has_splat(saved.call.node)
+    {
+        return None;
+    }
+    match positional_args(saved.call.node).as_slice() {
+        [object] if object.kind() == "identifier" => Some(*object),
+        _ => None,
+    }
+}
+
 /// The names `ignore=` gives: a string, or a list or tuple of strings.
 fn ignored_names(m: &Module, value: Node) -> Option<Vec<String>> {
     match value.kind() {

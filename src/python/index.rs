@@ -1019,11 +1019,11 @@ impl ProjectIndex {
                 Module::build_definitions(&source, &tree, &file, self, Catalogue::builtin_ref());
             for passed in configs::passed_in(&m, helper, external) {
                 let passed = passed?;
-                match &found {
-                    Some(f) if *f != passed => return None,
-                    Some(_) => {}
-                    None => found = Some(passed),
-                }
+                found = Some(match found {
+                    Some(f) if f != passed => f.met(&passed)?,
+                    Some(f) => f,
+                    None => passed,
+                });
             }
         }
         found

@@ -345,6 +345,12 @@ pub enum ConfigGap {
     /// The file that hands the config to another writes the key (`cfg.num_workers = 2`):
     /// the value read there may not be the file's.
     Written { key: String, shown: String },
+    /// A value of a Python dict config that is no literal (`'num_workers': os.cpu_count()`).
+    Computed {
+        key: String,
+        shown: String,
+        line: u32,
+    },
 }
 
 impl ConfigGap {
@@ -395,6 +401,12 @@ impl ConfigGap {
             }
             (ConfigGap::Written { key, shown }, Lang::Zh) => {
                 format!("传出该配置的 {shown} 改写了 {key}")
+            }
+            (ConfigGap::Computed { key, shown, line }, Lang::En) => {
+                format!("{key} in {shown} line {line} is computed when the code runs")
+            }
+            (ConfigGap::Computed { key, shown, line }, Lang::Zh) => {
+                format!("{shown} 第 {line} 行的 {key} 在运行时计算")
             }
         }
     }

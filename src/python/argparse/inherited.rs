@@ -171,6 +171,14 @@ fn kept_in(
             constructor_parameter(m, init, write.value?)
         }
         [] => {
+            // Lightning's `self.save_hyperparameters(hparams)`: one dict, namespace or
+            // DictConfig given, `self.hparams` is it.
+            if attribute == "hparams"
+                && let Some(init) = init
+                && let Some(saved) = defaults::saved_object(m, class, init)
+            {
+                return constructor_parameter(m, init, saved);
+            }
             let from_base = base_kept(m, w, class, attribute, strict, hops)?;
             match init {
                 // The constructor is the base's.

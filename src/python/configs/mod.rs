@@ -20,6 +20,7 @@ mod classes;
 mod click;
 mod dataclass;
 mod hydra;
+mod pydict;
 mod pyyaml;
 mod shipped;
 mod yacs;
@@ -225,9 +226,14 @@ pub(crate) fn flattened_sections(
 /// augmented assignment), or an `update(...)` on a line that names it. The file's value is
 /// then not known to be what runs.
 pub(super) fn written_in_file(m: &Module, key: &str) -> bool {
-    // `cfg.num_workers //= world_size` shares it among the processes, which run it all.
+    // `cfg.num_workers //= world_size` shares it among the processes, which run it all;
+    // `self.num_workers = ...` in a method sets an instance's attribute, not a config's.
     let writes = |w: &AttributeAssignment| {
-        w.attribute == key && !crate::python::distributed::shares_out(m, w.target, 0)
+        w.attribute == key
+            && !crate::python::distributed::shares_out(m, w.target, 0)
+            && w.target
+                .child_by_field_name("object")
+                .is_none_or(|o| defaults::self_of(m, o, w.scope).is_none())
     };
     if m.attribute_assignments().iter().any(writes) {
         return true;
@@ -256,6 +262,20 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
             let object = expr.child_by_field_name("object")?;
             let attribute = m.text(expr.child_by_field_name("attribute")?);
             if let Some(config) = self_config(m, object, attribute, scope, depth) {
+                return Some(config);
+            }
+            // A config of an imported module, named through it (`cfgs.dataset_cfgs` after
+            // `import cfgs.cfgs_LF_1 as cfgs`).
+            if object.kind() == "identifier"
+                && m.lookup(m.text(object), scope).is_some_and(|ids| {
+                    ids.iter()
+                        .filter_map(|id| m.bindings().get(*id))
+                        .all(|b| matches!(b.kind, BindingKind::Import { .. }))
+                })
+                && let Some(qualified) = m.qualified_in(expr, scope, depth + 1)
+                && let Some(config) = yacs::imported(m, &qualified)
+                    .or_else(|| pydict::imported(m, &qualified, attribute))
+            {
                 return Some(config);
             }
             let base = config_of(m, object, scope, depth + 1)?;
@@ -338,18 +358,21 @@ fn name_config<'a>(
     for id in ids {
         let binding = m.bindings().get(*id)?;
         let config = match (&binding.kind, binding.value) {
-            (BindingKind::Assign, Some(_)) if binding.scope == MODULE_SCOPE => {
+            (BindingKind::Assign, Some(value)) if binding.scope == MODULE_SCOPE => {
                 match yacs::global(m, binding.name) {
                     Some(config) => config,
-                    None => config_of(m, binding.value?, binding.scope, depth + 1)?,
+                    None => pydict::literal(m, value, binding.name)
+                        .or_else(|| config_of(m, value, binding.scope, depth + 1))?,
                 }
             }
             (BindingKind::Class(_), _) if binding.scope == MODULE_SCOPE => {
                 yacs::global(m, binding.name)?
             }
-            (BindingKind::Import { qualified }, _) => yacs::imported(m, qualified)?,
+            (BindingKind::Import { qualified }, _) => yacs::imported(m, qualified)
+                .or_else(|| pydict::imported(m, qualified, binding.name))?,
             (BindingKind::Assign | BindingKind::Walrus, Some(value)) => {
-                config_of(m, value, binding.scope, depth + 1)?
+                pydict::literal(m, value, binding.name)
+                    .or_else(|| config_of(m, value, binding.scope, depth + 1))?
             }
             (BindingKind::Assign, None) if let Some(config) = asteroid_pair(m, binding, depth) => {
                 config
@@ -516,12 +539,19 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
     let mut found: Option<Config> = None;
     let mut calls = 0;
     let references = defaults::references_to(m, name, name_range, function_id, class);
-    // A module-level function no code of its file calls: what its callers in other files
-    // pass (`setup_data(cfg)` in a Hydra entry point).
-    if references.is_empty() && class.is_none() && function.parent_scope == MODULE_SCOPE {
+    // A module-level function or class no code of its file calls: what its callers in other
+    // files pass (`setup_data(cfg)` in a Hydra entry point, `Model(cfg)` in `train.py`).
+    let top_level = match class {
+        Some(class) => m.class(class)?.parent_scope == MODULE_SCOPE,
+        None => function.parent_scope == MODULE_SCOPE,
+    };
+    if references.is_empty() && top_level {
         let external = External {
             callee: name.to_owned(),
-            position: (!keyword_only).then_some(position),
+            // A constructor's call does not pass `self`.
+            position: (!keyword_only)
+                .then(|| position.checked_sub(usize::from(class.is_some())))
+                .flatten(),
             keyword: param.name.to_owned(),
         };
         let passed = m.index.config_passed(m.path, &external)?;
@@ -569,6 +599,45 @@ pub(crate) struct PassedConfig {
     tree: Arc<yaml::Node>,
     path: Vec<String>,
     shown: String,
+}
+
+impl PassedConfig {
+    /// What two callers that load the same file pass, taken together: a key either one's
+    /// file writes (or that differs between them) is unknown. `None` for different files or
+    /// mappings.
+    pub(crate) fn met(&self, other: &PassedConfig) -> Option<PassedConfig> {
+        if self.path != other.path || self.shown != other.shown {
+            return None;
+        }
+        Some(PassedConfig {
+            tree: Arc::new(met_nodes(&self.tree, &other.tree, "", &self.shown)),
+            path: self.path.clone(),
+            shown: self.shown.clone(),
+        })
+    }
+}
+
+/// [`PassedConfig::met`] of two trees of one file: equal parts kept, the rest unknown.
+fn met_nodes(a: &yaml::Node, b: &yaml::Node, key: &str, shown: &str) -> yaml::Node {
+    match (a, b) {
+        _ if a == b => a.clone(),
+        (yaml::Node::Map(x), yaml::Node::Map(y))
+            if x.len() == y.len() && x.iter().zip(y).all(|((k, _), (l, _))| k == l) =>
+        {
+            yaml::Node::Map(
+                x.iter()
+                    .zip(y)
+                    .map(|((k, u), (_, v))| (k.clone(), met_nodes(u, v, k, shown)))
+                    .collect(),
+            )
+        }
+        (yaml::Node::Gap(_), _) => a.clone(),
+        (_, yaml::Node::Gap(_)) => b.clone(),
+        _ => yaml::Node::Gap(ConfigGap::Written {
+            key: key.to_owned(),
+            shown: shown.to_owned(),
+        }),
+    }
 }
 
 /// What each call of `m` to `external.callee` of `helper` passes its parameter, when that is a

@@ -1,0 +1,314 @@
+//! Python dicts used as configuration: a dict literal (or `dict(k=v)`) bound to a name,
+//! nested as deep as it goes, read as `cfg['loader']['num_workers']` or unpacked
+//! (`DataLoader(ds, **cfgs.dataset_cfgs['dataloader_train'])`), in its own file or in another
+//! that imports it (`import cfgs.cfgs_LF_1 as cfgs`, `from config import loader_cfg`).
+//!
+//! Literals are values; anything else is computed when the code runs. A key the defining file
+//! writes (`cfg['loader']['num_workers'] = 4`, see [`super::written_in_file`]) is unknown, and
+//! the whole dict is when that file changes it by a method (`cfg.update(...)`, `setdefault`,
+//! `pop`); the file that reads it checks its own writes as it does for any config.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, LazyLock, Mutex};
+
+use tree_sitter::Node;
+
+use super::yaml::{self, Leaf};
+use super::{Config, hydra, written_in_file, yacs};
+use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
+use crate::python::values::ConfigGap;
+
+/// Methods of a dict that change its entries.
+const MUTATORS: &[&str] = &[".update(", ".setdefault(", ".pop(", ".popitem(", ".clear("];
+
+/// How many levels of nested dicts are read.
+const MAX_NESTING: u32 = 16;
+
+/// The trees of module-level dicts of other files, by file and name, with the file's hash.
+static DICTS: LazyLock<yacs::Cache<String, Option<Arc<yaml::Node>>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// The config a dict literal `value`, bound to `name` in `m`, holds.
+pub(super) fn literal<'a>(m: &Module, value: Node, name: &str) -> Option<Config<'a>> {
+    let tree = tree(m, value, name)?;
+    Some(Config::Yaml {
+        tree: Arc::new(tree),
+        path: Vec::new(),
+        shown: shown(m, m.path),
+    })
+}
+
+/// The config the module-level dict an imported name (`config.loader_cfg`) holds, when it is
+/// one of another project file; `local` is how this file names it (`loader_cfg`, or
+/// `dataset_cfgs` of `cfgs.dataset_cfgs`).
+pub(super) fn imported<'a>(m: &Module, qualified: &str, local: &str) -> Option<Config<'a>> {
+    let found = m.index.binding(m.path, qualified)?;
+    if found.file == m.path {
+        return None;
+    }
+    let name = found.name.as_str();
+    let read = |source: &str| {
+        if !source.contains('{') && !source.contains("dict(") {
+            return None;
+        }
+        yacs::with_module(m, source, &found.file, |other| {
+            let binding = other.single_binding(name, MODULE_SCOPE)?;
+            let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
+                return None;
+            };
+            tree(other, value, name).map(Arc::new)
+        })
+    };
+    let tree = yacs::memoised(&DICTS, m, &found.file, name.to_owned(), read).flatten()?;
+    // This file may change it too.
+    if handed_off(m, local, &tree, |_| true) {
+        return None;
+    }
+    Some(Config::Yaml {
+        tree,
+        path: Vec::new(),
+        shown: shown(m, &found.file),
+    })
+}
+
+/// The file as messages name it, from the folder of the file that reads it.
+fn shown(m: &Module, file: &Path) -> String {
+    m.path.parent().map_or_else(
+        || file.display().to_string(),
+        |here| hydra::shown(here, file),
+    )
+}
+
+/// The tree of the dict `value` bound to `name` in `m`, with the keys the file writes
+/// unknown; `None` when `value` is no dict literal.
+fn tree(m: &Module, value: Node, name: &str) -> Option<yaml::Node> {
+    if !is_dict(m, value) {
+        return None;
+    }
+    let file: Arc<Path> = Arc::from(m.path);
+    let shown = m
+        .path
+        .file_name()
+        .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+    let mutated = m
+        .source
+        .lines()
+        .any(|line| line.contains(name) && MUTATORS.iter().any(|method| line.contains(method)));
+    if mutated {
+        return Some(yaml::Node::Gap(ConfigGap::Merged {
+            call: format!("{name}.update(...)"),
+            line: m.line(value.start_byte()),
+        }));
+    }
+    let tree = node(m, value, name, &file, &shown, 0);
+    if handed_off(m, name, &tree, |n| n.kind() == "identifier") {
+        return Some(yaml::Node::Gap(ConfigGap::Merged {
+            call: name.to_owned(),
+            line: m.line(value.start_byte()),
+        }));
+    }
+    Some(tree)
+}
+
+/// Calls that only read (or copy) the dict they are given.
+const READING_CALLS: &[&str] = &[
+    "print",
+    "len",
+    "str",
+    "repr",
+    "dict",
+    "isinstance",
+    "json.dump",
+    "json.dumps",
+    "yaml.dump",
+    "yaml.safe_dump",
+    "pprint",
+    "pprint.pprint",
+    "copy.deepcopy",
+    "deepcopy",
+];
+
+/// Methods of a dict that only read it.
+const READERS: &[&str] = &["get", "keys", "items", "values", "copy"];
+
+/// Whether `m` uses a mapping of the dict (itself or a dict nested in it) where it may be
+/// changed: handed to a call (`tweak(cfg)`, `setup(cfg['loader'])`), bound to another name,
+/// or given to a method that is no read (`cfg['loader'].update(...)`, `del cfg['x']`). A
+/// use is a node of the text `name` that `is_use` accepts (the name itself, or
+/// `module.name`); `**cfg['loader']`, reads of keys and the value of a key are no hand-off.
+pub(super) fn handed_off(
+    m: &Module,
+    name: &str,
+    tree: &yaml::Node,
+    is_use: impl Fn(Node) -> bool,
+) -> bool {
+    let source = m.source.as_bytes();
+    let word = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_');
+    for at in memchr::memmem::find_iter(source, name.as_bytes()) {
+        let end = at + name.len();
+        if word(at.checked_sub(1).and_then(|i| source.get(i))) || word(source.get(end)) {
+            continue;
+        }
+        let Some(mut node) = m.root().descendant_for_byte_range(at, end) else {
+            continue;
+        };
+        // `module.name`: the attribute, not its last identifier.
+        if let Some(parent) = node.parent()
+            && parent.kind() == "attribute"
+            && parent.child_by_field_name("attribute") == Some(node)
+        {
+            node = parent;
+        }
+        if !is_use(node) || m.text(node) != name && node.kind() == "identifier" {
+            continue;
+        }
+        // Down the keys read: `cfg['loader']['num_workers']`.
+        let mut path = Vec::new();
+        let mut top = node;
+        while let Some(parent) = top.parent()
+            && parent.kind() == "subscript"
+            && parent.child_by_field_name("value") == Some(top)
+        {
+            match parent
+                .child_by_field_name("subscript")
+                .and_then(|k| m.string_value(k))
+            {
+                Some(key) => path.push(key),
+                None => return true,
+            }
+            top = parent;
+        }
+        let Some(parent) = top.parent() else {
+            continue;
+        };
+        let is_mapping = !matches!(at_path(tree, &path), Some(yaml::Node::Scalar { .. }));
+        let harmless = match parent.kind() {
+            // The binding itself, and writes of a key (each key's own check).
+            "assignment" => {
+                parent.child_by_field_name("left") == Some(top) && (!path.is_empty() || top == node)
+                    || !is_mapping
+            }
+            "dictionary_splat" | "keyword_argument" | "argument_list" if !is_mapping => true,
+            "dictionary_splat" => true,
+            "attribute" => parent
+                .child_by_field_name("attribute")
+                .is_some_and(|a| READERS.contains(&m.text(a))),
+            "delete_statement" | "augmented_assignment" => false,
+            "comparison_operator" | "dotted_name" | "aliased_import" | "import_from_statement" => {
+                true
+            }
+            "argument_list" => parent
+                .parent()
+                .and_then(|call| call.child_by_field_name("function"))
+                .is_some_and(|f| READING_CALLS.contains(&m.text(f))),
+            _ => !is_mapping,
+        };
+        if !harmless {
+            return true;
+        }
+    }
+    false
+}
+
+/// The node at `path` of `tree`.
+fn at_path<'t>(tree: &'t yaml::Node, path: &[String]) -> Option<&'t yaml::Node> {
+    path.iter().try_fold(tree, |node, key| node.get(key))
+}
+
+fn is_dict(m: &Module, value: Node) -> bool {
+    match value.kind() {
+        "dictionary" => true,
+        "call" => {
+            value
+                .child_by_field_name("function")
+                .and_then(|f| m.qualified_name(f))
+                .as_deref()
+                == Some("builtins.dict")
+        }
+        _ => false,
+    }
+}
+
+/// The tree of one value, `text` its spelling from the dict's name (`cfg['loader']`).
+fn node(
+    m: &Module,
+    value: Node,
+    text: &str,
+    file: &Arc<Path>,
+    shown: &str,
+    depth: u32,
+) -> yaml::Node {
+    let line = m.line(value.start_byte());
+    let computed = || {
+        yaml::Node::Gap(ConfigGap::Computed {
+            key: text.to_owned(),
+            shown: shown.to_owned(),
+            line,
+        })
+    };
+    if depth > MAX_NESTING || !is_dict(m, value) {
+        return match yacs::leaf(m, value) {
+            Leaf::Value(v) => yaml::Node::Scalar {
+                text: text.to_owned(),
+                leaf: Leaf::Value(v),
+                file: file.clone(),
+                line,
+            },
+            _ => computed(),
+        };
+    }
+    let mut entries = Vec::new();
+    let mut cursor = value.walk();
+    let pairs: Vec<(Option<String>, Node)> = if value.kind() == "dictionary" {
+        value
+            .named_children(&mut cursor)
+            .filter(|p| p.kind() != "comment")
+            .map(|p| {
+                match (
+                    p.kind(),
+                    p.child_by_field_name("key"),
+                    p.child_by_field_name("value"),
+                ) {
+                    ("pair", Some(k), Some(v)) => (m.string_value(k), v),
+                    _ => (None, p),
+                }
+            })
+            .collect()
+    } else {
+        let Some(arguments) = value.child_by_field_name("arguments") else {
+            return computed();
+        };
+        arguments
+            .named_children(&mut cursor)
+            .filter(|a| a.kind() != "comment")
+            .map(|a| {
+                match (
+                    a.kind(),
+                    a.child_by_field_name("name"),
+                    a.child_by_field_name("value"),
+                ) {
+                    ("keyword_argument", Some(k), Some(v)) => (Some(m.text(k).to_owned()), v),
+                    _ => (None, a),
+                }
+            })
+            .collect()
+    };
+    for (key, v) in pairs {
+        // `**other`, a computed key, a comprehension: the keys are not all known.
+        let Some(key) = key else {
+            return computed();
+        };
+        let spelled = format!("{text}['{key}']");
+        let child = if written_in_file(m, &key) {
+            yaml::Node::Gap(ConfigGap::Written {
+                key: key.clone(),
+                shown: shown.to_owned(),
+            })
+        } else {
+            node(m, v, &spelled, file, shown, depth + 1)
+        };
+        entries.push((key, child));
+    }
+    yaml::Node::Map(entries)
+}
