@@ -64,7 +64,12 @@ also imported by other modules when no file of the project that imports it assig
 and a subclass of such a class of this module or another, `class CloudConfig(Config):
 input_threads = 10`, the nearest class's value winning; a method that sets attributes by
 computed name, `setattr(self, name, value)` in a `load(path)`, leaves every value unknown where
-a call of it may run); the message says which. A
+a call of it may run), or a Python dict config's value (a module-level dict literal, nested
+as deep as it goes, read key by key or unpacked, `DataLoader(ds,
+**cfgs.dataset_cfgs["dataloader_train"])` after `import cfgs.cfgs_LF_1 as cfgs`, unless a
+file writes the key, changes the dict by a method or hands it to a call); a config handed to
+a class of another file (`NuWave(hparams)`) is what that class keeps, also as `self.hparams`
+after `self.save_hyperparameters(hparams)`; the message says which. A
 config value that is an interpolation (`${...}`) or `???` stays unknown, as does a yacs value
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
 options given by default, a config file chosen only on the command line whose shipped
