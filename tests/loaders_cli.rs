@@ -5032,6 +5032,7 @@ from cfgs.cfgs_a import loader_cfg
 
 
 def load(ds):
+    ds = cfgs.dataset_cfgs['dataset_train'](ds)
     a = DataLoader(ds, **cfgs.dataset_cfgs['dataloader_train'])
     b = DataLoader(ds, num_workers=loader_cfg['workers'])
     return a, b
@@ -5046,11 +5047,12 @@ def load(ds):
     };
     let config = "\
 dataset_cfgs = {
+    'dataset_train': list,
     'dataloader_train': {'batch_size': 384, 'shuffle': True, 'num_workers': 32},
 }
 loader_cfg = dict(workers=16)
 ";
-    assert_eq!(run(config, ""), ["train.py:7:DL201", "train.py:8:DL201"]);
+    assert_eq!(run(config, ""), ["train.py:8:DL201", "train.py:9:DL201"]);
     // The entry script or the config's module changes them.
     assert!(
         run(
@@ -5075,6 +5077,6 @@ loader_cfg = dict(workers=16)
             config,
             "\nprint(cfgs.dataset_cfgs)\nif 'workers' in loader_cfg:\n    print(loader_cfg.get('workers'))\n"
         ),
-        ["train.py:7:DL201", "train.py:8:DL201"]
+        ["train.py:8:DL201", "train.py:9:DL201"]
     );
 }

@@ -182,7 +182,8 @@ pub(super) fn handed_off(
         let Some(parent) = top.parent() else {
             continue;
         };
-        let is_mapping = !matches!(at_path(tree, &path), Some(yaml::Node::Scalar { .. }));
+        // A key's value, a class or a computed value handed on changes no other key.
+        let is_mapping = matches!(at_path(tree, &path), Some(yaml::Node::Map(_)));
         let harmless = match parent.kind() {
             // The binding itself, and writes of a key (each key's own check).
             "assignment" => {
