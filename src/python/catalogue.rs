@@ -57,6 +57,7 @@ const BUILTIN: &[(&str, &str)] = &[
         "queries/pytorch_tabular.scm",
         include_str!("../../queries/pytorch_tabular.scm"),
     ),
+    ("queries/wilds.scm", include_str!("../../queries/wilds.scm")),
 ];
 
 /// The built-in catalogue, compiled once.
