@@ -774,13 +774,16 @@ class Runner:
 
 
 class Child(Runner):
+    def __init__(self, workers):
+        super().__init__(workers, build(), build())
+
     def rebuild(self):
         self.workers = 2
         return DataLoader(ds, num_workers=self.threads)
 
 
 def main():
-    Runner(build(), 'run.yaml', build()).loaders()
+    Runner(build(), build(), build()).loaders()
 ";
 
 #[test]
@@ -817,6 +820,17 @@ fn loaders_says_why_what_an_instance_holds_stayed_unknown() {
             "`self.threads` is not set in `Child`: a base class (`Runner`) or the code that makes \
              the instance sets it",
         ]
+    );
+
+    // A subclass that takes the base's constructor is built as the base is.
+    let plain = WHY_INSTANCE.replace(
+        "    def __init__(self, workers):\n        super().__init__(workers, build(), build())\n\n",
+        "",
+    );
+    assert_eq!(
+        reasons(&plain)[1],
+        "`self.workers` is the `workers` given to `Runner(...)` (line 19), and no construction \
+         of `Runner` dldoctor found passes it a value it can resolve"
     );
 
     // Without the subclass, the constructor's callers are the reason; a write in another
@@ -5079,4 +5093,44 @@ loader_cfg = dict(workers=16)
         ),
         ["train.py:8:DL201", "train.py:9:DL201"]
     );
+}
+
+/// A dataset class that builds its loaders in `__init__`, with subclasses that take its
+/// constructor or hand it all their arguments: their constructions in other files are its.
+#[test]
+fn subclass_constructions_in_another_file_reach_the_base() {
+    let run = |train: &str| {
+        let datasets = "\
+from torch.utils.data import DataLoader
+
+
+class FMOW:
+    def __init__(self, preprocess, batch_size=128, num_workers=16):
+        self.loader = DataLoader(preprocess, batch_size=batch_size, num_workers=num_workers)
+
+
+class FMOWID(FMOW):
+    def __init__(self, *args, **kwargs):
+        self.test_subset = 'id_test'
+        super().__init__(*args, **kwargs)
+
+
+class FMOWOOD(FMOW):
+    pass
+";
+        let dir = project(&[("datasets.py", datasets), ("train.py", train)]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let train = "\
+from datasets import FMOWID, FMOWOOD
+
+def main(p):
+    return FMOWID(p, batch_size=64), FMOWOOD(p)
+";
+    assert_eq!(run(train), ["datasets.py:6:DL201"]);
+    // Each construction passes its own count, by keyword or by position.
+    let own = train
+        .replace("FMOWOOD(p)", "FMOWOOD(p, num_workers=4)")
+        .replace("FMOWID(p, batch_size=64)", "FMOWID(p, 64, 4)");
+    assert!(run(&own).is_empty());
 }

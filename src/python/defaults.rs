@@ -921,8 +921,9 @@ fn passed_elsewhere<'a>(
 /// What the subclasses of `class` in this file pass its `__init__`'s parameter (at
 /// `position`, counting `self`) through their own constructors' one `super().__init__(...)`
 /// (or `Base.__init__(self, ...)`): `DistributedRunConfig(RunConfig)` handing on its own
-/// `n_worker`. `None` when a subclass has subclasses itself, no constructor of its own (its
-/// constructions reach this one directly), or not exactly one such call.
+/// `n_worker`. A subclass without a constructor of its own, or one that only hands its
+/// `*args, **kwargs` on (`FMOWID(FMOW)`), passes what its own constructions pass, in this file
+/// and others. `None` when a subclass has subclasses itself, or not exactly one such call.
 fn subclass_super_calls<'a>(
     m: &Module<'a>,
     class: usize,
@@ -931,6 +932,7 @@ fn subclass_super_calls<'a>(
     param: &str,
 ) -> Option<Vec<(Passed<'a>, bool)>> {
     let name = m.class(class)?.name;
+    let base_init = m.method_id(class, "__init__")?;
     let mut out = Vec::new();
     for (id, sub) in m.classes().iter().enumerate() {
         if !names_base(m, sub, name) {
@@ -939,7 +941,27 @@ fn subclass_super_calls<'a>(
         if has_subclass(m, id) {
             return None;
         }
-        let init = m.method_id(id, "__init__")?;
+        let own_init = m.method_id(id, "__init__");
+        if own_init.is_none_or(|init| forwards_everything(m, init, name)) {
+            let (calls, _) = calls_in_file(
+                m,
+                (sub.name, sub.name_range),
+                base_init,
+                Some(id),
+                (position, keyword_only, param),
+            )?;
+            out.extend(calls);
+            out.extend(passed_elsewhere(
+                m,
+                id,
+                sub.name,
+                position,
+                keyword_only,
+                param,
+            )?);
+            continue;
+        }
+        let init = own_init?;
         let mut supers = m.calls().iter().filter(|c| {
             c.function == Some(init)
                 && c.method == Some("__init__")
@@ -971,6 +993,110 @@ fn subclass_super_calls<'a>(
         out.push((passed, true));
     }
     Some(out)
+}
+
+/// Whether a subclass of `class` in this file has a constructor of its own that may pass the
+/// base's anything (not one that only hands its `*args, **kwargs` on), or subclasses itself.
+pub(crate) fn subclass_constructors_differ(m: &Module, class: usize) -> bool {
+    let Some(name) = m.class(class).map(|c| c.name) else {
+        return true;
+    };
+    m.classes().iter().enumerate().any(|(id, sub)| {
+        names_base(m, sub, name)
+            && (has_subclass(m, id)
+                || m.method_id(id, "__init__")
+                    .is_some_and(|init| !forwards_everything(m, init, name)))
+    })
+}
+
+/// Whether the constructor `init` of a subclass of `base` takes only `*args, **kwargs` (after
+/// `self`) and hands both on, once and unconditionally, to `super().__init__(*args,
+/// **kwargs)` (or `base.__init__(self, *args, **kwargs)`): its callers' arguments are the
+/// base's.
+fn forwards_everything(m: &Module, init: FunctionId, base: &str) -> bool {
+    let Some(def) = m.function(init) else {
+        return false;
+    };
+    let Some(params) = def.node.child_by_field_name("parameters") else {
+        return false;
+    };
+    let mut cursor = params.walk();
+    let kinds: Vec<&str> = params
+        .named_children(&mut cursor)
+        .filter(|p| p.kind() != "comment")
+        .map(|p| p.kind())
+        .collect();
+    if kinds
+        != [
+            "identifier",
+            "list_splat_pattern",
+            "dictionary_splat_pattern",
+        ]
+    {
+        return false;
+    }
+    let splat_name = |kind: &str| {
+        let mut cursor = params.walk();
+        params
+            .named_children(&mut cursor)
+            .find(|p| p.kind() == kind)
+            .and_then(|p| p.named_child(0))
+            .map(|n| m.text(n))
+    };
+    let (Some(args), Some(kwargs)) = (
+        splat_name("list_splat_pattern"),
+        splat_name("dictionary_splat_pattern"),
+    ) else {
+        return false;
+    };
+    let mut supers = m
+        .calls()
+        .iter()
+        .filter(|c| c.function == Some(init) && c.method == Some("__init__"));
+    let (Some(call), None) = (supers.next(), supers.next()) else {
+        return false;
+    };
+    let Some(object) = call.callee.child_by_field_name("object") else {
+        return false;
+    };
+    let through_super = object.kind() == "call"
+        && object
+            .child_by_field_name("function")
+            .is_some_and(|f| m.text(f) == "super");
+    let expected = match (through_super, m.text(object) == base) {
+        (true, _) => format!("(*{args},**{kwargs})"),
+        (false, true) => {
+            let Some(own) = params.named_child(0) else {
+                return false;
+            };
+            format!("({},*{args},**{kwargs})", m.text(own))
+        }
+        (false, false) => return false,
+    };
+    let arguments = call
+        .node
+        .child_by_field_name("arguments")
+        .map(|a| m.text(a).split_whitespace().collect::<String>());
+    // Named nowhere else in the body: no `kwargs.setdefault(...)` changes what is handed on.
+    let named_once = |name: &str| {
+        def.body.is_some_and(|body| {
+            let mut uses = 0;
+            crate::python::syntax::walk_all(body, &mut |n| {
+                uses += usize::from(n.kind() == "identifier" && m.text(n) == name);
+            });
+            uses == 1
+        })
+    };
+    arguments.as_deref() == Some(expected.as_str())
+        && named_once(args)
+        && named_once(kwargs)
+        && def
+            .body
+            .is_some_and(|body| !m.is_conditional_relative_to(call.node, body))
+        && m.single_binding(args, def.scope)
+            .is_some_and(|b| b.kind == BindingKind::Parameter)
+        && m.single_binding(kwargs, def.scope)
+            .is_some_and(|b| b.kind == BindingKind::Parameter)
 }
 
 /// Whether a method of a subclass of `class` in this file assigns `self.<attribute>`: an

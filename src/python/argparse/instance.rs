@@ -6,7 +6,8 @@
 use tree_sitter::Node;
 
 use crate::python::defaults::{
-    has_subclass, saved_hyperparameters, self_of, sets_attributes_dynamically, written_elsewhere,
+    saved_hyperparameters, self_of, sets_attributes_dynamically, subclass_constructors_differ,
+    written_elsewhere,
 };
 use crate::python::model::{BindingKind, ClassId, Module, ScopeId};
 
@@ -113,7 +114,7 @@ fn root_of(node: Node) -> Node {
 /// The end of a reason about a parameter of the constructor of `class`.
 fn nobody(m: &Module, class: ClassId, what: &str) -> String {
     let name = m.class(class).map_or("", |c| c.name);
-    if has_subclass(m, class) {
+    if subclass_constructors_differ(m, class) {
         return format!("`{name}` has subclasses here, whose constructors may pass it anything");
     }
     format!("no construction of `{name}` dldoctor found passes it a {what} it can resolve")
