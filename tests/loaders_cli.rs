@@ -5134,3 +5134,51 @@ def main(p):
         .replace("FMOWID(p, batch_size=64)", "FMOWID(p, 64, 4)");
     assert!(run(&own).is_empty());
 }
+
+/// Functions Python Fire runs from another file (`Fire({'train': src.train.train})`) get
+/// their defaults, the required parameters from the command line; a loader helper they call
+/// sees those defaults.
+#[test]
+fn functions_fire_runs_from_another_file() {
+    let run = |main: &str| {
+        let data = "\
+from torch.utils.data import DataLoader
+
+
+def compile_data(ds, bsz, nworkers):
+    return DataLoader(ds, batch_size=bsz, num_workers=nworkers)
+";
+        let train = "\
+from .data import compile_data
+
+
+def train(version, bsz=4, nworkers=10):
+    loader = compile_data(version, bsz=bsz, nworkers=nworkers)
+    for batch in loader:
+        print(batch)
+";
+        let dir = project(&[
+            ("src/__init__.py", "from . import train\n"),
+            ("src/data.py", data),
+            ("src/train.py", train),
+            ("main.py", main),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let main = "\
+from fire import Fire
+
+import src
+
+if __name__ == '__main__':
+    Fire({'train': src.train.train})
+";
+    assert_eq!(run(main), ["src/data.py:5:DL201"]);
+    let direct = main.replace("Fire({'train': src.train.train})", "Fire(src.train.train)");
+    assert_eq!(run(&direct), ["src/data.py:5:DL201"]);
+    // Called in code, without the required argument (TypeError), or handed to something else.
+    let called = main.replace("Fire({'train': src.train.train})", "src.train.train()");
+    assert!(run(&called).is_empty());
+    let other = main.replace("Fire({", "register({");
+    assert!(run(&other).is_empty());
+}

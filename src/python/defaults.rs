@@ -350,7 +350,9 @@ fn calls_elsewhere<'a>(
     // runs: it gives the parameter nothing.
     let calls: Vec<_> = calls
         .iter()
-        .filter(|c| !leaves_out_a_required(m, function.node, c.positional, &c.keywords))
+        .filter(|c| {
+            c.command_line || !leaves_out_a_required(m, function.node, c.positional, &c.keywords)
+        })
         .collect();
     (!calls.is_empty()).then(|| {
         calls
@@ -942,7 +944,7 @@ fn subclass_super_calls<'a>(
             return None;
         }
         let own_init = m.method_id(id, "__init__");
-        if own_init.is_none_or(|init| forwards_everything(m, init, name)) {
+        if own_init.is_none_or(|init| forwards_everything(m, init, name, Some(param))) {
             let (calls, _) = calls_in_file(
                 m,
                 (sub.name, sub.name_range),
@@ -1005,7 +1007,7 @@ pub(crate) fn subclass_constructors_differ(m: &Module, class: usize) -> bool {
         names_base(m, sub, name)
             && (has_subclass(m, id)
                 || m.method_id(id, "__init__")
-                    .is_some_and(|init| !forwards_everything(m, init, name)))
+                    .is_some_and(|init| !forwards_everything(m, init, name, None)))
     })
 }
 
@@ -1013,7 +1015,7 @@ pub(crate) fn subclass_constructors_differ(m: &Module, class: usize) -> bool {
 /// `self`) and hands both on, once and unconditionally, to `super().__init__(*args,
 /// **kwargs)` (or `base.__init__(self, *args, **kwargs)`): its callers' arguments are the
 /// base's.
-fn forwards_everything(m: &Module, init: FunctionId, base: &str) -> bool {
+fn forwards_everything(m: &Module, init: FunctionId, base: &str, param: Option<&str>) -> bool {
     let Some(def) = m.function(init) else {
         return false;
     };
@@ -1077,14 +1079,40 @@ fn forwards_everything(m: &Module, init: FunctionId, base: &str) -> bool {
         .node
         .child_by_field_name("arguments")
         .map(|a| m.text(a).split_whitespace().collect::<String>());
-    // Named nowhere else in the body: no `kwargs.setdefault(...)` changes what is handed on.
+    // Named nowhere else in the body: no `kwargs.setdefault(...)` changes what is handed on,
+    // but `kwargs['subset'] = 'test'` sets another key than the parameter read (any key, when
+    // no parameter is asked about).
     let named_once = |name: &str| {
         def.body.is_some_and(|body| {
             let mut uses = 0;
+            let mut other = false;
             crate::python::syntax::walk_all(body, &mut |n| {
-                uses += usize::from(n.kind() == "identifier" && m.text(n) == name);
+                if n.kind() != "identifier" || m.text(n) != name {
+                    return;
+                }
+                let key_set = n
+                    .parent()
+                    .filter(|s| {
+                        s.kind() == "subscript" && s.child_by_field_name("value") == Some(n)
+                    })
+                    .filter(|s| {
+                        s.parent().is_some_and(|a| {
+                            a.kind() == "assignment" && a.child_by_field_name("left") == Some(*s)
+                        })
+                    })
+                    .and_then(|s| s.child_by_field_name("subscript"))
+                    .and_then(|k| m.string_value(k));
+                match key_set {
+                    Some(key) if param.is_none_or(|p| p != key) => {}
+                    _ if n.start_byte() >= call.node.start_byte()
+                        && n.end_byte() <= call.node.end_byte() =>
+                    {
+                        uses += 1;
+                    }
+                    _ => other = true,
+                }
             });
-            uses == 1
+            uses == 1 && !other
         })
     };
     arguments.as_deref() == Some(expected.as_str())

@@ -162,6 +162,9 @@ pub struct Construction {
     /// The call is in a test file (`tests/`, `test_*.py`, `*_test.py`, `conftest.py`): what it
     /// passes says nothing of what a run of the program gives.
     pub in_tests: bool,
+    /// A command line runs it (`Fire({'train': train})`): the required parameters come from
+    /// the command line, the others keep their defaults.
+    pub command_line: bool,
 }
 
 impl Construction {
@@ -1257,8 +1260,16 @@ impl ProjectIndex {
         for (path, source) in mentioning(reader, files, file, &[class]) {
             let tree = crate::python::parse(&source, None)?;
             let mut calls = Vec::new();
-            constructions_in(&source, tree.root_node(), class, &is_static, &mut calls)?;
-            if calls.is_empty() {
+            let mut runs = Vec::new();
+            constructions_in(
+                &source,
+                tree.root_node(),
+                class,
+                &is_static,
+                &mut calls,
+                &mut runs,
+            )?;
+            if calls.is_empty() && runs.is_empty() {
                 continue;
             }
             let m = Module::build_definitions(&source, &tree, path, self, Catalogue::builtin_ref());
@@ -1281,6 +1292,25 @@ impl ProjectIndex {
                 let mut c = construction(&m, call)?;
                 c.in_tests = in_tests;
                 found.push(c);
+            }
+            // `Fire({'train': src.train.train})`: a run without options passes nothing.
+            for reference in runs {
+                let reaches_here = m
+                    .qualified_alternatives(reference, m.scope_at(reference))
+                    .iter()
+                    .any(|q| {
+                        self.definition(path, q)
+                            .is_some_and(|d| d.file == file && d.name == class)
+                    });
+                if reaches_here {
+                    found.push(Construction {
+                        keywords: Vec::new(),
+                        positional: 0,
+                        values: Vec::new(),
+                        in_tests,
+                        command_line: true,
+                    });
+                }
             }
         }
         Some(found)
@@ -1998,15 +2028,17 @@ fn declares_static_method(source: &str, method: &str) -> bool {
     })
 }
 
-/// Adds the calls of `class` under `root` to `found`; `None` at a use of the name that is
-/// neither a call nor an import (a subclass, the class handed on, another class of that name),
-/// unless it calls a static method of the class (`is_static`).
+/// Adds the calls of `class` under `root` to `found`, and to `runs` the references a
+/// command line runs (see [`fire_runs`]); `None` at a use of the name that is neither a call
+/// nor an import (a subclass, the class handed on, another class of that name), unless it
+/// calls a static method of the class (`is_static`).
 fn constructions_in<'t>(
     source: &str,
     root: Node<'t>,
     class: &str,
     is_static: &dyn Fn(&str) -> bool,
     found: &mut Vec<Node<'t>>,
+    runs: &mut Vec<Node<'t>>,
 ) -> Option<()> {
     let text = |n: Node| source.get(n.byte_range()).unwrap_or("");
     // A file that defines a class of that name itself (a copy of the script) builds its own.
@@ -2057,6 +2089,10 @@ fn constructions_in<'t>(
         if static_call || attribute_only {
             continue;
         }
+        if fire_runs(source, named) {
+            runs.push(named);
+            continue;
+        }
         let parent = named.parent()?;
         // `DataProviderClass = ImagenetDataProvider` in a branch, then
         // `DataProviderClass(n_worker=...)`: the alias's calls build the class.
@@ -2070,6 +2106,34 @@ fn constructions_in<'t>(
         found.push(parent);
     }
     Some(())
+}
+
+/// Whether `reference` is what Python Fire runs: `Fire(train)`, or a value of the dict of
+/// commands it is given (`Fire({'train': src.train.train})`).
+fn fire_runs(source: &str, reference: Node) -> bool {
+    let text = |n: Node| source.get(n.byte_range()).unwrap_or("");
+    let mut argument = reference;
+    if let Some(pair) = reference
+        .parent()
+        .filter(|p| p.kind() == "pair" && p.child_by_field_name("value") == Some(reference))
+    {
+        match pair.parent().filter(|d| d.kind() == "dictionary") {
+            Some(dict) => argument = dict,
+            None => return false,
+        }
+    }
+    let Some(call) = argument
+        .parent()
+        .filter(|a| a.kind() == "argument_list")
+        .and_then(|a| a.parent())
+    else {
+        return false;
+    };
+    let first = call
+        .child_by_field_name("arguments")
+        .and_then(|a| a.named_child(0));
+    let callee = call.child_by_field_name("function").map(text);
+    first == Some(argument) && matches!(callee, Some("Fire" | "fire.Fire"))
 }
 
 /// The calls of the local name `assignment` binds to a class (`Alias = Class`), in the
@@ -2109,6 +2173,7 @@ fn construction(m: &Module, call: Node) -> Option<Construction> {
         positional: 0,
         values: Vec::new(),
         in_tests: false,
+        command_line: false,
     };
     let mut positional = Vec::new();
     let args = call.child_by_field_name("arguments")?;
