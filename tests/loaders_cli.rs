@@ -968,7 +968,15 @@ fn init_defaults_see_constructions_in_other_files() {
             "from data.modules import Digits\n\nkwargs = {}\ndm = Digits(ds, **kwargs)\n",
         ),
     ]);
-    for dir in [&config_only, &left_out, &empty_dict] {
+    // A subclass of another file that takes the constructor as it is, built nowhere.
+    let subclass = project(&[
+        ("data/modules.py", MODULES),
+        (
+            "train.py",
+            "from data.modules import Digits\n\nclass Mine(Digits):\n    pass\n",
+        ),
+    ]);
+    for dir in [&config_only, &left_out, &empty_dict, &subclass] {
         let (_, items) = check_json(dir.path());
         assert!(
             codes(&items).contains(&"data/modules.py:10:DL301".to_owned()),
@@ -979,7 +987,7 @@ fn init_defaults_see_constructions_in_other_files() {
     for train in [
         "import argparse\nfrom data.modules import Digits\n\nargs = argparse.ArgumentParser().parse_args()\ndm = Digits(ds, num_workers=args.workers)\n",
         "import json\nfrom data.modules import Digits\n\nkwargs = json.load(open('k.json'))\ndm = Digits(ds, **kwargs)\n",
-        "from data.modules import Digits\n\nclass Mine(Digits):\n    pass\n",
+        "from data.modules import Digits\n\nclass Mine(Digits):\n    def __init__(self, ds):\n        super().__init__(ds, num_workers=pick())\n\nMine(ds)\n",
     ] {
         let dir = project(&[("data/modules.py", MODULES), ("train.py", train)]);
         let (_, items) = check_json(dir.path());
@@ -5181,4 +5189,96 @@ if __name__ == '__main__':
     assert!(run(&called).is_empty());
     let other = main.replace("Fire({", "register({");
     assert!(run(&other).is_empty());
+}
+
+/// A LightningDataModule base in one file keeps its constructor's `num_workers`; a subclass
+/// in another file hands its own on through `super().__init__(...)` and is built by the
+/// entry script from an option's default: the base's loaders and the subclass's see it.
+#[test]
+fn a_base_module_built_through_a_subclass_of_another_file() {
+    let run = |sub_init: &str, main_call: &str| {
+        let base = "\
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+
+
+class DInterface(pl.LightningDataModule):
+    def __init__(self, batch_size, num_workers):
+        super().__init__()
+        self.batch_size = batch_size
+        self.num_workers = num_workers
+
+    def train_dataloader(self):
+        return DataLoader(self.trainset, batch_size=self.batch_size, num_workers=self.num_workers)
+";
+        let sub = format!(
+            "\
+from torch.utils.data import DataLoader
+
+from .data_interface import DInterface
+
+
+class KeraSingle(DInterface):
+    def __init__(self, batch_size, num_workers, img_size):
+        {sub_init}
+        self.img_size = img_size
+
+    def test_dataloader(self):
+        return DataLoader(self.testset, batch_size=self.batch_size, num_workers=self.num_workers)
+"
+        );
+        let main = format!(
+            "\
+import argparse
+
+from data.kera_single import KeraSingle
+
+
+def get_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--batch_size', type=int, default=32)
+    parser.add_argument('--num_workers', type=int, default=16)
+    return parser.parse_args()
+
+
+def main(args):
+    data = {main_call}
+    return data
+
+
+if __name__ == '__main__':
+    main(get_args())
+"
+        );
+        let dir = project(&[
+            ("data/__init__.py", ""),
+            ("data/data_interface.py", base),
+            ("data/kera_single.py", &sub),
+            ("main.py", &main),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let init = "super().__init__(batch_size, num_workers)";
+    let call = "KeraSingle(args.batch_size, args.num_workers, 224)";
+    assert_eq!(
+        run(init, call),
+        [
+            "data/data_interface.py:12:DL201",
+            "data/kera_single.py:12:DL201"
+        ]
+    );
+    // By keyword, through the base's name.
+    assert_eq!(
+        run(
+            "DInterface.__init__(self, batch_size, num_workers=num_workers)",
+            "KeraSingle(num_workers=args.num_workers, batch_size=8, img_size=224)"
+        ),
+        [
+            "data/data_interface.py:12:DL201",
+            "data/kera_single.py:12:DL201"
+        ]
+    );
+    // The subclass fixes the count, or the entry script passes another.
+    assert!(run("super().__init__(batch_size, 4)", call).is_empty());
+    assert!(run(init, "KeraSingle(args.batch_size, 2, 224)").is_empty());
 }

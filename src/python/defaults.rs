@@ -1011,11 +1011,39 @@ pub(crate) fn subclass_constructors_differ(m: &Module, class: usize) -> bool {
     })
 }
 
+/// The one call of the base's `__init__` in the constructor `init` of a subclass of `base`:
+/// `super().__init__(...)` (then `true`) or `base.__init__(self, ...)`. `None` when there is
+/// not exactly one `__init__` call, or it is of another class.
+pub(crate) fn base_init_call<'m, 'a>(
+    m: &'m Module<'a>,
+    init: FunctionId,
+    base: &str,
+) -> Option<(&'m CallSite<'a>, bool)> {
+    let mut supers = m
+        .calls()
+        .iter()
+        .filter(|c| c.function == Some(init) && c.method == Some("__init__"));
+    let (Some(call), None) = (supers.next(), supers.next()) else {
+        return None;
+    };
+    let object = call.callee.child_by_field_name("object")?;
+    let through_super = object.kind() == "call"
+        && object
+            .child_by_field_name("function")
+            .is_some_and(|f| m.text(f) == "super");
+    (through_super || m.text(object) == base).then_some((call, through_super))
+}
+
 /// Whether the constructor `init` of a subclass of `base` takes only `*args, **kwargs` (after
 /// `self`) and hands both on, once and unconditionally, to `super().__init__(*args,
 /// **kwargs)` (or `base.__init__(self, *args, **kwargs)`): its callers' arguments are the
 /// base's.
-fn forwards_everything(m: &Module, init: FunctionId, base: &str, param: Option<&str>) -> bool {
+pub(crate) fn forwards_everything(
+    m: &Module,
+    init: FunctionId,
+    base: &str,
+    param: Option<&str>,
+) -> bool {
     let Some(def) = m.function(init) else {
         return false;
     };
@@ -1051,29 +1079,17 @@ fn forwards_everything(m: &Module, init: FunctionId, base: &str, param: Option<&
     ) else {
         return false;
     };
-    let mut supers = m
-        .calls()
-        .iter()
-        .filter(|c| c.function == Some(init) && c.method == Some("__init__"));
-    let (Some(call), None) = (supers.next(), supers.next()) else {
+    let Some((call, through_super)) = base_init_call(m, init, base) else {
         return false;
     };
-    let Some(object) = call.callee.child_by_field_name("object") else {
-        return false;
-    };
-    let through_super = object.kind() == "call"
-        && object
-            .child_by_field_name("function")
-            .is_some_and(|f| m.text(f) == "super");
-    let expected = match (through_super, m.text(object) == base) {
-        (true, _) => format!("(*{args},**{kwargs})"),
-        (false, true) => {
+    let expected = match through_super {
+        true => format!("(*{args},**{kwargs})"),
+        false => {
             let Some(own) = params.named_child(0) else {
                 return false;
             };
             format!("({},*{args},**{kwargs})", m.text(own))
         }
-        (false, false) => return false,
     };
     let arguments = call
         .node
@@ -1216,7 +1232,16 @@ pub(crate) fn self_attribute_value(
         }
         write = Some(w);
     }
-    let write = write?;
+    let Some(write) = write else {
+        // Set by a base class's constructor, of this file or another, from what this class's
+        // constructor hands it (`super().__init__(batch_size, num_workers)`).
+        let kept = crate::python::argparse::kept_parameter(m, class, attribute, false)?;
+        let param = m.single_binding(&kept.keyword, m.function(init)?.scope)?;
+        if param.kind != BindingKind::Parameter {
+            return None;
+        }
+        return parameter_value(m, param, depth + 1);
+    };
     let value = write.value?;
     let init_def = m.function(init)?;
     if m.is_conditional_relative_to(write.target, init_def.body?)

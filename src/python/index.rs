@@ -41,6 +41,7 @@ use crate::python::argparse::{
 };
 use crate::python::catalogue::Catalogue;
 use crate::python::configs::{self, Merger, PassedConfig};
+use crate::python::defaults;
 use crate::python::distributed;
 use crate::python::model::{BindingKind, FunctionId, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
@@ -1261,6 +1262,7 @@ impl ProjectIndex {
             let tree = crate::python::parse(&source, None)?;
             let mut calls = Vec::new();
             let mut runs = Vec::new();
+            let mut subclasses = Vec::new();
             constructions_in(
                 &source,
                 tree.root_node(),
@@ -1268,8 +1270,9 @@ impl ProjectIndex {
                 &is_static,
                 &mut calls,
                 &mut runs,
+                &mut subclasses,
             )?;
-            if calls.is_empty() && runs.is_empty() {
+            if calls.is_empty() && runs.is_empty() && subclasses.is_empty() {
                 continue;
             }
             let m = Module::build_definitions(&source, &tree, path, self, Catalogue::builtin_ref());
@@ -1293,6 +1296,31 @@ impl ProjectIndex {
                 c.in_tests = in_tests;
                 found.push(c);
             }
+            // `class KeraSingle(DInterface)` of that file: what its constructions, wherever
+            // they are, pass this class's constructor through its own.
+            for header in subclasses {
+                let sub = m.classes().iter().position(|c| c.node == header)?;
+                let def = m.class(sub)?;
+                let base = def.bases.iter().copied().find(|b| {
+                    m.qualified_alternatives(*b, def.parent_scope)
+                        .iter()
+                        .any(|q| {
+                            self.definition(path, q)
+                                .is_some_and(|d| d.file == file && d.name == class)
+                        })
+                });
+                let Some(base) = base else {
+                    continue;
+                };
+                if def.parent_scope != MODULE_SCOPE {
+                    return None;
+                }
+                let mut through = self.through_subclass(&m, sub, m.text(base))?;
+                for c in &mut through {
+                    c.in_tests |= in_tests;
+                }
+                found.extend(through);
+            }
             // `Fire({'train': src.train.train})`: a run without options passes nothing.
             for reference in runs {
                 let reaches_here = m
@@ -1314,6 +1342,89 @@ impl ProjectIndex {
             }
         }
         Some(found)
+    }
+
+    /// The constructions of a base class (named `base` in the header) that those of its
+    /// subclass `sub` of `m` make: the subclass's own, when it has no constructor or one that
+    /// only hands `*args, **kwargs` on; else each translated through its one unconditional
+    /// `super().__init__(...)`, a parameter handed on taking what the construction passes it
+    /// (or its default). `None` when they cannot be read.
+    fn through_subclass(&self, m: &Module, sub: usize, base: &str) -> Option<Vec<Construction>> {
+        let def = m.class(sub)?;
+        if defaults::has_subclass(m, sub) {
+            return None;
+        }
+        let mut own = Vec::new();
+        let references =
+            defaults::references_to(m, def.name, def.name_range, usize::MAX, Some(sub));
+        for (reference, _) in references {
+            let call = reference.parent().filter(|p| {
+                p.kind() == "call" && p.child_by_field_name("function") == Some(reference)
+            })?;
+            own.push(construction(m, call)?);
+        }
+        if def.parent_scope == MODULE_SCOPE {
+            own.extend(
+                self.constructions_elsewhere(m.path, def.name)?
+                    .iter()
+                    .cloned(),
+            );
+        }
+        let Some(init) = m.method_id(sub, "__init__") else {
+            return Some(own);
+        };
+        if defaults::forwards_everything(m, init, base, None) {
+            return Some(own);
+        }
+        let init_def = m.function(init)?;
+        let (call, through_super) = defaults::base_init_call(m, init, base)?;
+        if m.is_conditional_relative_to(call.node, init_def.body?) {
+            return None;
+        }
+        let mut arguments = Vec::new();
+        let list = call.node.child_by_field_name("arguments")?;
+        let mut cursor = list.walk();
+        for arg in list.named_children(&mut cursor) {
+            match arg.kind() {
+                "comment" => {}
+                "keyword_argument" => arguments.push((
+                    Some(m.text(arg.child_by_field_name("name")?).to_owned()),
+                    arg.child_by_field_name("value")?,
+                )),
+                "list_splat" | "dictionary_splat" => return None,
+                _ => arguments.push((None, arg)),
+            }
+        }
+        // `Base.__init__(self, ...)`: `self` is no argument of the constructor.
+        if !through_super {
+            arguments.remove(arguments.iter().position(|(k, _)| k.is_none())?);
+        }
+        let mut out = Vec::new();
+        for c in &own {
+            let mut keywords = Vec::new();
+            let mut values = Vec::new();
+            let mut positional = Vec::new();
+            for (keyword, value) in &arguments {
+                let passed = passed_through(m, init_def, c, call.node, *value)?;
+                match keyword {
+                    Some(k) => {
+                        keywords.push(k.clone());
+                        values.push(passed);
+                    }
+                    None => positional.push(passed),
+                }
+            }
+            let count = positional.len();
+            values.extend(positional);
+            out.push(Construction {
+                keywords,
+                positional: count,
+                values,
+                in_tests: c.in_tests,
+                command_line: false,
+            });
+        }
+        Some(out)
     }
 
     /// How many files have been summarised.
@@ -2039,6 +2150,7 @@ fn constructions_in<'t>(
     is_static: &dyn Fn(&str) -> bool,
     found: &mut Vec<Node<'t>>,
     runs: &mut Vec<Node<'t>>,
+    subclasses: &mut Vec<Node<'t>>,
 ) -> Option<()> {
     let text = |n: Node| source.get(n.byte_range()).unwrap_or("");
     // A file that defines a class of that name itself (a copy of the script) builds its own.
@@ -2086,7 +2198,23 @@ fn constructions_in<'t>(
                     p.kind() != "call" || p.child_by_field_name("function") != Some(a)
                 })
             });
-        if static_call || attribute_only {
+        // `DInterface.__init__(self, ...)` in a subclass's constructor: read with the subclass
+        // (its header is found too).
+        let base_init = named
+            .parent()
+            .filter(|a| a.kind() == "attribute" && a.child_by_field_name("object") == Some(named))
+            .and_then(|a| a.child_by_field_name("attribute"))
+            .is_some_and(|method| text(method) == "__init__")
+            && std::iter::successors(named.parent(), |n| n.parent())
+                .find(|n| n.kind() == "class_definition")
+                .and_then(|c| c.child_by_field_name("superclasses"))
+                .is_some_and(|bases| {
+                    let mut cursor = bases.walk();
+                    bases
+                        .named_children(&mut cursor)
+                        .any(|b| text(b) == class || text(b).ends_with(&format!(".{class}")))
+                });
+        if static_call || attribute_only || base_init {
             continue;
         }
         if fire_runs(source, named) {
@@ -2094,6 +2222,15 @@ fn constructions_in<'t>(
             continue;
         }
         let parent = named.parent()?;
+        // A class header naming it as a base: read through that class's constructor.
+        if let Some(header) = parent
+            .parent()
+            .filter(|h| parent.kind() == "argument_list" && h.kind() == "class_definition")
+            .filter(|h| h.child_by_field_name("superclasses") == Some(parent))
+        {
+            subclasses.push(header);
+            continue;
+        }
         // `DataProviderClass = ImagenetDataProvider` in a branch, then
         // `DataProviderClass(n_worker=...)`: the alias's calls build the class.
         if parent.kind() == "assignment" && parent.child_by_field_name("right") == Some(named) {
@@ -2216,6 +2353,34 @@ fn construction(m: &Module, call: Node) -> Option<Construction> {
     }
     out.values.extend(positional);
     Some(out)
+}
+
+/// What `value`, an argument of a subclass constructor's `super().__init__` call in `m`, is
+/// for the construction `c` of the subclass (`init` its constructor): what `c` gives a
+/// parameter handed on as it is, else that parameter's default; anything else as `m` has it.
+/// Inside, `None` when unknown; `None` when `c` leaves a required parameter out.
+fn passed_through(
+    m: &Module,
+    init: &crate::python::model::FunctionDef,
+    c: &Construction,
+    call: Node,
+    value: Node,
+) -> Option<Option<Resolved>> {
+    if value.kind() == "identifier"
+        && let Some(param) = m.single_binding(m.text(value), init.scope)
+        && param.kind == BindingKind::Parameter
+    {
+        let name = m.text(value);
+        let (position, keyword_only) = argparse::parameter_position(m, init.node, name)?;
+        let index = position.checked_sub(1).filter(|_| !keyword_only);
+        let by_position = index.is_some_and(|i| i < c.positional);
+        if by_position || c.keywords.iter().any(|k| k == name) {
+            return Some(c.value(name, index).cloned());
+        }
+        let default = argparse::parameter_default(param.node.parent()?)?;
+        return Some(handed_on(m, call, default));
+    }
+    Some(handed_on(m, call, value))
 }
 
 /// The value of `value`, an argument of `call` in the caller's file `m`, when it is the

@@ -107,9 +107,13 @@ other modules; an instance handed around may be called with anything, so such a 
 always one caller's.
 What an instance keeps from its constructor (`self.workers = workers` in `__init__`, or
 `self.hparams.workers` after Lightning's `self.save_hyperparameters()`, also with `logger=` or
-`ignore=` naming other arguments) is what the constructions of the class pass, or the
-parameter's default when the project constructs it nowhere (a config or a command-line tool
-builds it), unless another file of the project that names the class may set the attribute on
+`ignore=` naming other arguments, or kept by a base class's constructor from what
+`super().__init__(batch_size, num_workers)` hands it) is what the constructions of the class
+pass, also those of its subclasses in this file or another (one without a constructor of its
+own or handing on `*args, **kwargs` passes what it is given; another through its
+`super().__init__(...)` call), or the parameter's default when the project constructs it
+nowhere (a config or a command-line tool builds it; Python Fire, `Fire(train)` or
+`Fire({"train": train})`, runs a function with its defaults), unless another file of the project that names the class may set the attribute on
 an instance (a subclass copying a YAML file into `self.__dict__`, `dm.num_workers = 4`);
 `dldoctor loaders` says which write or construction left it unknown.
 A rewrite in the function that builds the loader (`if args.batch_size == -1: args.batch_size =
