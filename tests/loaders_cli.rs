@@ -5282,3 +5282,63 @@ if __name__ == '__main__':
     assert!(run("super().__init__(batch_size, 4)", call).is_empty());
     assert!(run(init, "KeraSingle(args.batch_size, 2, 224)").is_empty());
 }
+
+/// A data module the code never constructs, which Hydra's `instantiate` builds from the
+/// configs that name it (`_target_:`), each composed with its own `defaults:`.
+#[test]
+fn a_data_module_hydra_instantiates_from_its_configs() {
+    let run = |workers: &str, vctk: &str, script: &str| {
+        let module = "\
+from lightning import LightningDataModule
+from torch.utils.data import DataLoader
+
+
+class TextMelDataModule(LightningDataModule):
+    def __init__(self, name, batch_size, num_workers, pin_memory):
+        super().__init__()
+        self.save_hyperparameters(logger=False)
+
+    def train_dataloader(self):
+        return DataLoader(self.trainset, batch_size=self.hparams.batch_size, num_workers=self.hparams.num_workers)
+";
+        let ljspeech = format!(
+            "_target_: matcha.data.text_mel_datamodule.TextMelDataModule\nname: ljspeech\n\
+             batch_size: 32\nnum_workers: {workers}\npin_memory: True\n"
+        );
+        let train = format!(
+            "\
+import hydra
+
+
+@hydra.main(version_base='1.3', config_path='configs', config_name='train.yaml')
+def main(cfg):
+    datamodule = hydra.utils.instantiate(cfg.data)
+    return datamodule
+{script}"
+        );
+        let dir = project(&[
+            ("pyproject.toml", "[project]\nname = 'matcha'\n"),
+            ("matcha/__init__.py", ""),
+            ("matcha/data/__init__.py", ""),
+            ("matcha/data/text_mel_datamodule.py", module),
+            (
+                "configs/train.yaml",
+                "defaults:\n  - _self_\n  - data: ljspeech\n",
+            ),
+            ("configs/data/ljspeech.yaml", &ljspeech),
+            ("configs/data/vctk.yaml", vctk),
+            ("train.py", &train),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let vctk = "defaults:\n  - ljspeech\n  - _self_\n\nname: vctk\nbatch_size: 16\n";
+    let fired = ["matcha/data/text_mel_datamodule.py:11:DL201"];
+    assert_eq!(run("20", vctk, ""), fired);
+    // One config gives fewer: the default config's path still runs 20.
+    assert_eq!(run("20", &format!("{vctk}num_workers: 4\n"), ""), fired);
+    // The count is an interpolation of the whole config, or the code builds the module.
+    assert!(run("${workers}", vctk, "").is_empty());
+    let built = "\nfrom matcha.data.text_mel_datamodule import TextMelDataModule\n\
+                 dm = TextMelDataModule('x', 8, 2, False)\n";
+    assert!(run("20", vctk, built).is_empty());
+}

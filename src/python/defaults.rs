@@ -239,6 +239,24 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Vec<(Reso
         )?);
     }
     passed.extend(subclass_calls);
+    // Built nowhere in the code: by Hydra's `instantiate` from the configs that name it
+    // (`_target_: pkg.data.TextMelDataModule`), with their values, when there are any.
+    if passed.is_empty()
+        && let Some(class_id) = class
+        && m.class(class_id)
+            .is_some_and(|c| c.parent_scope == MODULE_SCOPE)
+    {
+        for value in crate::python::configs::instantiated_values(m, name, param.name) {
+            passed.push((
+                match value {
+                    None => Passed::Nothing,
+                    Some(resolved) if resolved.value.is_known() => Passed::Elsewhere(resolved),
+                    Some(_) => Passed::Unknown,
+                },
+                true,
+            ));
+        }
+    }
     if passed.is_empty() {
         passed.push((Passed::Nothing, true));
     }

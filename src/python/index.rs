@@ -1103,6 +1103,16 @@ impl ProjectIndex {
         files
     }
 
+    /// The deepest project root (a folder checked, or one holding `pyproject.toml`, `.git`,
+    /// ...) that holds `file`.
+    pub(crate) fn root_of(&self, file: &Path) -> Option<PathBuf> {
+        read(&self.roots)
+            .iter()
+            .filter(|r| file.starts_with(r))
+            .max_by_key(|r| r.components().count())
+            .cloned()
+    }
+
     /// The Python files under `base`, honouring ignore files, listed once.
     fn listing(&self, base: &Path) -> Arc<Vec<PathBuf>> {
         if let Some(files) = lock(&self.listings).get(base) {
@@ -1218,14 +1228,7 @@ impl ProjectIndex {
         let Some(reader) = self.reader.as_ref() else {
             return Some(Vec::new());
         };
-        let root = {
-            let roots = read(&self.roots);
-            roots
-                .iter()
-                .filter(|r| file.starts_with(r))
-                .max_by_key(|r| r.components().count())
-                .cloned()
-        };
+        let root = self.root_of(file);
         let files = match &root {
             Some(root) => self.listing(root),
             None => self.search_files(file)?,

@@ -486,6 +486,71 @@ fn compose(
     out
 }
 
+/// The mappings of the project's config files that Hydra's `instantiate` turns into the
+/// class `class` of the module `module` (`_target_: matcha.data.text_mel_datamodule.
+/// TextMelDataModule`), each file composed with its own `defaults:` (options of its group), with
+/// how the file is shown from `m`'s folder. A target spelled through a shorter import path
+/// (`_target_: data.TextMelDataModule`) counts when it ends with the class and its module's
+/// last name.
+pub(crate) fn instantiated(m: &Module, module: &str, class: &str) -> Vec<(yaml::Node, String)> {
+    let Some(root) = m.index.root_of(m.path) else {
+        return Vec::new();
+    };
+    let Some(here) = m.path.parent() else {
+        return Vec::new();
+    };
+    let wanted = format!("{module}.{class}");
+    let names_class = |target: &str| target == wanted || target.ends_with(&format!(".{wanted}"));
+    let mut out = Vec::new();
+    for file in m.index.config_files(&root).iter() {
+        let holds = std::fs::read_to_string(file)
+            .is_ok_and(|text| text.contains("_target_") && text.contains(class));
+        if !holds {
+            continue;
+        }
+        let (Some(dir), Some(stem)) = (file.parent(), file.file_stem().and_then(|s| s.to_str()))
+        else {
+            continue;
+        };
+        let names = Names { yml: false };
+        if names.file(stem)
+            != file
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default()
+        {
+            continue;
+        }
+        let tree = compose(here, dir, &[], stem, names, 0);
+        let shown = shown(here, file);
+        collect_targets(&tree, &names_class, &shown, &mut out);
+    }
+    out
+}
+
+/// The mappings of `tree` (itself or nested) whose `_target_` `names_class` accepts.
+fn collect_targets(
+    tree: &yaml::Node,
+    names_class: &dyn Fn(&str) -> bool,
+    shown: &str,
+    out: &mut Vec<(yaml::Node, String)>,
+) {
+    let yaml::Node::Map(entries) = tree else {
+        return;
+    };
+    let target = tree.get("_target_").and_then(|t| match t {
+        yaml::Node::Scalar { text, .. } => Some(text.as_str()),
+        _ => None,
+    });
+    if target.is_some_and(names_class) {
+        out.push((tree.clone(), shown.to_owned()));
+        return;
+    }
+    for (_, child) in entries {
+        collect_targets(child, names_class, shown, out);
+    }
+}
+
 /// Whether a config file starts with a `# @package` directive (placing it elsewhere than its
 /// group; not followed).
 fn package_directive(file: &Path) -> bool {

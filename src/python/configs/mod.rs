@@ -107,6 +107,32 @@ impl Config<'_> {
     }
 }
 
+/// What each mapping of the project's Hydra configs that instantiates the module-level class
+/// `class` of `m` (`_target_: ...<module>.<class>`) gives its constructor's parameter `param`:
+/// `None` when the mapping leaves it out (the constructor's default), else the value, unknown
+/// where the mapping cannot say (an interpolation of the whole config).
+pub(crate) fn instantiated_values(m: &Module, class: &str, param: &str) -> Vec<Option<Resolved>> {
+    let module = match m.path.file_stem().and_then(|s| s.to_str()) {
+        Some("__init__") => m
+            .path
+            .parent()
+            .and_then(|p| p.file_name())
+            .and_then(|n| n.to_str()),
+        stem => stem,
+    };
+    let Some(module) = module else {
+        return Vec::new();
+    };
+    hydra::instantiated(m, module, class)
+        .into_iter()
+        .map(|(tree, shown)| {
+            tree.get(param)?;
+            let key = [param.to_owned()];
+            Some(hydra::value_at(m, &tree, &key, &shown).unwrap_or_else(Resolved::unknown))
+        })
+        .collect()
+}
+
 /// `object.attribute` (or `object["attribute"]`) when `object` holds a configuration.
 pub(crate) fn attribute_value(
     m: &Module,
