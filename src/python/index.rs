@@ -1358,6 +1358,7 @@ impl ProjectIndex {
             return None;
         }
         let mut own = Vec::new();
+        // No function of that name is looked for: any id does.
         let references =
             defaults::references_to(m, def.name, def.name_range, usize::MAX, Some(sub));
         for (reference, _) in references {

@@ -503,27 +503,25 @@ pub(crate) fn instantiated(m: &Module, module: &str, class: &str) -> Vec<(yaml::
     let names_class = |target: &str| target == wanted || target.ends_with(&format!(".{wanted}"));
     let mut out = Vec::new();
     for file in m.index.config_files(&root).iter() {
-        let holds = std::fs::read_to_string(file)
-            .is_ok_and(|text| text.contains("_target_") && text.contains(class));
-        if !holds {
-            continue;
-        }
+        // Hydra's config names are `.yaml` files; the file as it stands (loaded once for the
+        // run) must name the class before it is composed.
         let (Some(dir), Some(stem)) = (file.parent(), file.file_stem().and_then(|s| s.to_str()))
         else {
             continue;
         };
-        let names = Names { yml: false };
-        if names.file(stem)
-            != file
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or_default()
-        {
+        let mut named = Vec::new();
+        match (
+            file.extension().is_some_and(|e| e == "yaml"),
+            &*yaml::load(file),
+        ) {
+            (true, Ok(tree)) => collect_targets(tree, &names_class, "", &mut named),
+            _ => continue,
+        }
+        if named.is_empty() {
             continue;
         }
-        let tree = compose(here, dir, &[], stem, names, 0);
-        let shown = shown(here, file);
-        collect_targets(&tree, &names_class, &shown, &mut out);
+        let tree = compose(here, dir, &[], stem, Names { yml: false }, 0);
+        collect_targets(&tree, &names_class, &shown(here, file), &mut out);
     }
     out
 }
