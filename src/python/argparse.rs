@@ -3325,7 +3325,7 @@ fn resolve_yaml_splats(m: &Module, options: &mut ParserOptions) {
 fn called_once(m: &Module, scope: ScopeId) -> Option<(ScopeId, usize)> {
     let id = m.scopes().get(scope)?.function?;
     let function = m.function(id).filter(|f| f.class.is_none())?;
-    let references = defaults::references_to(m, function.name, function.name_range, id, None);
+    let references = defaults::references_to(m, function.name, function.name_range, Some(id), None);
     let [(reference, caller)] = references.as_slice() else {
         return None;
     };

@@ -31,6 +31,7 @@ use crate::python::model::{
     Binding, BindingKind, CallSite, ClassDef, ClassId, FunctionDef, FunctionId, MODULE_SCOPE,
     Module, ScopeId, positional_args,
 };
+use crate::python::subclass;
 use crate::python::values::{Provenance, Resolved, Value};
 use crate::text::TextRange;
 
@@ -284,7 +285,7 @@ fn calls_in_file<'a>(
 ) -> Option<(Vec<(Passed<'a>, bool)>, bool)> {
     let mut passed = Vec::new();
     let mut entry = false;
-    for (reference, scope) in references_to(m, name, name_range, function_id, class) {
+    for (reference, scope) in references_to(m, name, name_range, Some(function_id), class) {
         if passed.len() >= MAX_CALLS {
             return None;
         }
@@ -680,17 +681,23 @@ fn call_runs(m: &Module, call: Node, depth: u32) -> bool {
     if function.class.is_some() || function.parent_function.is_some() {
         return false;
     }
-    let runs_here = references_to(m, function.name, function.name_range, function_id, None)
-        .into_iter()
-        .any(|(reference, _)| {
-            is_run_by_cli(m, reference, false)
-                || reference.parent().is_some_and(|caller| {
-                    caller.kind() == "call"
-                        && caller.child_by_field_name("function") == Some(reference)
-                        && m.function_at(caller) != Some(function_id)
-                        && call_runs(m, caller, depth + 1)
-                })
-        });
+    let runs_here = references_to(
+        m,
+        function.name,
+        function.name_range,
+        Some(function_id),
+        None,
+    )
+    .into_iter()
+    .any(|(reference, _)| {
+        is_run_by_cli(m, reference, false)
+            || reference.parent().is_some_and(|caller| {
+                caller.kind() == "call"
+                    && caller.child_by_field_name("function") == Some(reference)
+                    && m.function_at(caller) != Some(function_id)
+                    && call_runs(m, caller, depth + 1)
+            })
+    });
     // A module-level helper the project's other files call (`setup_data(cfg)` in a
     // training script) runs the calls it makes; so does an entry point that an outside
     // scheduler or an `importlib` dispatch runs (see [`in_uncalled_function`]).
@@ -724,7 +731,14 @@ pub(crate) fn in_uncalled_function(m: &Module, call: Node) -> bool {
             .node
             .child_by_field_name("parameters")
             .is_some_and(|p| p.named_child_count() > 0)
-        && references_to(m, function.name, function.name_range, function_id, None).is_empty()
+        && references_to(
+            m,
+            function.name,
+            function.name_range,
+            Some(function_id),
+            None,
+        )
+        .is_empty()
         && m.index
             .constructions_elsewhere(m.path, function.name)
             .is_some_and(|calls| calls.is_empty())
@@ -757,7 +771,7 @@ pub(crate) fn references_to<'a>(
     m: &Module<'a>,
     name: &str,
     name_range: TextRange,
-    function: FunctionId,
+    function: Option<FunctionId>,
     class: Option<ClassId>,
 ) -> Vec<(Node<'a>, ScopeId)> {
     let mut found: Vec<(Node<'a>, ScopeId)> = m
@@ -769,7 +783,7 @@ pub(crate) fn references_to<'a>(
             let ids = m.lookup(name, scope)?;
             let here = effective_bindings(m, ids).iter().any(|id| {
                 m.bindings().get(*id).is_some_and(|b| match b.kind {
-                    BindingKind::Function(f) => f == function,
+                    BindingKind::Function(f) => function == Some(f),
                     BindingKind::Class(c) => class == Some(c),
                     _ => false,
                 })
@@ -981,25 +995,7 @@ fn subclass_super_calls<'a>(
             )?);
             continue;
         }
-        let init = own_init?;
-        let mut supers = m.calls().iter().filter(|c| {
-            c.function == Some(init)
-                && c.method == Some("__init__")
-                && c.callee.child_by_field_name("object").is_some_and(|o| {
-                    let super_call = o.kind() == "call"
-                        && o.child_by_field_name("function")
-                            .is_some_and(|f| m.text(f) == "super");
-                    super_call || m.text(o) == name
-                })
-        });
-        let (Some(call), None) = (supers.next(), supers.next()) else {
-            return None;
-        };
-        // `super().__init__(a, b)` binds `self` itself; `Base.__init__(self, a, b)` does not.
-        let bound = call
-            .callee
-            .child_by_field_name("object")
-            .is_some_and(|o| o.kind() == "call");
+        let (call, bound) = base_init_call(m, own_init?, name)?;
         let passed = passed_for(
             m,
             call.node,
@@ -1031,25 +1027,17 @@ pub(crate) fn subclass_constructors_differ(m: &Module, class: usize) -> bool {
 
 /// The one call of the base's `__init__` in the constructor `init` of a subclass of `base`:
 /// `super().__init__(...)` (then `true`) or `base.__init__(self, ...)`. `None` when there is
-/// not exactly one `__init__` call, or it is of another class.
+/// not exactly one.
 pub(crate) fn base_init_call<'m, 'a>(
     m: &'m Module<'a>,
     init: FunctionId,
     base: &str,
 ) -> Option<(&'m CallSite<'a>, bool)> {
-    let mut supers = m
-        .calls()
-        .iter()
-        .filter(|c| c.function == Some(init) && c.method == Some("__init__"));
-    let (Some(call), None) = (supers.next(), supers.next()) else {
-        return None;
-    };
-    let object = call.callee.child_by_field_name("object")?;
-    let through_super = object.kind() == "call"
-        && object
-            .child_by_field_name("function")
-            .is_some_and(|f| m.text(f) == "super");
-    (through_super || m.text(object) == base).then_some((call, through_super))
+    let mut calls = subclass::base_init_calls(m, init, |object| object == base);
+    match (calls.next(), calls.next()) {
+        (Some(call), None) => Some(call),
+        _ => None,
+    }
 }
 
 /// Whether the constructor `init` of a subclass of `base` takes only `*args, **kwargs` (after

@@ -218,8 +218,13 @@ fn passed_process_count(m: &Module, param: &Binding, depth: u32) -> bool {
     let Some((position, keyword_only)) = parameter_position(m, function.node, param.name) else {
         return false;
     };
-    let references =
-        defaults::references_to(m, function.name, function.name_range, function_id, None);
+    let references = defaults::references_to(
+        m,
+        function.name,
+        function.name_range,
+        Some(function_id),
+        None,
+    );
     if references.is_empty() || references.len() > MAX_CALLS {
         return false;
     }

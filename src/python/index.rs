@@ -1359,8 +1359,7 @@ impl ProjectIndex {
         }
         let mut own = Vec::new();
         // No function of that name is looked for: any id does.
-        let references =
-            defaults::references_to(m, def.name, def.name_range, usize::MAX, Some(sub));
+        let references = defaults::references_to(m, def.name, def.name_range, None, Some(sub));
         for (reference, _) in references {
             let call = reference.parent().filter(|p| {
                 p.kind() == "call" && p.child_by_field_name("function") == Some(reference)

@@ -17,7 +17,9 @@ use crate::python::kinds::{Kind, kind};
 use crate::python::labels::{EntryName, Place};
 use crate::python::loaders;
 use crate::python::loaders::Param;
-use crate::python::model::{BindingId, BindingKind, ClassId, FunctionId, Module, ScopeId};
+use crate::python::model::{
+    BindingId, BindingKind, CallSite, ClassId, FunctionId, Module, ScopeId,
+};
 use crate::python::values::Value;
 
 const MAX_DEPTH: u32 = 8;
@@ -95,6 +97,28 @@ pub fn class_shape(m: &Module, class: ClassId) -> ClassShape {
     }
 }
 
+/// The calls in the constructor `init` of a base's `__init__`, each with whether it binds
+/// `self` itself: `super().__init__(...)` and `super(Cls, self).__init__(...)` (`true`), or
+/// `Base.__init__(self, ...)` for a `Base` that `is_base` accepts.
+pub fn base_init_calls<'m, 'a>(
+    m: &'m Module<'a>,
+    init: FunctionId,
+    is_base: impl Fn(&str) -> bool,
+) -> impl Iterator<Item = (&'m CallSite<'a>, bool)> {
+    m.calls().iter().filter_map(move |c| {
+        if c.function != Some(init) || c.method != Some("__init__") {
+            return None;
+        }
+        let object = c.callee.child_by_field_name("object")?;
+        if kind(object) == Kind::Call {
+            let function = object.child_by_field_name("function")?;
+            (m.text(function) == "super").then_some((c, true))
+        } else {
+            is_base(m.text(object)).then_some((c, false))
+        }
+    })
+}
+
 /// Reads a class's `__init__` and its call of the base's `__init__`.
 pub fn init_summary(m: &Module, class: ClassId) -> InitSummary {
     let mut summary = InitSummary::default();
@@ -146,18 +170,9 @@ pub fn init_summary(m: &Module, class: ClassId) -> InitSummary {
             }
         }
     }
-    let super_call = m.calls().iter().find(|c| {
-        c.function == Some(init_id) && c.method == Some("__init__") && {
-            let object = c.callee.child_by_field_name("object");
-            // `super().__init__(...)`, `super(Cls, self).__init__(...)` or `Base.__init__(self, ...)`.
-            object.is_some_and(|o| {
-                (kind(o) == Kind::Call
-                    && o.child_by_field_name("function")
-                        .is_some_and(|f| m.text(f) == "super"))
-                    || kind(o) != Kind::Call
-            })
-        }
-    });
+    let super_call = base_init_calls(m, init_id, |_| true)
+        .next()
+        .map(|(call, _)| call);
     let Some(call) = super_call else {
         return summary;
     };

@@ -6,6 +6,7 @@
 use tree_sitter::Node;
 
 use crate::python::defaults;
+use crate::python::subclass;
 use std::collections::{HashMap, HashSet};
 
 use crate::python::model::{
@@ -234,40 +235,21 @@ fn passed_to_base<'a>(
 ) -> Option<Node<'a>> {
     let def = m.class(class)?;
     let body = m.function(init)?.body?;
-    let mut found = None;
-    for call in m.calls() {
-        if call.function != Some(init) || call.callee.kind() != "attribute" {
-            continue;
-        }
-        if call
-            .callee
-            .child_by_field_name("attribute")
-            .map(|a| m.text(a))
-            != Some("__init__")
-        {
-            continue;
-        }
-        let object = call.callee.child_by_field_name("object")?;
-        let through_super = object.kind() == "call"
-            && object
-                .child_by_field_name("function")
-                .is_some_and(|f| m.text(f) == "super");
-        let named_base = def.bases.iter().any(|b| m.text(*b) == m.text(object));
-        let shift = match (through_super, named_base) {
-            (true, _) => 0,
-            (false, true) => 1,
-            (false, false) => continue,
-        };
-        if found.is_some() || has_splat(call.node) || !unconditional(body, call.node) {
-            return None;
-        }
-        found = Some(m.keyword_arg(call.node, &kept.keyword).or_else(|| {
-            positional_args(call.node)
-                .get(kept.position + shift)
-                .copied()
-        })?);
+    let named_base = |object: &str| def.bases.iter().any(|b| m.text(*b) == object);
+    let mut calls = subclass::base_init_calls(m, init, named_base);
+    let (Some((call, through_super)), None) = (calls.next(), calls.next()) else {
+        return None;
+    };
+    if has_splat(call.node) || !unconditional(body, call.node) {
+        return None;
     }
-    found
+    // `Base.__init__(self, args)` passes `self` first.
+    let shift = usize::from(!through_super);
+    m.keyword_arg(call.node, &kept.keyword).or_else(|| {
+        positional_args(call.node)
+            .get(kept.position + shift)
+            .copied()
+    })
 }
 
 /// Whether `node` runs whenever `body` does: a statement of the body itself, not in a branch,

@@ -564,7 +564,7 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
     };
     let mut found: Option<Config> = None;
     let mut calls = 0;
-    let references = defaults::references_to(m, name, name_range, function_id, class);
+    let references = defaults::references_to(m, name, name_range, Some(function_id), class);
     // A module-level function or class no code of its file calls: what its callers in other
     // files pass (`setup_data(cfg)` in a Hydra entry point, `Model(cfg)` in `train.py`).
     let top_level = match class {
