@@ -5283,8 +5283,8 @@ if __name__ == '__main__':
     assert!(run(init, "KeraSingle(args.batch_size, 2, 224)").is_empty());
 }
 
-/// A data module the code never constructs, which Hydra's `instantiate` builds from the
-/// configs that name it (`_target_:`), each composed with its own `defaults:`.
+/// A data module Hydra's `instantiate` builds from the configs that name it (`_target_:`),
+/// each composed with its own `defaults:`, whatever else the code constructs it with.
 #[test]
 fn a_data_module_hydra_instantiates_from_its_configs() {
     let run = |workers: &str, vctk: &str, script: &str| {
@@ -5336,9 +5336,18 @@ def main(cfg):
     assert_eq!(run("20", vctk, ""), fired);
     // One config gives fewer: the default config's path still runs 20.
     assert_eq!(run("20", &format!("{vctk}num_workers: 4\n"), ""), fired);
-    // The count is an interpolation of the whole config, or the code builds the module.
+    // The count is an interpolation of the whole config.
     assert!(run("${workers}", vctk, "").is_empty());
+    // The code builds the module too, with fewer workers, or from a config it composes
+    // itself (a statistics script): the runs Hydra instantiates still get 20.
     let built = "\nfrom matcha.data.text_mel_datamodule import TextMelDataModule\n\
                  dm = TextMelDataModule('x', 8, 2, False)\n";
-    assert!(run("20", vctk, built).is_empty());
+    assert_eq!(run("20", vctk, built), fired);
+    let composed = "\nfrom hydra import compose\n\
+                    from matcha.data.text_mel_datamodule import TextMelDataModule\n\
+                    def stats(name):\n    cfg = compose(config_name=name)\n    \
+                    return TextMelDataModule(**cfg)\n";
+    assert_eq!(run("20", vctk, composed), fired);
+    assert!(run("4", vctk, composed).is_empty());
+    assert!(run("4", vctk, built).is_empty());
 }

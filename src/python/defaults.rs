@@ -229,35 +229,37 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Vec<(Reso
             None => {}
         }
     }
-    if let Some(class_id) = class {
-        passed.extend(passed_elsewhere(
-            m,
-            class_id,
-            name,
-            position,
-            keyword_only,
-            param.name,
-        )?);
-    }
-    passed.extend(subclass_calls);
-    // Built nowhere in the code: by Hydra's `instantiate` from the configs that name it
-    // (`_target_: pkg.data.TextMelDataModule`), with their values, when there are any.
-    if passed.is_empty()
-        && let Some(class_id) = class
-        && m.class(class_id)
-            .is_some_and(|c| c.parent_scope == MODULE_SCOPE)
-    {
-        for value in crate::python::configs::instantiated_values(m, name, param.name) {
-            passed.push((
-                match value {
+    // Built by Hydra's `instantiate` from the configs that name it (`_target_:
+    // pkg.data.TextMelDataModule`), with their values.
+    let instantiated: Vec<(Passed, bool)> = match class {
+        Some(class_id)
+            if m.class(class_id)
+                .is_some_and(|c| c.parent_scope == MODULE_SCOPE) =>
+        {
+            crate::python::configs::instantiated_values(m, name, param.name)
+                .into_iter()
+                .map(|value| match value {
                     None => Passed::Nothing,
                     Some(resolved) if resolved.value.is_known() => Passed::Elsewhere(resolved),
                     Some(_) => Passed::Unknown,
-                },
-                true,
-            ));
+                })
+                .map(|p| (p, true))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    if let Some(class_id) = class {
+        match passed_elsewhere(m, class_id, name, position, keyword_only, param.name) {
+            Some(elsewhere) => passed.extend(elsewhere),
+            // A script that builds it from a config it is handed (`Module(**cfg)` after
+            // `compose(...)`) may pass anything; the runs that instantiate it from the
+            // project's configs still get their values, one caller's at most.
+            None if !instantiated.is_empty() => passed.push((Passed::Unknown, false)),
+            None => return None,
         }
     }
+    passed.extend(subclass_calls);
+    passed.extend(instantiated);
     if passed.is_empty() {
         passed.push((Passed::Nothing, true));
     }

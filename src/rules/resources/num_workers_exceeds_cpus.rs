@@ -113,9 +113,11 @@ pass, also those of its subclasses in this file or another (one without a constr
 own or handing on `*args, **kwargs` passes what it is given; another through its
 `super().__init__(...)` call), or the parameter's default when the project constructs it
 nowhere (a config or a command-line tool builds it; Python Fire, `Fire(train)` or
-`Fire({"train": train})`, runs a function with its defaults; Hydra's `instantiate` builds a
-class from the project's configs that name it, `_target_: pkg.data.TextMelDataModule`, each
-composed with its own `defaults:`, with their values), unless another file of the project that names the class may set the attribute on
+`Fire({"train": train})`, runs a function with its defaults). Hydra's `instantiate` also
+builds a class from the project's configs that name it (`_target_: pkg.data.TextMelDataModule`,
+each composed with its own `defaults:`) with their values, one run's among those of the
+constructions in the code, even one passing a config it composed itself (`Module(**cfg)`).
+The value stays unknown when another file of the project that names the class may set the attribute on
 an instance (a subclass copying a YAML file into `self.__dict__`, `dm.num_workers = 4`);
 `dldoctor loaders` says which write or construction left it unknown.
 A rewrite in the function that builds the loader (`if args.batch_size == -1: args.batch_size =
