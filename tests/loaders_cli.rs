@@ -5351,3 +5351,65 @@ def main(cfg):
     assert!(run("4", vctk, composed).is_empty());
     assert!(run("4", vctk, built).is_empty());
 }
+
+/// A config helper of another module that loads the YAML file its parameter names (the
+/// entry script hands it `--config`'s default), bare or wrapped for attribute access, reached
+/// through a module attribute or a star import; keys it writes stay unknown.
+#[test]
+fn a_yaml_loading_helper_of_another_module() {
+    let run = |helper_tail: &str, import: &str, call: &str| {
+        let helper = format!(
+            "\
+import yaml
+from easydict import EasyDict as edict
+
+
+def read_yaml(path):
+    with open(path, 'r') as file:
+        config = yaml.safe_load(file)
+{helper_tail}"
+        );
+        let train = format!(
+            "\
+import argparse
+from torch.utils.data import DataLoader
+{import}
+
+
+def train(config):
+    loader = DataLoader(None, batch_size=4, num_workers=config.train.num_workers)
+    for batch in loader:
+        pass
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--config', type=str, default='./configs/pcn.yaml')
+    args = parser.parse_args()
+    config = {call}(args.config)
+    train(config)
+"
+        );
+        let dir = project(&[
+            ("pyproject.toml", "[project]\nname = 'pcn'\n"),
+            ("utils/__init__.py", ""),
+            ("utils/yaml_reader.py", &helper),
+            (
+                "configs/pcn.yaml",
+                "train:\n  num_workers: 16\ntest:\n  num_workers: 4\n",
+            ),
+            ("train.py", &train),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let fired = ["train.py:7:DL201"];
+    let wrapped = "    return edict(config)\n";
+    let attribute = ("from utils import yaml_reader", "yaml_reader.read_yaml");
+    let star = ("from utils.yaml_reader import *", "read_yaml");
+    assert_eq!(run(wrapped, attribute.0, attribute.1), fired);
+    assert_eq!(run("    return config\n", star.0, star.1), fired);
+    // The helper writes the count, or returns something else than the document.
+    let writes = "    config['train']['num_workers'] = 2\n    return edict(config)\n";
+    assert!(run(writes, attribute.0, attribute.1).is_empty());
+    assert!(run("    return path\n", attribute.0, attribute.1).is_empty());
+}

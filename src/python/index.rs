@@ -40,7 +40,7 @@ use crate::python::argparse::{
     self, External, KeptParameter, NamespaceTable, ParamWrite, ParserOptions,
 };
 use crate::python::catalogue::Catalogue;
-use crate::python::configs::{self, Merger, PassedConfig};
+use crate::python::configs::{self, Merger, PassedConfig, YamlLoader};
 use crate::python::defaults;
 use crate::python::distributed;
 use crate::python::model::{BindingKind, FunctionId, MODULE_SCOPE, Module};
@@ -241,6 +241,9 @@ pub struct FileSummary {
     /// The module-level functions that only merge what a caller gives into the config they
     /// are handed ([`configs::merger`]).
     mergers: HashMap<String, Merger>,
+    /// The module-level functions that return the YAML document of a file opened from a
+    /// parameter ([`configs::YamlLoader`]).
+    yaml_loaders: HashMap<String, YamlLoader>,
 }
 
 impl FileSummary {
@@ -278,6 +281,7 @@ impl FileSummary {
         self_attributes.sort_unstable();
         self_attributes.dedup();
         let writes = argparse::Writes::of(&module);
+        let loads_yaml = memchr::memmem::find(source.as_bytes(), b"yaml").is_some();
         for (name, binding) in module
             .bindings()
             .iter()
@@ -362,6 +366,9 @@ impl FileSummary {
                 }
                 if let Some(merger) = configs::merger(&module, *id) {
                     summary.mergers.insert(name.to_owned(), merger);
+                }
+                if loads_yaml && let Some(loader) = configs::returned_load(&module, *id) {
+                    summary.yaml_loaders.insert(name.to_owned(), loader);
                 }
             }
         }
@@ -664,6 +671,27 @@ impl ProjectIndex {
             return None;
         }
         def.summary().mergers.get(&def.name).cloned()
+    }
+
+    /// What the module-level function `qualified` of another file loads, when it returns the
+    /// YAML document of a file opened from a parameter, with that file's path.
+    pub(crate) fn yaml_loader(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+    ) -> Option<(YamlLoader, Option<PathBuf>)> {
+        let def = self.follow_to(
+            from_file,
+            qualified,
+            0,
+            &|entry, name| entry.summary.defines(name),
+            Some(&|_, source, _| source.contains("yaml")),
+        )?;
+        if def.file == from_file {
+            return None;
+        }
+        let loader = def.summary().yaml_loaders.get(&def.name).cloned()?;
+        Some((loader, Some(def.file)))
     }
 
     /// The position of the argument the function `qualified` (or the method `method` of the

@@ -2,7 +2,8 @@
 //! (`cfg = TrainConfig()`, also through `HfArgumentParser(...).parse_args_into_dataclasses()`),
 //! `@click.option` defaults, and Hydra / OmegaConf YAML files (`@hydra.main(config_path=...,
 //! config_name=...)`, `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load` of a file opened
-//! from a known path, also turned into options and back by asteroid's recipe helpers), yacs
+//! from a known path, also by a project helper handed the path, also turned into options and
+//! back by asteroid's recipe helpers), yacs
 //! `CfgNode` configs with the YAML files merged into them, and the module-level configs read
 //! like them (a plain config class or its instance, a keyword bag of hyperparameters).
 //!
@@ -41,7 +42,7 @@ use crate::python::model::{
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 pub(crate) use click::parameter_value;
-pub(crate) use pyyaml::{SplatFile, parser_defaults, splat_file};
+pub(crate) use pyyaml::{SplatFile, YamlLoader, parser_defaults, returned_load, splat_file};
 pub(crate) use yacs::{Merger, attribute_setter, merger};
 
 /// How many calls of a function are read before giving up.
@@ -323,15 +324,18 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
             }
             match m.qualified_in(callee, scope, depth + 1).as_deref() {
                 Some("omegaconf.OmegaConf.load") => hydra::load_literal(m, expr, scope),
-                // A copy holds what the original holds (writes to either are checked where a
-                // value is read).
-                Some("copy.deepcopy" | "copy.copy") => match positional_args(expr).as_slice() {
-                    [original] => config_of(m, *original, scope, depth + 1),
-                    _ => None,
-                },
                 Some(q) if asteroid::parses(q) => asteroid::parsed(m, expr, None, scope, depth),
                 Some(q) if pyyaml::LOADS.contains(&q) => pyyaml::load(m, expr, scope),
-                _ => yacs::copied(m, expr, scope, depth),
+                // A copy, or a wrapper giving attribute access, holds what the original holds
+                // (writes to either are checked where a value is read).
+                Some(q) if pyyaml::WRAPPERS.contains(&q) => {
+                    match positional_args(expr).as_slice() {
+                        [original] => config_of(m, *original, scope, depth + 1),
+                        _ => None,
+                    }
+                }
+                _ => yacs::copied(m, expr, scope, depth)
+                    .or_else(|| pyyaml::helper_load(m, expr, scope, depth)),
             }
         }
         _ => None,

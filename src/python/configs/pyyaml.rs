@@ -9,8 +9,10 @@ use std::sync::Arc;
 use tree_sitter::Node;
 
 use super::{Config, hydra, shipped, yaml};
-use crate::python::model::{BindingKind, Module, ScopeId, positional_args};
-use crate::python::values::{Resolved, Value};
+use crate::python::argparse::parameter_position;
+use crate::python::model::{BindingKind, FunctionId, Module, ScopeId, positional_args};
+use crate::python::syntax;
+use crate::python::values::{ConfigGap, Resolved, Value};
 
 /// PyYAML's functions that return the document of a stream.
 pub(super) const LOADS: &[&str] = &[
@@ -224,4 +226,225 @@ pub(crate) fn parser_defaults(
             })
             .collect(),
     )
+}
+
+/// Calls that give the mapping they are handed back with attribute access, holding what it
+/// holds (`EasyDict(yaml.safe_load(f))`), or a copy of it.
+pub(super) const WRAPPERS: &[&str] = &[
+    "addict.Dict",
+    "attrdict.AttrDict",
+    "box.Box",
+    "copy.copy",
+    "copy.deepcopy",
+    "dotmap.DotMap",
+    "easydict.EasyDict",
+    "ml_collections.ConfigDict",
+    "munch.DefaultMunch.fromDict",
+    "munch.Munch.fromDict",
+    "munch.munchify",
+    "omegaconf.OmegaConf.create",
+];
+
+/// A function of the project that returns the YAML document of a file opened from one of its
+/// parameters (`def get_config(path): with open(path) as f: cfg = yaml.safe_load(f); return
+/// EasyDict(cfg)`): its callers' config is the file they name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct YamlLoader {
+    /// The parameter's position among a call's arguments, and its name.
+    pub position: usize,
+    pub param: String,
+    /// The keys the function writes on what it loaded, at any depth (`config.name = ...`).
+    pub written: Vec<String>,
+}
+
+/// How many names and wrappers are followed back from a `return` to the load.
+const MAX_LOAD_STEPS: u32 = 8;
+
+/// What the module-level function `function` loads, when each of its `return`s gives the
+/// YAML document of a file opened from the same parameter, bare or wrapped (see
+/// [`WRAPPERS`]). `None` when it also merges anything into it (`update`, `setattr`).
+pub(crate) fn returned_load(m: &Module, function: FunctionId) -> Option<YamlLoader> {
+    let def = m.function(function)?;
+    if def.class.is_some() {
+        return None;
+    }
+    let body = def.body?;
+    let text = m.text(body);
+    if ["update(", "setattr(", "merge", "__dict__"]
+        .iter()
+        .any(|w| text.contains(w))
+    {
+        return None;
+    }
+    let mut found: Option<&str> = None;
+    for ret in syntax::return_statements(body) {
+        let param = loaded_parameter(m, ret.named_child(0)?, def.scope, 0)?;
+        if found.is_some_and(|f| f != param) {
+            return None;
+        }
+        found = Some(param);
+    }
+    let param = found?;
+    let (position, keyword_only) = parameter_position(m, def.node, param)?;
+    if keyword_only {
+        return None;
+    }
+    let mut written: Vec<String> = m
+        .attribute_assignments()
+        .iter()
+        .filter(|w| w.function == Some(function))
+        .map(|w| w.attribute.to_owned())
+        .collect();
+    syntax::walk_all(body, &mut |n| {
+        if n.kind() == "subscript"
+            && n.parent().is_some_and(|p| {
+                matches!(p.kind(), "assignment" | "augmented_assignment")
+                    && p.child_by_field_name("left") == Some(n)
+            })
+            && let Some(key) = n
+                .child_by_field_name("subscript")
+                .and_then(|s| m.string_value(s))
+        {
+            written.push(key);
+        }
+    });
+    written.sort_unstable();
+    written.dedup();
+    Some(YamlLoader {
+        position,
+        param: param.to_owned(),
+        written,
+    })
+}
+
+/// The parameter whose file `expr` holds the YAML document of: `yaml.safe_load(f)` of `with
+/// open(path) as f:` (or `open(path)` in place), through names bound to it (the one binding a
+/// read sees, or all of them when each gives the same) and wrappers.
+fn loaded_parameter<'a>(
+    m: &Module<'a>,
+    expr: Node<'a>,
+    scope: ScopeId,
+    steps: u32,
+) -> Option<&'a str> {
+    if steps > MAX_LOAD_STEPS {
+        return None;
+    }
+    match expr.kind() {
+        "parenthesized_expression" => loaded_parameter(m, expr.named_child(0)?, scope, steps + 1),
+        "identifier" => {
+            let ids = m.lookup(m.text(expr), scope)?;
+            let seen: Vec<usize> = match m.reaching_binding(ids, expr, scope) {
+                Some(id) => vec![id],
+                None => ids.to_vec(),
+            };
+            let mut found = None;
+            for id in seen {
+                let binding = m.bindings().get(id)?;
+                let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
+                    return None;
+                };
+                let param = loaded_parameter(m, value, binding.scope, steps + 1)?;
+                if found.is_some_and(|f| f != param) {
+                    return None;
+                }
+                found = Some(param);
+            }
+            found
+        }
+        "call" => {
+            let callee = expr.child_by_field_name("function")?;
+            let qualified = m.qualified_in(callee, scope, 0)?;
+            let first = *positional_args(expr).first()?;
+            if WRAPPERS.contains(&qualified.as_str()) {
+                return loaded_parameter(m, first, scope, steps + 1);
+            }
+            if !LOADS.contains(&qualified.as_str()) {
+                return None;
+            }
+            let open = opened_by(m, first, scope)?;
+            let path = positional_args(open)
+                .first()
+                .copied()
+                .filter(|p| p.kind() == "identifier")?;
+            let binding = m.single_binding(m.text(path), scope)?;
+            (binding.kind == BindingKind::Parameter).then_some(binding.name)
+        }
+        _ => None,
+    }
+}
+
+/// The config a call of a project function that loads a YAML file from its parameter returns
+/// (see [`returned_load`]): the file the call names, as the calling script's run opens it
+/// (relative to its folder or one above), the keys the function writes left unknown.
+pub(super) fn helper_load<'a>(
+    m: &Module<'a>,
+    call: Node<'a>,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Config<'a>> {
+    let callee = call.child_by_field_name("function")?;
+    let local = match callee.kind() {
+        "identifier" => m.lookup(m.text(callee), scope).map(|ids| match ids {
+            [id] => m.bindings().get(*id).map(|b| &b.kind),
+            _ => None,
+        }),
+        "attribute" => None,
+        _ => return None,
+    };
+    let (loader, helper_file) = match local {
+        Some(Some(BindingKind::Function(id))) => (returned_load(m, *id)?, None),
+        // Imported, also through a star import, or a module's attribute.
+        None | Some(Some(BindingKind::Import { .. })) => {
+            let qualified = m.qualified_in(callee, scope, depth + 1)?;
+            m.index.yaml_loader(m.path, &qualified)?
+        }
+        Some(_) => return None,
+    };
+    let argument = m
+        .keyword_arg(call, &loader.param)
+        .or_else(|| positional_args(call).get(loader.position).copied())?;
+    let relative = match m.string_value(argument) {
+        Some(literal) => literal,
+        None => match m.value_in(argument, scope, depth + 1).value {
+            Value::Str(s) => s,
+            _ => return None,
+        },
+    };
+    let (mut tree, shown) = hydra::load_relative(m, &relative)?;
+    if !loader.written.is_empty() {
+        let writer = match &helper_file {
+            Some(file) => hydra::shown(m.path.parent()?, file),
+            None => m.path.file_name()?.to_string_lossy().into_owned(),
+        };
+        forget_keys(&mut tree, &loader.written, &writer);
+    }
+    Some(Config::Yaml {
+        tree: Arc::new(tree),
+        path: Vec::new(),
+        shown,
+    })
+}
+
+/// Makes unknown every entry of `node`, at any depth, whose key is one of `keys`.
+fn forget_keys(node: &mut yaml::Node, keys: &[String], writer: &str) {
+    match node {
+        yaml::Node::Map(entries) => {
+            for (key, value) in entries {
+                if keys.contains(key) {
+                    *value = yaml::Node::Gap(ConfigGap::Written {
+                        key: key.clone(),
+                        shown: writer.to_owned(),
+                    });
+                } else {
+                    forget_keys(value, keys, writer);
+                }
+            }
+        }
+        yaml::Node::Seq(items) => {
+            for item in items {
+                forget_keys(item, keys, writer);
+            }
+        }
+        yaml::Node::Scalar { .. } | yaml::Node::Gap(_) => {}
+    }
 }
