@@ -657,19 +657,28 @@ impl ProjectIndex {
         )
     }
 
-    /// What the module-level function `qualified` of another file does to a config it is
-    /// handed, when that is only merges of what its caller gives ([`configs::merger`]).
-    pub(crate) fn merger(&self, from_file: &Path, qualified: &str) -> Option<Merger> {
+    /// The definition of the module-level function `qualified` in another file than
+    /// `from_file`, whose text names `needle` (files that do not are not parsed for it).
+    fn defined_elsewhere(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        needle: &str,
+    ) -> Option<Definition> {
         let def = self.follow_to(
             from_file,
             qualified,
             0,
             &|entry, name| entry.summary.defines(name),
-            Some(&|_, source, _| source.contains("merge_from_file")),
+            Some(&|_, source, _| source.contains(needle)),
         )?;
-        if def.file == from_file {
-            return None;
-        }
+        (def.file != from_file).then_some(def)
+    }
+
+    /// What the module-level function `qualified` of another file does to a config it is
+    /// handed, when that is only merges of what its caller gives ([`configs::merger`]).
+    pub(crate) fn merger(&self, from_file: &Path, qualified: &str) -> Option<Merger> {
+        let def = self.defined_elsewhere(from_file, qualified, "merge_from_file")?;
         def.summary().mergers.get(&def.name).cloned()
     }
 
@@ -679,19 +688,10 @@ impl ProjectIndex {
         &self,
         from_file: &Path,
         qualified: &str,
-    ) -> Option<(YamlLoader, Option<PathBuf>)> {
-        let def = self.follow_to(
-            from_file,
-            qualified,
-            0,
-            &|entry, name| entry.summary.defines(name),
-            Some(&|_, source, _| source.contains("yaml")),
-        )?;
-        if def.file == from_file {
-            return None;
-        }
+    ) -> Option<(YamlLoader, PathBuf)> {
+        let def = self.defined_elsewhere(from_file, qualified, "yaml")?;
         let loader = def.summary().yaml_loaders.get(&def.name).cloned()?;
-        Some((loader, Some(def.file)))
+        Some((loader, def.file))
     }
 
     /// The position of the argument the function `qualified` (or the method `method` of the

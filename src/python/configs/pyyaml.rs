@@ -396,7 +396,8 @@ pub(super) fn helper_load<'a>(
         // Imported, also through a star import, or a module's attribute.
         None | Some(Some(BindingKind::Import { .. })) => {
             let qualified = m.qualified_in(callee, scope, depth + 1)?;
-            m.index.yaml_loader(m.path, &qualified)?
+            let (loader, file) = m.index.yaml_loader(m.path, &qualified)?;
+            (loader, Some(file))
         }
         Some(_) => return None,
     };
