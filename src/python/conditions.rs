@@ -28,7 +28,7 @@ pub(crate) fn value(m: &Module, expr: Node, scope: ScopeId, depth: u32) -> Resol
             let chosen = match m.value_in(*condition, scope, depth + 1).value.truthy() {
                 Some(true) => then,
                 Some(false) => otherwise,
-                None => return Resolved::unknown(),
+                None => return branches(m, [*then, *otherwise], *condition, scope, depth),
             };
             let inner = m.value_in(*chosen, scope, depth + 1);
             match inner.provenance {
@@ -141,6 +141,35 @@ fn compare(a: &Value, op: &str, b: &Value) -> Option<bool> {
         }
         _ => None,
     }
+}
+
+/// A conditional expression whose condition is not known before the run (`0 if len(shards) >
+/// 10 else 16`): the larger whole number of its sides, as what a run taking that side gets
+/// ([`Value::OneCaller`], which only DL201 reads, for a count that may be too large); unknown
+/// when neither side is one.
+fn branches(
+    m: &Module,
+    [then, otherwise]: [Node; 2],
+    condition: Node,
+    scope: ScopeId,
+    depth: u32,
+) -> Resolved {
+    let side = |node: Node, holds: bool| {
+        let inner = m.value_in(node, scope, depth + 1);
+        let (Value::Int(n) | Value::OneCaller(n)) = inner.value else {
+            return None;
+        };
+        Some(Resolved {
+            value: Value::OneCaller(n),
+            provenance: Provenance::Branch {
+                condition: crate::python::argparse::squeezed(m.text(condition)),
+                holds,
+                inner: Box::new(inner.provenance),
+            },
+        })
+    };
+    Resolved::largest_of_callers(side(then, true).into_iter().chain(side(otherwise, false)))
+        .unwrap_or_else(Resolved::unknown)
 }
 
 #[cfg(test)]

@@ -12,7 +12,7 @@ use crate::python::labels::EntryName;
 use crate::python::loaders::{ArgState, DatasetClass, Loader, Param, Passing};
 use crate::python::model::Module;
 use crate::python::start_method::{self, StartMethod};
-use crate::python::values::{Resolved, Value, one_caller_note};
+use crate::python::values::{Resolved, path_note};
 
 /// The parameters every report shows, passed or not: those the rules decide on.
 const ALWAYS: [Param; 6] = [
@@ -237,9 +237,7 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
                 fact.value = Some(arg.value.value.to_string());
                 let mut notes: Vec<String> =
                     arg.value.provenance.note(Lang::En).into_iter().collect();
-                if let Value::OneCaller(_) = arg.value.value {
-                    notes.push(one_caller_note(Lang::En).to_owned());
-                }
+                notes.extend(path_note(&arg.value, Lang::En).map(str::to_owned));
                 notes.push(how);
                 fact.origin = notes.join(", ");
                 fact.resolved = Some(arg.value.clone());

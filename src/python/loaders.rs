@@ -326,9 +326,7 @@ impl<'a> Loader<'a> {
                 if a.conditional {
                     notes.push(under_condition.to_owned());
                 }
-                if let Value::OneCaller(_) = a.value.value {
-                    notes.push(values::one_caller_note(lang).to_owned());
-                }
+                notes.extend(values::path_note(&a.value, lang).map(str::to_owned));
                 Some(with_notes(&a.value.value, notes))
             }
             ArgState::Default if self.default(param).is_known() => Some(with_notes(

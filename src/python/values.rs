@@ -129,7 +129,15 @@ impl Value {
     }
 }
 
-/// What a message adds to a [`Value::OneCaller`].
+/// What a message adds to a [`Value::OneCaller`] whose provenance does not say which path
+/// gives it (a [`Provenance::Branch`] does).
+pub fn path_note(resolved: &Resolved, lang: Lang) -> Option<&'static str> {
+    let one_caller = matches!(resolved.value, Value::OneCaller(_))
+        && !matches!(resolved.provenance, Provenance::Branch { .. });
+    one_caller.then(|| one_caller_note(lang))
+}
+
+/// What a message adds to a value one caller gives.
 pub fn one_caller_note(lang: Lang) -> &'static str {
     match lang {
         Lang::En => "on one caller's path, where other callers give another value or one not known",
@@ -220,6 +228,16 @@ fn through_zh(what: String, via: Option<&Via>) -> String {
 pub enum Provenance {
     /// Written in place.
     Literal,
+    /// One side of a conditional expression whose condition is not known before the run
+    /// (`0 if len(shards) > 10 else 16`): what a run that takes it gets, and where that side's
+    /// value comes from. Its value is a [`Value::OneCaller`].
+    Branch {
+        /// The condition as written, on one line.
+        condition: String,
+        /// Whether the side is taken when the condition holds.
+        holds: bool,
+        inner: Box<Provenance>,
+    },
     /// A name bound once to the value; `line` is 1-based, `at` is the bound name.
     Constant {
         name: String,
@@ -425,6 +443,20 @@ impl Provenance {
     fn note_en(&self) -> Option<String> {
         match self {
             Provenance::Literal | Provenance::Computed => None,
+            Provenance::Branch {
+                condition,
+                holds,
+                inner,
+            } => {
+                let when = match holds {
+                    true => format!("when `{condition}` holds"),
+                    false => format!("when `{condition}` does not hold"),
+                };
+                Some(match inner.note_en() {
+                    Some(note) => format!("{note}, {when}"),
+                    None => when,
+                })
+            }
             Provenance::Constant { name, line, .. } => {
                 Some(format!("the value of {name} (line {line})"))
             }
@@ -494,6 +526,20 @@ impl Provenance {
     fn note_zh(&self) -> Option<String> {
         match self {
             Provenance::Literal | Provenance::Computed => None,
+            Provenance::Branch {
+                condition,
+                holds,
+                inner,
+            } => {
+                let when = match holds {
+                    true => format!("`{condition}` 成立时"),
+                    false => format!("`{condition}` 不成立时"),
+                };
+                Some(match inner.note_zh() {
+                    Some(note) => format!("{note}，{when}"),
+                    None => when,
+                })
+            }
             Provenance::Constant { name, line, .. } => Some(format!("第 {line} 行 {name} 的值")),
             Provenance::ArgparseDefault {
                 flag,

@@ -107,7 +107,10 @@ value (`tests/`, `test_*.py`, a `test_...` function) counts for nothing. A metho
 is read from its calls on instances of its class built in the file (`Trainer(model).train(ds)`,
 `trainer.train(ds)` after `trainer = Trainer(model)`) or, the class imported, in the project's
 other modules; an instance handed around may be called with anything, so such a value is
-always one caller's.
+always one caller's. In the same way, a conditional expression whose condition is not known
+before the run (`num_workers=0 if len(shards) > 10 else 16`) is checked with its larger side,
+what a run taking that side gets, and the message names the condition; its fix caps the
+count rather than setting one in place of both sides.
 What an instance keeps from its constructor (`self.workers = workers` in `__init__`, or
 `self.hparams.workers` after Lightning's `self.save_hyperparameters()`, also with `logger=` or
 `ignore=` naming other arguments, or kept by a base class's constructor from what
@@ -266,7 +269,12 @@ pub fn check(checker: &mut Checker) {
                     .zh(format!("用 `min(..., {limit})` 设上限")),
                 )
             };
+            // `0 if len(shards) > 10 else 16`: a count set in its place would change the
+            // other side too; only capping keeps it.
+            let one_side = arg.value_node.kind() == "conditional_expression";
             match (literal, cap) {
+                (false, Some(cap)) if one_side => d = d.with_fix(cap.preferred()),
+                (false, None) if one_side => {}
                 (true, cap) => {
                     d = d.with_fix(set.preferred());
                     if let Some(cap) = cap {
