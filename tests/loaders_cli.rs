@@ -5413,3 +5413,55 @@ if __name__ == '__main__':
     assert!(run(writes, attribute.0, attribute.1).is_empty());
     assert!(run("    return path\n", attribute.0, attribute.1).is_empty());
 }
+
+/// A base data module's defaults crash (`prefetch_factor=2` with no workers); a subclass in
+/// another module takes a parameter of its own and hands the rest on, `super().__init__(*args,
+/// **kwargs)`: its constructions pass the base what they give beyond that parameter.
+#[test]
+fn a_subclass_hands_its_extra_arguments_to_the_base() {
+    let run = |script: Option<&str>| {
+        let base = "\
+import pytorch_lightning as pl
+from torch.utils.data import DataLoader
+
+
+class BaseDataModule(pl.LightningDataModule):
+    def __init__(self, batch_size: int = 1, num_workers: int = 0, prefetch_factor: int = 2):
+        super().__init__()
+        self.batch_size = batch_size
+        self.num_workers = num_workers
+        self.prefetch_factor = prefetch_factor
+
+    def train_dataloader(self):
+        return DataLoader(self.train_dataset, batch_size=self.batch_size, num_workers=self.num_workers, prefetch_factor=self.prefetch_factor)
+";
+        let sub = "\
+from pkg import BaseDataModule
+
+
+class SubDataModule(BaseDataModule):
+    def __init__(self, root: str = '.data', *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.root = root
+";
+        let mut files = vec![
+            ("pyproject.toml", "[project]\nname = 'pkg'\n"),
+            ("pkg/__init__.py", "from .base import BaseDataModule\n"),
+            ("pkg/base.py", base),
+            ("pkg/sub.py", sub),
+        ];
+        let script = script.map(|s| format!("from pkg.sub import SubDataModule\n\ndm = {s}\n"));
+        if let Some(script) = &script {
+            files.push(("train.py", script));
+        }
+        let dir = project(&files);
+        codes_of(&check_json(dir.path()).1, "DL301")
+    };
+    let fired = ["pkg/base.py:13:DL301"];
+    // Built nowhere, or with the batch size alone (by position, after the subclass's root).
+    assert_eq!(run(None), fired);
+    assert_eq!(run(Some("SubDataModule('r', 4)")), fired);
+    // Workers through `**kwargs`, or by position through `*args`.
+    assert!(run(Some("SubDataModule('r', num_workers=2)")).is_empty());
+    assert!(run(Some("SubDataModule('r', 4, 2)")).is_empty());
+}

@@ -1413,6 +1413,7 @@ impl ProjectIndex {
             return None;
         }
         let mut arguments = Vec::new();
+        let mut splats = false;
         let list = call.node.child_by_field_name("arguments")?;
         let mut cursor = list.walk();
         for arg in list.named_children(&mut cursor) {
@@ -1422,10 +1423,17 @@ impl ProjectIndex {
                     Some(m.text(arg.child_by_field_name("name")?).to_owned()),
                     arg.child_by_field_name("value")?,
                 )),
-                "list_splat" | "dictionary_splat" => return None,
+                "list_splat" | "dictionary_splat" => splats = true,
                 _ => arguments.push((None, arg)),
             }
         }
+        // `def __init__(self, root=".data", *args, **kwargs): super().__init__(*args,
+        // **kwargs)`: what a construction passes beyond the subclass's own parameters is the
+        // base's, after the call's own arguments.
+        let forwarded = match splats {
+            true => Some(Forwarded::of(&subclass::init_summary(m, sub))?),
+            false => None,
+        };
         // `Base.__init__(self, ...)`: `self` is no argument of the constructor.
         if !through_super {
             arguments.remove(arguments.iter().position(|(k, _)| k.is_none())?);
@@ -1444,6 +1452,9 @@ impl ProjectIndex {
                     }
                     None => positional.push(passed),
                 }
+            }
+            if let Some(forwarded) = &forwarded {
+                forwarded.hand_on(c, &mut keywords, &mut values, &mut positional);
             }
             let count = positional.len();
             values.extend(positional);
@@ -2390,6 +2401,68 @@ fn construction(m: &Module, call: Node) -> Option<Construction> {
 /// for the construction `c` of the subclass (`init` its constructor): what `c` gives a
 /// parameter handed on as it is, else that parameter's default; anything else as `m` has it.
 /// Inside, `None` when unknown; `None` when `c` leaves a required parameter out.
+/// What a subclass's constructor hands its base through its own `*args` and `**kwargs`.
+struct Forwarded {
+    /// The constructor's own parameters (after `self`), by name.
+    params: Vec<String>,
+    /// How many of them a construction's positional arguments fill before `*args` takes the
+    /// rest; `None` when `*args` is not handed on.
+    positional: Option<usize>,
+    /// `**kwargs` is handed on.
+    keywords: bool,
+}
+
+impl Forwarded {
+    /// `None` when the call hands on anything else unpacked, or a positional argument after
+    /// `*args`.
+    fn of(summary: &subclass::InitSummary) -> Option<Forwarded> {
+        let call = summary.call.as_ref()?;
+        if call.unknown_splat {
+            return None;
+        }
+        let positional = match (call.splat_args, &summary.args) {
+            // Explicit positional arguments of the call come before `*args`: they are the
+            // ones the call writes, already counted.
+            (Some(_), Some((_, before))) => Some(*before),
+            (Some(_), None) => return None,
+            (None, _) => None,
+        };
+        Some(Forwarded {
+            params: summary
+                .params
+                .iter()
+                .map(|(name, _)| name.clone())
+                .collect(),
+            positional,
+            keywords: call.splat_kwargs,
+        })
+    }
+
+    /// Adds to the base's arguments what the construction `c` of the subclass passes
+    /// through `*args` and `**kwargs`.
+    fn hand_on(
+        &self,
+        c: &Construction,
+        keywords: &mut Vec<String>,
+        values: &mut Vec<Option<Resolved>>,
+        positional: &mut Vec<Option<Resolved>>,
+    ) {
+        if self.keywords {
+            for (i, keyword) in c.keywords.iter().enumerate() {
+                if !self.params.contains(keyword) {
+                    keywords.push(keyword.clone());
+                    values.push(c.values.get(i).cloned().flatten());
+                }
+            }
+        }
+        if let Some(before) = self.positional {
+            for i in before..c.positional {
+                positional.push(c.values.get(c.keywords.len() + i).cloned().flatten());
+            }
+        }
+    }
+}
+
 fn passed_through(
     m: &Module,
     init: &crate::python::model::FunctionDef,

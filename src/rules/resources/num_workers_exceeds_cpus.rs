@@ -116,7 +116,9 @@ What an instance keeps from its constructor (`self.workers = workers` in `__init
 `ignore=` naming other arguments, or kept by a base class's constructor from what
 `super().__init__(batch_size, num_workers)` hands it) is what the constructions of the class
 pass, also those of its subclasses in this file or another (one without a constructor of its
-own or handing on `*args, **kwargs` passes what it is given; another through its
+own or handing on `*args, **kwargs` passes what it is given; one with parameters of its own
+that hands the rest on, `def __init__(self, root, *args, **kwargs): super().__init__(*args,
+**kwargs)`, what it is given beyond them; another through its
 `super().__init__(...)` call), or the parameter's default when the project constructs it
 nowhere (a config or a command-line tool builds it; Python Fire, `Fire(train)` or
 `Fire({"train": train})`, runs a function with its defaults). Hydra's `instantiate` also
