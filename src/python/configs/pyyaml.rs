@@ -1,4 +1,5 @@
-//! YAML configs read with PyYAML: `yaml.safe_load(f)` (or `load`, `full_load`) of a file
+//! YAML configs read with PyYAML: `yaml.safe_load(f)` (or `load`, `full_load`, or a JSON
+//! file's `json.load(f)`, JSON being YAML) of a file
 //! opened from a path known before the run, `with open("configs/x.yml") as f:` or
 //! `open(args.config)` with `--config` defaulting to one. The mapping is then read like
 //! OmegaConf's (`cfg["training"]["n_workers"]`).
@@ -16,6 +17,8 @@ use crate::python::values::{ConfigGap, Resolved, Value};
 
 /// PyYAML's functions that return the document of a stream.
 pub(super) const LOADS: &[&str] = &[
+    // JSON is YAML: a JSON config reads the same way.
+    "json.load",
     "yaml.load",
     "yaml.safe_load",
     "yaml.full_load",
