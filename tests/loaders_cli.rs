@@ -727,10 +727,10 @@ fn loaders_says_why_a_value_stayed_unknown() {
     let dir = project(&[(
         "train.py",
         &WHY_UNKNOWN
-            .replace("import yaml\n", "import json\n")
+            .replace("import yaml\n", "import tomllib\n")
             .replace(
                 "yaml.safe_load(open('data.yaml'))",
-                "json.load(open('data.json'))",
+                "tomllib.load(open('data.toml', 'rb'))",
             ),
     )]);
     let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
@@ -738,7 +738,7 @@ fn loaders_says_why_a_value_stayed_unknown() {
     let pin = argument(&files[0]["loaders"][0], "pin_memory");
     assert_eq!(
         pin["unknown_because"],
-        "`cfg` is read from a config file at run time (`json.load`, line 16)"
+        "`cfg` is read from a config file at run time (`tomllib.load`, line 16)"
     );
 }
 
