@@ -880,15 +880,31 @@ impl ArgparseDefaults {
             Origin::Passed(_) => true,
         };
         // `setattr(args, name, v)`, `vars(args).update(...)`, `args.__dict__.update(...)`.
+        let mut from_config: Option<(Resolved, &CallSite)> = None;
         for call in m.calls() {
             let Some(object) = writes_any_attribute_of(m, call, Some(attribute)) else {
                 continue;
             };
             // `open(args.config)` before the loop that copies that file into the namespace.
-            if aliases(object, call.scope)
-                && !writes::code_runs_after(m, call.node, call.function, read)
-                && let Some(why) = writes::unnamed_write(m, call, attribute, defined)
+            if !aliases(object, call.scope)
+                || writes::code_runs_after(m, call.node, call.function, read)
+                || overlaying(call)
             {
+                continue;
+            }
+            // A config file the analysis reads: its keys, the last such write's winning.
+            if let Some(copied) = overlaid(m, call) {
+                if let Some(value) = copied.get(attribute) {
+                    let later = from_config
+                        .as_ref()
+                        .is_none_or(|(_, c)| c.node.start_byte() < call.node.start_byte());
+                    if later {
+                        from_config = Some((value.clone(), call));
+                    }
+                }
+                continue;
+            }
+            if let Some(why) = writes::unnamed_write(m, call, attribute, defined) {
                 return Err(why);
             }
         }
@@ -925,6 +941,28 @@ impl ArgparseDefaults {
                     return Err(format!("assigned by {call}, a function of another file"));
                 }
             }
+        }
+        if let Some((value, call)) = from_config {
+            let line = m.line(call.node.start_byte());
+            // Set from the file, unless the code assigns it too.
+            let assigned = m.attribute_assignments().iter().any(|w| {
+                w.attribute == attribute
+                    && w.target
+                        .child_by_field_name("object")
+                        .is_some_and(|o| aliases(o, w.scope))
+            });
+            if assigned {
+                return Err(format!(
+                    "set from a config file on line {line}, and assigned in the code too"
+                ));
+            }
+            if !value.value.is_known() {
+                return Err(match value.provenance.note(crate::lang::Lang::En) {
+                    Some(note) => format!("set from a config file on line {line}: {note}"),
+                    None => format!("set from a config file on line {line}"),
+                });
+            }
+            return Ok(value);
         }
         let read_function = m.function_at(read);
         let mut last: Option<&AttributeAssignment> = None;
@@ -1250,7 +1288,7 @@ fn written_attributes(m: &Module, namespace: &Namespace) -> Option<Written> {
             Some(named) => {
                 out.insert(named);
             }
-            None => known.extend(flattened_into(m, call)?),
+            None => known.extend(overlaid(m, call)?),
         }
     }
     out.extend(foreign_writes(m, &flow, namespace).ok()?.into_keys());
@@ -1271,6 +1309,64 @@ fn written_attributes(m: &Module, namespace: &Namespace) -> Option<Written> {
     })
 }
 
+/// The keys and values a write of the namespace's attributes from a config file the analysis
+/// reads gives ([`flattened_into`], [`items_into`]); `None` for any other such write.
+fn overlaid(m: &Module, call: &CallSite) -> Option<HashMap<String, Resolved>> {
+    if overlaying(call) {
+        return None;
+    }
+    let key = call.node.id();
+    OVERLAYING.with_borrow_mut(|o| o.push(key));
+    let copied = flattened_into(m, call).or_else(|| items_into(m, call));
+    OVERLAYING.with_borrow_mut(|o| o.pop());
+    copied
+}
+
+/// Whether [`overlaid`] is reading what `call` copies on this thread: the path of the file
+/// (`open(args.config)` in the loop's own header) is read before the copy writes anything.
+fn overlaying(call: &CallSite) -> bool {
+    OVERLAYING.with_borrow(|o| o.contains(&call.node.id()))
+}
+
+thread_local! {
+    /// The calls whose copied config [`overlaid`] is reading on this thread.
+    static OVERLAYING: std::cell::RefCell<Vec<usize>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The keys and values of a config's top-level mapping copied into the namespace, once and
+/// unconditionally in its function: `setattr(args, k, v)` as the whole body of `for k, v in
+/// config.items():` (MONAI's tutorials, `config_dict = json.load(open(args.config_file))`),
+/// or `vars(args).update(config)` / `args.__dict__.update(config)`.
+fn items_into(m: &Module, call: &CallSite) -> Option<HashMap<String, Resolved>> {
+    let statement = call
+        .node
+        .parent()
+        .filter(|p| p.kind() == "expression_statement")?;
+    let (config, run) = if call.method == Some("update") {
+        let args = positional_args(call.node);
+        let [config] = args.as_slice() else {
+            return None;
+        };
+        (*config, statement)
+    } else {
+        let args = positional_args(call.node);
+        let [_, key, value] = args.as_slice() else {
+            return None;
+        };
+        let (looped, config) = items_loop(m, statement, *key, *value)?;
+        (config, looped)
+    };
+    let function = m.function(call.function?)?;
+    if m.is_conditional_relative_to(run, function.body?) {
+        return None;
+    }
+    Some(
+        configs::mapping_entries(m, config, call.scope, 0)?
+            .into_iter()
+            .collect(),
+    )
+}
+
 /// The keys and values `setattr(args, k, v)` gives when it is the whole body of `for k, v in
 /// config[key].items():`, itself the whole body of `for key in config:`, run unconditionally
 /// in its function, with `config` a YAML file the analysis reads (PointGroup's `get_parser()`):
@@ -1284,26 +1380,10 @@ fn flattened_into(m: &Module, call: &CallSite) -> Option<HashMap<String, Resolve
         .node
         .parent()
         .filter(|p| p.kind() == "expression_statement")?;
-    let inner = only_statement_of_loop(statement)?;
-    let outer = only_statement_of_loop(inner)?;
     // `for k, v in config[section].items():`
-    let names: Vec<&str> = {
-        let left = inner.child_by_field_name("left")?;
-        let mut cursor = left.walk();
-        left.named_children(&mut cursor)
-            .map(|n| m.text(n))
-            .collect()
-    };
-    if names != [m.text(*key), m.text(*value)] {
-        return None;
-    }
-    let items = inner.child_by_field_name("right")?;
-    let callee = items.child_by_field_name("function")?;
-    let section = callee.child_by_field_name("object")?;
-    if items.kind() != "call"
-        || m.text(callee.child_by_field_name("attribute")?) != "items"
-        || section.kind() != "subscript"
-    {
+    let (inner, section) = items_loop(m, statement, *key, *value)?;
+    let outer = only_statement_of_loop(inner)?;
+    if section.kind() != "subscript" {
         return None;
     }
     let config = section.child_by_field_name("value")?;
@@ -1330,6 +1410,34 @@ fn flattened_into(m: &Module, call: &CallSite) -> Option<HashMap<String, Resolve
         return None;
     }
     configs::flattened_sections(m, config, call.scope)
+}
+
+/// The loop `for key, value in mapping.items():` that `statement` is the only statement of,
+/// with `mapping`.
+fn items_loop<'a>(
+    m: &Module,
+    statement: Node<'a>,
+    key: Node,
+    value: Node,
+) -> Option<(Node<'a>, Node<'a>)> {
+    let looped = only_statement_of_loop(statement)?;
+    let left = looped.child_by_field_name("left")?;
+    let mut cursor = left.walk();
+    let names: Vec<&str> = left
+        .named_children(&mut cursor)
+        .map(|n| m.text(n))
+        .collect();
+    if names != [m.text(key), m.text(value)] {
+        return None;
+    }
+    let items = looped
+        .child_by_field_name("right")
+        .filter(|r| r.kind() == "call")?;
+    let callee = items.child_by_field_name("function")?;
+    if m.text(callee.child_by_field_name("attribute")?) != "items" {
+        return None;
+    }
+    Some((looped, callee.child_by_field_name("object")?))
 }
 
 /// The loop `statement` is the only statement of (comments aside).

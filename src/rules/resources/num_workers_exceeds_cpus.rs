@@ -29,7 +29,9 @@ argparse option (also through a parser built in a helper such as `get_args_parse
 options added by helpers of other modules chained as
 `parser = add_dataset_args(parser)`, a namespace returned first in a pair by another module,
 `args, unparsed = config.get_args()`, the entries of every section of a YAML file copied into
-the parsed namespace, `for k, v in config[key].items(): setattr(args, k, v)`, defaults a YAML
+the parsed namespace, `for k, v in config[key].items(): setattr(args, k, v)`, or of its
+top-level mapping, `for k, v in config.items(): setattr(args, k, v)`, `vars(args).update(config)`
+(a key the code also assigns stays unknown), defaults a YAML
 file sets through
 `parser.set_defaults(**yaml.load(f))`, the file `--config` names or, when it is missing or named
 only on the command line, the values every YAML file of the project that fits the parser
