@@ -334,10 +334,27 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
                         _ => None,
                     }
                 }
+                // `SimpleNamespace(**cfg)`: the mapping's keys as attributes.
+                Some("argparse.Namespace" | "types.SimpleNamespace") => {
+                    config_of(m, only_splat(expr)?, scope, depth + 1)
+                }
                 _ => yacs::copied(m, expr, scope, depth)
                     .or_else(|| pyyaml::helper_load(m, expr, scope, depth)),
             }
         }
+        _ => None,
+    }
+}
+
+/// `x` of a call whose one argument is `**x`.
+fn only_splat(call: Node) -> Option<Node> {
+    let args = call.child_by_field_name("arguments")?;
+    let mut cursor = args.walk();
+    let mut named = args
+        .named_children(&mut cursor)
+        .filter(|a| a.kind() != "comment");
+    match (named.next(), named.next()) {
+        (Some(splat), None) if splat.kind() == "dictionary_splat" => splat.named_child(0),
         _ => None,
     }
 }

@@ -55,7 +55,8 @@ os.path.abspath(__file__))[0] + ".yaml"`), `with open(args.config) as f:`, one l
 another with `config.update(user_config)` (an update from anything else leaves the mapping
 unknown), also loaded by a helper of the project that opens the path it is given
 (`config = get_config(args.config)`, in this module or another, the document returned bare or
-wrapped for attribute access, `EasyDict(cfg)`, `munchify(cfg)`, `OmegaConf.create(cfg)`; a
+wrapped for attribute access, `EasyDict(cfg)`, `munchify(cfg)`, `OmegaConf.create(cfg)`,
+`SimpleNamespace(**cfg)`; a
 key the helper writes stays unknown), also turned into
 options and back by asteroid's `prepare_parser_from_dict` and `parse_args_as_dict`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
 (`cfg.merge_from_file(args.cfg)` with the option's default path, also in an `update_config(cfg,
