@@ -140,6 +140,29 @@ pub(crate) fn one_caller_giving(
         .map(|(r, _)| r)
 }
 
+/// How many callers' values of one parameter a rule checks path by path.
+const MAX_CALLER_PATHS: usize = 4;
+
+/// The known values the callers outside the tests give the parameter, each value once: the
+/// paths a rule may check one by one (see [`assuming`]). Empty when there are more than a few,
+/// or fewer than two (one value, or none, is the parameter's value already).
+pub(crate) fn caller_values(m: &Module, param: &Binding) -> Vec<Resolved> {
+    let Some(values) = passed_values(m, param, 0) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Resolved> = Vec::new();
+    for (resolved, candidate) in values {
+        if candidate && resolved.value.is_known() && !out.iter().any(|o| o.value == resolved.value)
+        {
+            out.push(resolved);
+        }
+    }
+    if out.len() < 2 || out.len() > MAX_CALLER_PATHS {
+        return Vec::new();
+    }
+    out
+}
+
 /// Runs `f` with the parameter read as `value` (one caller's path, see
 /// [`one_caller_giving`]): every read of it in `m` while `f` runs gives that value.
 pub(crate) fn assuming<T>(

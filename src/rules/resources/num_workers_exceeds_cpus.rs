@@ -5,7 +5,9 @@ use crate::fix::Fix;
 use crate::lang::Lang;
 use crate::python::edit;
 use crate::python::loaders::{Param, Passing};
+use crate::python::model::BindingKind;
 use crate::python::values::Value;
+use crate::python::{argparse, defaults};
 use crate::rules::resources::{assumed, assumed_zh, atom_text, imports, never_iterated};
 use crate::rules::{Checker, Code, FixAvailability, Rule};
 
@@ -113,7 +115,12 @@ other modules; an instance handed around may be called with anything, so such a 
 always one caller's. In the same way, a conditional expression whose condition is not known
 before the run (`num_workers=0 if len(shards) > 10 else 16`) is checked with its larger side,
 what a run taking that side gets, and the message names the condition; its fix caps the
-count rather than setting one in place of both sides.
+count rather than setting one in place of both sides. A count that stays unknown because it
+depends on which caller runs the function building the loader (`if split == "train":
+num_workers = 4 else: num_workers = 16`, called with `"train"` and `"test"`) is read again
+with each caller's value of each parameter (up to four values of up to six parameters), and
+the largest one a path that builds the loader gives is checked; the message names the
+parameter and the call.
 What an instance keeps from its constructor (`self.workers = workers` in `__init__`, or
 `self.hparams.workers` after Lightning's `self.save_hyperparameters()`, also with `logger=` or
 `ignore=` naming other arguments, or kept by a base class's constructor from what
@@ -199,20 +206,36 @@ pub fn check(checker: &mut Checker) {
             Some(arg) => Some(arg.value.value.clone()),
             None => loader.certain(Param::NumWorkers).map(|c| c.value),
         };
-        // One caller's value (`Value::OneCaller`) is what runs on that caller's path.
-        let (Some(Value::Int(n)) | Some(Value::OneCaller(n))) = value else {
-            continue;
+        // One caller's value (`Value::OneCaller`) is what runs on that caller's path; a
+        // count that depends on which caller runs the function is checked caller by caller.
+        let (n, path) = match value {
+            Some(Value::Int(n) | Value::OneCaller(n)) => (n, None),
+            _ => match loader
+                .argument(Param::NumWorkers)
+                .and_then(|arg| largest_on_a_path(m, loader, arg))
+            {
+                Some((n, path)) => (n, Some(path)),
+                None => continue,
+            },
         };
         if n <= i64::from(limit) || never_iterated(checker, loader) {
             continue;
         }
         let fallback = || format!("num_workers={n}");
-        let described = loader
-            .describe(Param::NumWorkers, Lang::En)
-            .unwrap_or_else(fallback);
-        let described_zh = loader
-            .describe(Param::NumWorkers, Lang::Zh)
-            .unwrap_or_else(fallback);
+        let (described, described_zh) = match &path {
+            Some([en, zh]) => (
+                format!("num_workers={n} ({en})"),
+                format!("num_workers={n}（{zh}）"),
+            ),
+            None => (
+                loader
+                    .describe(Param::NumWorkers, Lang::En)
+                    .unwrap_or_else(fallback),
+                loader
+                    .describe(Param::NumWorkers, Lang::Zh)
+                    .unwrap_or_else(fallback),
+            ),
+        };
         let mut message = format!("{described} exceeds {limit_text}");
         let mut message_zh = format!("{described_zh} 超过了{limit_text_zh}");
         if from_cpus {
@@ -274,9 +297,10 @@ pub fn check(checker: &mut Checker) {
                     .zh(format!("用 `min(..., {limit})` 设上限")),
                 )
             };
-            // `0 if len(shards) > 10 else 16`: a count set in its place would change the
-            // other side too; only capping keeps it.
-            let one_side = arg.value_node.kind() == "conditional_expression";
+            // `0 if len(shards) > 10 else 16`, or a count that is one caller's: a count set
+            // in its place would change the other side, or the other callers', too; only
+            // capping keeps them.
+            let one_side = arg.value_node.kind() == "conditional_expression" || path.is_some();
             match (literal, cap) {
                 (false, Some(cap)) if one_side => d = d.with_fix(cap.preferred()),
                 (false, None) if one_side => {}
@@ -292,4 +316,62 @@ pub fn check(checker: &mut Checker) {
         }
         checker.report(d);
     }
+}
+
+/// How many parameters of the function building a loader are tried one by one.
+const MAX_PATH_PARAMETERS: usize = 6;
+
+/// The largest whole-number count the argument `arg` takes on one caller's path of the function
+/// that builds the loader, when its value depends on which caller runs it (`if split ==
+/// 'train': num_workers = 4 else: num_workers = 16`, called with `'train'` and `'test'`), with
+/// what to say of that path in English and Chinese. `None` when no caller's value of a
+/// parameter gives one, or the loader is not built on that path.
+fn largest_on_a_path(
+    m: &crate::python::model::Module,
+    loader: &crate::python::loaders::Loader,
+    arg: &crate::python::loaders::Argument,
+) -> Option<(i64, [String; 2])> {
+    let function = m.function(m.function_at(loader.call)?)?;
+    let params: Vec<_> = m
+        .bindings()
+        .iter()
+        .filter(|b| b.scope == function.scope && b.kind == BindingKind::Parameter)
+        .take(MAX_PATH_PARAMETERS + 1)
+        .collect();
+    if params.len() > MAX_PATH_PARAMETERS {
+        return None;
+    }
+    let scope = m.scope_at(arg.value_node);
+    let mut best: Option<(i64, [String; 2])> = None;
+    for param in params {
+        for given in defaults::caller_values(m, param) {
+            let (runs, value) = defaults::assuming(m, param, given.clone(), || {
+                (
+                    argparse::branch_runs(m, loader.call, None, 0),
+                    m.value_in(arg.value_node, scope, 0),
+                )
+            });
+            let Value::Int(n) = value.value else {
+                continue;
+            };
+            if runs == Some(false) || best.as_ref().is_some_and(|(b, _)| *b >= n) {
+                continue;
+            }
+            let texts = [Lang::En, Lang::Zh].map(|lang| {
+                let note = given.provenance.note(lang);
+                match (lang, note) {
+                    (Lang::En, Some(note)) => {
+                        format!("when `{}` is {}, {note}", param.name, given.value)
+                    }
+                    (Lang::En, None) => format!("when `{}` is {}", param.name, given.value),
+                    (Lang::Zh, Some(note)) => {
+                        format!("`{}` 为 {} 时，{note}", param.name, given.value)
+                    }
+                    (Lang::Zh, None) => format!("`{}` 为 {} 时", param.name, given.value),
+                }
+            });
+            best = Some((n, texts));
+        }
+    }
+    best
 }
