@@ -5465,3 +5465,74 @@ class SubDataModule(BaseDataModule):
     assert!(run(Some("SubDataModule('r', num_workers=2)")).is_empty());
     assert!(run(Some("SubDataModule('r', 4, 2)")).is_empty());
 }
+
+/// The Autoformer layout: a base `Exp_Basic` of another file keeps `self.args` and its
+/// constructor writes one attribute of it; a subclass hands `args` on through
+/// `super().__init__(args)`. Only the attribute written goes unknown, through the subclass or
+/// when the script builds the base itself.
+#[test]
+fn a_base_constructor_writing_one_attribute_of_the_kept_namespace() {
+    let run = |written: &str, script_builds: &str| {
+        let basic = format!(
+            "\
+class Exp_Basic(object):
+    def __init__(self, args):
+        self.args = args
+        self.args.{written} = 2
+"
+        );
+        let main = "\
+from data_provider.data_factory import data_provider
+from exp.exp_basic import Exp_Basic
+
+
+class Exp_Main(Exp_Basic):
+    def __init__(self, args):
+        super(Exp_Main, self).__init__(args)
+
+    def train(self):
+        for batch in data_provider(self.args, 'train'):
+            pass
+";
+        let script = format!(
+            "\
+import argparse
+from exp.exp_basic import Exp_Basic
+from exp.exp_main import Exp_Main
+from data_provider.data_factory import data_provider
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--num_workers', type=int, default=10)
+    args = parser.parse_args()
+    {script_builds}
+
+
+if __name__ == '__main__':
+    main()
+"
+        );
+        let dir = project(&[
+            ("pyproject.toml", "[project]\nname = 'exp'\n"),
+            (
+                "data_provider/data_factory.py",
+                "from torch.utils.data import DataLoader\n\n\ndef data_provider(args, flag):\n    \
+                 return DataLoader([1, 2], num_workers=args.num_workers)\n",
+            ),
+            ("exp/exp_basic.py", &basic),
+            ("exp/exp_main.py", main),
+            ("run.py", &script),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let fired = ["data_provider/data_factory.py:5:DL201"];
+    let through_subclass = "Exp = Exp_Main\n    exp = Exp(args)\n    exp.train()";
+    let directly =
+        "exp = Exp_Basic(args)\n    for batch in data_provider(args, 'test'):\n        pass";
+    assert_eq!(run("device", through_subclass), fired);
+    assert_eq!(run("device", directly), fired);
+    // The constructor writes the count itself.
+    assert!(run("num_workers", through_subclass).is_empty());
+    assert!(run("num_workers", directly).is_empty());
+}

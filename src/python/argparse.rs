@@ -41,14 +41,14 @@ mod instance;
 mod writes;
 pub(crate) use writes::branch_runs;
 
-pub(crate) use inherited::{KeptParameter, Writes, kept_parameter};
+pub(crate) use inherited::{KeptParameter, Writes, constructor_writes, kept_parameter};
 
 use crate::python::model::{
     AttributeAssignment, AttributeValues, Binding, BindingKind, CallSite, ClassId, FunctionId,
     MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value, Via};
-use crate::python::{configs, defaults, distributed, loaders, syntax};
+use crate::python::{configs, defaults, distributed, loaders, subclass, syntax};
 use crate::text::TextRange;
 
 /// How many names, calls and returns a namespace or parser is followed through.
@@ -1198,11 +1198,19 @@ fn foreign_writes<'a>(m: &Module<'a>, flow: &Flow<'_, 'a>, namespace: &Namespace
     for call in m.calls() {
         let (qualified, method) = match call.qualified.as_deref() {
             Some(q) => (q.to_owned(), None),
-            None => match callee_of_project(m, call.node, call.scope) {
+            None => match callee_of_project(m, call.node, call.scope)
+                .or_else(|| base_constructor(m, call))
+            {
                 Some((class, Some(method))) => (class, Some(method)),
                 _ => continue,
             },
         };
+        // `Base.__init__(self, args)`: `self` is no argument of the constructor.
+        let skip_self = method.as_deref() == Some("__init__")
+            && call
+                .callee
+                .child_by_field_name("object")
+                .is_some_and(|o| o.kind() != "call");
         if qualified.starts_with("builtins.") || qualified.starts_with("torch.") {
             continue;
         }
@@ -1212,6 +1220,7 @@ fn foreign_writes<'a>(m: &Module<'a>, flow: &Flow<'_, 'a>, namespace: &Namespace
         let mut passed: Vec<(Option<usize>, Option<&str>)> = Vec::new();
         let mut cursor = args.walk();
         let mut position = 0;
+        let mut skipped = false;
         for arg in args.named_children(&mut cursor) {
             let (slot, value) = match arg.kind() {
                 "keyword_argument" => (
@@ -1219,6 +1228,10 @@ fn foreign_writes<'a>(m: &Module<'a>, flow: &Flow<'_, 'a>, namespace: &Namespace
                     arg.child_by_field_name("value"),
                 ),
                 "comment" | "list_splat" | "dictionary_splat" => continue,
+                _ if skip_self && position == 0 && !skipped => {
+                    skipped = true;
+                    continue;
+                }
                 _ => {
                     position += 1;
                     ((Some(position - 1), None), Some(arg))
@@ -1234,8 +1247,13 @@ fn foreign_writes<'a>(m: &Module<'a>, flow: &Flow<'_, 'a>, namespace: &Namespace
         if passed.is_empty() {
             continue;
         }
+        // A class of another file: what its constructor writes on what it is given.
         let writes = match &method {
-            None => m.index.parameter_writes(m.path, &qualified),
+            None => m
+                .index
+                .parameter_writes(m.path, &qualified)
+                .or_else(|| m.index.constructor_writes(m.path, &qualified)),
+            Some(method) if method == "__init__" => m.index.constructor_writes(m.path, &qualified),
             Some(method) => m.index.method_parameter_writes(m.path, &qualified, method),
         };
         let Some(writes) = writes else {
@@ -1759,6 +1777,24 @@ fn callee_of_project<'a>(
         return Some((m.qualified_in(class, scope, 0)?, Some(method)));
     }
     Some((m.qualified_in(callee, scope, 0)?, None))
+}
+
+/// The base class's constructor a class calls, `super().__init__(...)` (also
+/// `super(Cls, self)`) or `Base.__init__(self, ...)` in one of its methods: the base's
+/// qualified name (its one base but `object`) and `__init__`.
+fn base_constructor(m: &Module, call: &CallSite) -> Option<(String, Option<String>)> {
+    if call.method != Some("__init__") {
+        return None;
+    }
+    let class = m.function(call.function?)?.class?;
+    let def = m.class(class)?;
+    let base = subclass::one_base(m, class)?;
+    let named = |object: &str| object == m.text(base);
+    subclass::base_init_calls(m, call.function?, named)
+        .any(|(c, _)| c.node == call.node)
+        .then(|| m.qualified_in(base, def.parent_scope, 0))
+        .flatten()
+        .map(|q| (q, Some("__init__".to_owned())))
 }
 
 /// Whether `call` is unpacked into names (`args, unparsed = get_args()`): the namespace a

@@ -179,6 +179,9 @@ impl Construction {
     }
 }
 
+/// How many bases up [`ProjectIndex::constructor_writes`] follows a constructor's writes.
+const MAX_BASE_HOPS: u8 = 4;
+
 /// Files that mark a project's top folder.
 pub const PROJECT_MARKERS: [&str; 4] = ["pyproject.toml", "setup.py", "setup.cfg", ".git"];
 
@@ -305,13 +308,18 @@ impl FileSummary {
                     let key = format!("{name}.{}", def.name);
                     // An instance method: a call binds `self`.
                     if argparse::binds_first(&module, *method).is_none() {
-                        let writes: Vec<ParamWrite> = argparse::parameter_writes(&module, *method)
-                            .into_iter()
-                            .filter_map(|mut w| {
-                                w.position = w.position.checked_sub(1)?;
-                                Some(w)
-                            })
-                            .collect();
+                        let mut writes: Vec<ParamWrite> =
+                            argparse::parameter_writes(&module, *method)
+                                .into_iter()
+                                .filter_map(|mut w| {
+                                    w.position = w.position.checked_sub(1)?;
+                                    Some(w)
+                                })
+                                .collect();
+                        // `self.args.device = ...` after `self.args = args`: a write of `args`.
+                        if def.name == "__init__" {
+                            writes.extend(argparse::constructor_writes(&module, *id));
+                        }
                         if !writes.is_empty() {
                             summary.method_param_writes.insert(key.clone(), writes);
                         }
@@ -655,6 +663,77 @@ impl ProjectIndex {
                 .cloned()
                 .unwrap_or_default(),
         )
+    }
+
+    /// What constructing the module-level class `qualified` (as imported into `from_file`)
+    /// writes on the arguments it is given, positions among a call's arguments: its
+    /// constructor's writes (`self.args.device = ...` after `self.args = args`) and, through
+    /// its call of the base's constructor (or the base's own, when it has none), its bases'.
+    /// `None` when `qualified` is no class of the project.
+    pub(crate) fn constructor_writes(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+    ) -> Option<Vec<ParamWrite>> {
+        self.constructor_writes_at(from_file, qualified, 0)
+    }
+
+    fn constructor_writes_at(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+        hops: u8,
+    ) -> Option<Vec<ParamWrite>> {
+        if hops > MAX_BASE_HOPS {
+            return None;
+        }
+        let def = self.definition(from_file, qualified)?;
+        let summary = def.summary();
+        if !summary.classes.contains_key(&def.name) {
+            return None;
+        }
+        let mut out = summary
+            .method_param_writes
+            .get(&format!("{}.__init__", def.name))
+            .cloned()
+            .unwrap_or_default();
+        let Some(shape) = summary.shapes.get(&def.name) else {
+            return Some(out);
+        };
+        let [base] = shape.bases.as_slice() else {
+            return Some(out);
+        };
+        let base = base.strip_prefix('#').unwrap_or(base);
+        let inherited = self
+            .constructor_writes_at(&def.file, base, hops + 1)
+            .unwrap_or_default();
+        match &shape.init {
+            // The base's constructor, given what this class is.
+            None => out.extend(inherited),
+            Some(init) => {
+                let Some(call) = &init.call else {
+                    return Some(out);
+                };
+                for write in inherited {
+                    let forwarded = call
+                        .keywords
+                        .iter()
+                        .find(|(k, _)| *k == write.param)
+                        .map(|(_, f)| f)
+                        .or_else(|| call.positional.get(write.position));
+                    if let Some(subclass::Forward::Param(name)) = forwarded
+                        && let Some(position) = init.params.iter().position(|(n, _)| n == name)
+                    {
+                        out.push(ParamWrite {
+                            position,
+                            param: name.clone(),
+                            attribute: write.attribute.clone(),
+                        });
+                    }
+                }
+            }
+        }
+        Some(out)
     }
 
     /// The definition of the module-level function `qualified` in another file than

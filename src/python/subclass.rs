@@ -97,6 +97,21 @@ pub fn class_shape(m: &Module, class: ClassId) -> ClassShape {
     }
 }
 
+/// The one base of `class` (keyword arguments such as `metaclass=` and `object` aside);
+/// `None` with none or several.
+pub fn one_base<'a>(m: &Module<'a>, class: ClassId) -> Option<Node<'a>> {
+    let def = m.class(class)?;
+    let mut bases = def
+        .bases
+        .iter()
+        .copied()
+        .filter(|b| kind(*b) != Kind::KeywordArgument && m.text(*b) != "object");
+    match (bases.next(), bases.next()) {
+        (Some(base), None) => Some(base),
+        _ => None,
+    }
+}
+
 /// The calls in the constructor `init` of a base's `__init__`, each with whether it binds
 /// `self` itself: `super().__init__(...)` and `super(Cls, self).__init__(...)` (`true`), or
 /// `Base.__init__(self, ...)` for a `Base` that `is_base` accepts.

@@ -13,7 +13,7 @@ use crate::python::model::{
     AttributeAssignment, BindingKind, ClassId, FunctionId, Module, ScopeId, positional_args,
 };
 
-use super::{has_splat, parameter_position, writes_any_attribute_of};
+use super::{ParamWrite, has_splat, parameter_position, writes_any_attribute_of};
 
 /// How many base classes deep a kept parameter is followed.
 const MAX_BASES: u32 = 8;
@@ -129,13 +129,16 @@ fn kept_in(
         .find(|f| m.function(*f).is_some_and(|f| f.name == "__init__"));
     let is_self =
         |object: Node, scope| defaults::self_of(m, object, scope).is_some_and(|(c, _)| c == class);
-    // `self.args.workers = 2`: the namespace kept is not what was given.
+    // `self.args.workers = 2`: the namespace kept is not what was given. In the class's own
+    // constructor, such a write is reported to other files as the constructor's write of its
+    // parameter ([`constructor_writes`]): a file handing it the namespace sees it there.
     let nested = |write: &&AttributeAssignment| {
         write
             .target
             .child_by_field_name("object")
             .and_then(|o| o.child_by_field_name("object"))
             .is_some_and(|o| is_self(o, write.scope))
+            && (init.is_none() || write.function != init)
     };
     if strict && w.under.get(attribute).is_some_and(|u| u.iter().any(nested)) {
         return None;
@@ -194,6 +197,47 @@ fn kept_in(
     }
 }
 
+/// The attributes the constructor of `class` assigns on what it keeps from a parameter
+/// (`self.args = args; self.args.device = ...` in `Exp_Basic.__init__`), as writes of that
+/// parameter, positions among a call's arguments: what a construction, or a subclass's
+/// `super().__init__(args)`, does to the namespace it hands over.
+pub(crate) fn constructor_writes(m: &Module, class: ClassId) -> Vec<ParamWrite> {
+    let Some(init) = m.method_id(class, "__init__") else {
+        return Vec::new();
+    };
+    let w = Writes::of(m);
+    let mut out = Vec::new();
+    for write in m.attribute_assignments() {
+        if write.function != Some(init) {
+            continue;
+        }
+        let Some(kept_object) = write
+            .target
+            .child_by_field_name("object")
+            .filter(|o| o.kind() == "attribute")
+        else {
+            continue;
+        };
+        let (Some(owner), Some(kept_name)) = (
+            kept_object.child_by_field_name("object"),
+            kept_object.child_by_field_name("attribute"),
+        ) else {
+            continue;
+        };
+        if defaults::self_of(m, owner, write.scope).is_none_or(|(c, _)| c != class) {
+            continue;
+        }
+        if let Some(kept) = kept_in(m, &w, class, m.text(kept_name), false, 0) {
+            out.push(ParamWrite {
+                position: kept.position,
+                param: kept.keyword,
+                attribute: write.attribute.to_owned(),
+            });
+        }
+    }
+    out
+}
+
 /// What the one base of `class` keeps: a class of this file, or of another file of the project
 /// as its summary records.
 fn base_kept(
@@ -205,15 +249,7 @@ fn base_kept(
     hops: u32,
 ) -> Option<KeptParameter> {
     let def = m.class(class)?;
-    let bases: Vec<Node> = def
-        .bases
-        .iter()
-        .copied()
-        .filter(|b| b.kind() != "keyword_argument" && m.text(*b) != "object")
-        .collect();
-    let [base] = bases.as_slice() else {
-        return None;
-    };
+    let base = &subclass::one_base(m, class)?;
     if base.kind() == "identifier"
         && let Some(binding) = m.single_binding(m.text(*base), def.parent_scope)
         && let BindingKind::Class(local) = binding.kind

@@ -124,7 +124,9 @@ parameter and the call.
 What an instance keeps from its constructor (`self.workers = workers` in `__init__`, or
 `self.hparams.workers` after Lightning's `self.save_hyperparameters()`, also with `logger=` or
 `ignore=` naming other arguments, or kept by a base class's constructor from what
-`super().__init__(batch_size, num_workers)` hands it) is what the constructions of the class
+`super().__init__(batch_size, num_workers)` hands it; a namespace kept as `self.args`
+whose other attributes that constructor writes, `self.args.device = ...`, keeps the rest) is
+what the constructions of the class
 pass, also those of its subclasses in this file or another (one without a constructor of its
 own or handing on `*args, **kwargs` passes what it is given; one with parameters of its own
 that hands the rest on, `def __init__(self, root, *args, **kwargs): super().__init__(*args,
