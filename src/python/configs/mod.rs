@@ -714,22 +714,28 @@ pub(crate) fn passed_in(
 
 /// Makes unknown every entry of `node` whose key the file of `m` (named `file`) writes.
 fn forget_written(m: &Module, node: &mut yaml::Node, file: &str) {
+    forget_where(node, &|key| written_in_file(m, key), file);
+}
+
+/// Makes unknown every entry of `node`, at any depth, whose key `written` accepts: written by
+/// `writer` (a file, or a helper's file), which hands the config on.
+pub(super) fn forget_where(node: &mut yaml::Node, written: &dyn Fn(&str) -> bool, writer: &str) {
     match node {
         yaml::Node::Map(entries) => {
             for (key, value) in entries {
-                if written_in_file(m, key) {
+                if written(key) {
                     *value = yaml::Node::Gap(ConfigGap::Written {
                         key: key.clone(),
-                        shown: file.to_owned(),
+                        shown: writer.to_owned(),
                     });
                 } else {
-                    forget_written(m, value, file);
+                    forget_where(value, written, writer);
                 }
             }
         }
         yaml::Node::Seq(items) => {
             for item in items {
-                forget_written(m, item, file);
+                forget_where(item, written, writer);
             }
         }
         yaml::Node::Scalar { .. } | yaml::Node::Gap(_) => {}

@@ -13,7 +13,7 @@ use super::{Config, hydra, shipped, yaml};
 use crate::python::argparse::parameter_position;
 use crate::python::model::{BindingKind, FunctionId, Module, ScopeId, positional_args};
 use crate::python::syntax;
-use crate::python::values::{ConfigGap, Resolved, Value};
+use crate::python::values::{Resolved, Value};
 
 /// PyYAML's functions that return the document of a stream.
 pub(super) const LOADS: &[&str] = &[
@@ -420,35 +420,15 @@ pub(super) fn helper_load<'a>(
             Some(file) => hydra::shown(m.path.parent()?, file),
             None => m.path.file_name()?.to_string_lossy().into_owned(),
         };
-        forget_keys(&mut tree, &loader.written, &writer);
+        super::forget_where(
+            &mut tree,
+            &|key| loader.written.iter().any(|w| w == key),
+            &writer,
+        );
     }
     Some(Config::Yaml {
         tree: Arc::new(tree),
         path: Vec::new(),
         shown,
     })
-}
-
-/// Makes unknown every entry of `node`, at any depth, whose key is one of `keys`.
-fn forget_keys(node: &mut yaml::Node, keys: &[String], writer: &str) {
-    match node {
-        yaml::Node::Map(entries) => {
-            for (key, value) in entries {
-                if keys.contains(key) {
-                    *value = yaml::Node::Gap(ConfigGap::Written {
-                        key: key.clone(),
-                        shown: writer.to_owned(),
-                    });
-                } else {
-                    forget_keys(value, keys, writer);
-                }
-            }
-        }
-        yaml::Node::Seq(items) => {
-            for item in items {
-                forget_keys(item, keys, writer);
-            }
-        }
-        yaml::Node::Scalar { .. } | yaml::Node::Gap(_) => {}
-    }
 }
