@@ -5536,3 +5536,39 @@ if __name__ == '__main__':
     assert!(run("num_workers", through_subclass).is_empty());
     assert!(run("num_workers", directly).is_empty());
 }
+
+/// The Rotation-Invariant-Point-Cloud shape: a parser helper of one file returns the
+/// namespace copied into an `EasyDict`, a script hands it to a trainer class of a third file,
+/// which reads the count off `self.opt`; a write through item syntax there makes it unknown.
+#[test]
+fn a_namespace_copied_into_an_attribute_dict_in_another_file() {
+    let run = |constructor_body: &str| {
+        let trainer = format!(
+            "from torch_geometric.loader import DataLoader\n\n\nclass Trainer(object):\n    \
+             def __init__(self, opt):\n        self.opt = opt\n        {constructor_body}\n\n    \
+             def build_dataset(self):\n        self.loader = DataLoader([1, 2], \
+             num_workers=int(self.opt.workers))\n        for batch in self.loader:\n            \
+             pass\n"
+        );
+        let dir = project(&[
+            ("pyproject.toml", "[project]\nname = 'pc'\n"),
+            (
+                "argument_parser.py",
+                "import argparse\nfrom easydict import EasyDict\n\n\ndef parser():\n    \
+                 parser = argparse.ArgumentParser()\n    parser.add_argument('--workers', \
+                 type=int, default=16)\n    opt = parser.parse_args()\n    opt = \
+                 EasyDict(opt.__dict__)\n    return opt\n",
+            ),
+            ("trainer.py", &trainer),
+            (
+                "train.py",
+                "import argument_parser\n\nopt = argument_parser.parser()\nfrom trainer import \
+                 Trainer\n\n\ndef main():\n    trainer = Trainer(opt)\n    \
+                 trainer.build_dataset()\n\n\nif __name__ == '__main__':\n    main()\n",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run("self.epoch = 0"), ["trainer.py:10:DL201"]);
+    assert!(run("self.opt['workers'] = 2").is_empty());
+}

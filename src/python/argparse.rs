@@ -39,6 +39,7 @@ use tree_sitter::Node;
 mod inherited;
 mod instance;
 mod writes;
+use writes::MappingWrite;
 pub(crate) use writes::branch_runs;
 
 pub(crate) use inherited::{KeptParameter, Writes, constructor_writes, kept_parameter};
@@ -908,6 +909,20 @@ impl ArgparseDefaults {
                 return Err(why);
             }
         }
+        // `opt['workers'] = 2` on an attribute-dict copy.
+        for write in namespace.mapping_writes(m, &flow) {
+            if write
+                .keys
+                .as_ref()
+                .is_none_or(|k| k.iter().any(|k| k == attribute))
+            {
+                return Err(format!(
+                    "`{}` on line {} may change it",
+                    m.text(write.statement),
+                    m.line(write.statement.start_byte())
+                ));
+            }
+        }
         // A namespace another module parses at import, which any importer may change.
         if let Origin::Parser(parser) = origin
             && let Some(file) = self
@@ -1138,6 +1153,19 @@ impl Namespace {
         }
     }
 
+    /// The writes through item syntax or a mapping method of the names the namespace went
+    /// through, on objects that may hold it.
+    fn mapping_writes<'a>(&self, m: &Module<'a>, flow: &Flow<'_, 'a>) -> Vec<MappingWrite<'a>> {
+        let mut names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        names.sort_unstable();
+        names.dedup();
+        names
+            .into_iter()
+            .flat_map(|name| writes::mapping_writes(m, name))
+            .filter(|w| self.aliased_by(flow, w.object, m.scope_at(w.object)))
+            .collect()
+    }
+
     /// Whether `object` may hold this namespace: it leads to one of its parsers, or, when it
     /// leads to none that can be followed, it is spelled as a name the namespace went through.
     fn aliased_by<'a>(&self, flow: &Flow<'_, 'a>, object: Node<'a>, scope: ScopeId) -> bool {
@@ -1310,6 +1338,9 @@ fn written_attributes(m: &Module, namespace: &Namespace) -> Option<Written> {
         }
     }
     out.extend(foreign_writes(m, &flow, namespace).ok()?.into_keys());
+    for write in namespace.mapping_writes(m, &flow) {
+        out.extend(write.keys?);
+    }
     for write in m.attribute_assignments() {
         if out.contains(write.attribute) {
             continue;
@@ -1799,6 +1830,40 @@ fn base_constructor(m: &Module, call: &CallSite) -> Option<(String, Option<Strin
 
 /// Whether `call` is unpacked into names (`args, unparsed = get_args()`): the namespace a
 /// function of another file returns is then the first item of its tuple.
+/// Classes that copy a mapping into an object whose keys read as attributes.
+const ATTRIBUTE_DICTS: &[&str] = &[
+    "addict.Dict",
+    "attrdict.AttrDict",
+    "dotmap.DotMap",
+    "easydict.EasyDict",
+    "ml_collections.ConfigDict",
+    "munch.Munch",
+    "munch.munchify",
+    "omegaconf.OmegaConf.create",
+];
+
+/// The namespace whose attributes `call` copies into a new object read the same way:
+/// `EasyDict(vars(args))`, `edict(opt.__dict__)`, `SimpleNamespace(**vars(args))`.
+fn attribute_dict_of<'a>(m: &Module<'a>, qualified: &str, call: Node<'a>) -> Option<Node<'a>> {
+    let args = call.child_by_field_name("arguments")?;
+    let mut cursor = args.walk();
+    let [only] = args
+        .named_children(&mut cursor)
+        .filter(|a| a.kind() != "comment")
+        .collect::<Vec<_>>()[..]
+    else {
+        return None;
+    };
+    let mapping = match qualified {
+        "argparse.Namespace" | "types.SimpleNamespace" if only.kind() == "dictionary_splat" => {
+            only.named_child(0)?
+        }
+        q if ATTRIBUTE_DICTS.contains(&q) => only,
+        _ => return None,
+    };
+    configs::dict_of(m, mapping)
+}
+
 fn unpacked(call: Node) -> bool {
     call.parent().is_some_and(|p| {
         p.kind() == "assignment"
@@ -2310,18 +2375,24 @@ impl<'m, 'a> Flow<'m, 'a> {
                         Some(vec![id])
                     }
                     Want::Namespace => {
+                        let qualified = m.qualified_in(callee, scope, 0);
+                        // `opt = EasyDict(opt.__dict__)`: the same values, read the same way.
+                        if let Some(original) = qualified
+                            .as_deref()
+                            .and_then(|q| attribute_dict_of(m, q, expr))
+                        {
+                            return self.resolve(original, scope, frame, depth + 1, want);
+                        }
                         // `copy.deepcopy(args)`: the copy starts with the namespace's values.
-                        let copied = matches!(
-                            m.qualified_in(callee, scope, 0).as_deref(),
-                            Some("copy.deepcopy" | "copy.copy")
-                        );
+                        let copied =
+                            matches!(qualified.as_deref(), Some("copy.deepcopy" | "copy.copy"));
                         match positional_args(expr).as_slice() {
                             [original] if copied => {
                                 self.resolve(*original, scope, frame, depth + 1, want)
                             }
                             // `args = parse_args_knn()` of another file of the project.
                             _ => self
-                                .foreign_function(expr, m.qualified_in(callee, scope, 0).as_deref())
+                                .foreign_function(expr, qualified.as_deref())
                                 .or_else(|| {
                                     self.parse_call(expr, scope, frame, depth, "parse_args")
                                 })

@@ -598,3 +598,64 @@ fn parsed_in_place(m: &Module, read: Node) -> bool {
             .and_then(|f| f.child_by_field_name("attribute"))
             .is_some_and(|a| matches!(m.text(a), "parse_args" | "parse_known_args"))
 }
+
+/// A write through item syntax or a mapping method, which only an attribute-dict copy of a
+/// namespace takes (`opt['workers'] = 2`, `opt.update(cfg)` on an `EasyDict(vars(args))`).
+pub(super) struct MappingWrite<'a> {
+    /// The expression written through (`opt`, `self.opt`).
+    pub object: Node<'a>,
+    /// The statement that writes.
+    pub statement: Node<'a>,
+    /// The keys written; `None` when they may be any.
+    pub keys: Option<Vec<String>>,
+}
+
+/// Every mapping write through an expression spelled `name`.
+pub(super) fn mapping_writes<'a>(m: &Module<'a>, name: &str) -> Vec<MappingWrite<'a>> {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    let mut out = Vec::new();
+    for reference in m.references(last) {
+        let object = match reference.parent() {
+            Some(p) if p.kind() == "attribute" && m.text(p) == name => p,
+            _ if m.text(reference) == name => reference,
+            _ => continue,
+        };
+        let Some(parent) = object.parent() else {
+            continue;
+        };
+        let keys = match parent.kind() {
+            "subscript" if parent.child_by_field_name("value") == Some(object) => {
+                let assigned = parent.parent().is_some_and(|a| {
+                    matches!(a.kind(), "assignment" | "augmented_assignment")
+                        && a.child_by_field_name("left") == Some(parent)
+                });
+                if !assigned {
+                    continue;
+                }
+                let key = parent.child_by_field_name("subscript");
+                key.and_then(|k| m.string_value(k)).map(|k| vec![k])
+            }
+            "attribute" if parent.child_by_field_name("object") == Some(object) => {
+                let method = parent.child_by_field_name("attribute").map(|a| m.text(a));
+                let call = parent.parent().filter(|c| c.kind() == "call");
+                match (method, call) {
+                    (Some("update"), Some(call)) => update_keys(m, call),
+                    (Some("setdefault" | "__setitem__" | "merge_update"), Some(call)) => {
+                        positional_args(call)
+                            .first()
+                            .and_then(|k| m.string_value(*k))
+                            .map(|k| vec![k])
+                    }
+                    _ => continue,
+                }
+            }
+            _ => continue,
+        };
+        out.push(MappingWrite {
+            object,
+            statement: m.statement_of(object),
+            keys,
+        });
+    }
+    out
+}

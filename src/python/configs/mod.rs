@@ -43,7 +43,7 @@ use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 pub(crate) use click::parameter_value;
 pub(crate) use pyyaml::{SplatFile, YamlLoader, parser_defaults, returned_load, splat_file};
-pub(crate) use yacs::{Merger, attribute_setter, merger};
+pub(crate) use yacs::{Merger, attribute_setter, dict_of, merger};
 
 /// How many calls of a function are read before giving up.
 const MAX_CALLS: usize = 16;

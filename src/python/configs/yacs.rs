@@ -607,7 +607,7 @@ pub(crate) fn attribute_setter<'a>(
 }
 
 /// `X` of `X.__dict__` or `vars(X)`: the object whose attributes that mapping holds.
-fn dict_of<'a>(m: &Module<'a>, expr: Node<'a>) -> Option<Node<'a>> {
+pub(crate) fn dict_of<'a>(m: &Module<'a>, expr: Node<'a>) -> Option<Node<'a>> {
     match expr.kind() {
         "attribute"
             if expr
