@@ -5572,3 +5572,37 @@ fn a_namespace_copied_into_an_attribute_dict_in_another_file() {
     assert_eq!(run("self.epoch = 0"), ["trainer.py:10:DL201"]);
     assert!(run("self.opt['workers'] = 2").is_empty());
 }
+
+/// A count that depends on which caller runs the builder: `loaders` lists it per caller's
+/// path, the values DL201 checks.
+#[test]
+fn loaders_shows_a_count_on_each_callers_path() {
+    let dir = project(&[(
+        "train.py",
+        "from torch.utils.data import DataLoader\n\n\ndef make_dataloader(dataset, split):\n    \
+         if split == 'train':\n        num_workers = 4\n    else:\n        num_workers = 16\n    \
+         return DataLoader(dataset, num_workers=num_workers)\n\n\ndef main(dataset):\n    \
+         for split in ['train', 'test']:\n        pass\n    train = make_dataloader(dataset, \
+         'train')\n    test = make_dataloader(dataset, 'test')\n    for batch in test:\n        \
+         pass\n",
+    )]);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "    num_workers unknown: `num_workers` is not a value dldoctor can resolve without running the code, passed on line 9\n        depends on the caller:\n            4 when `split` is \"train\", passed for split to make_dataloader (line 15)\n            16 when `split` is \"test\", passed for split to make_dataloader (line 16)\n",
+        ],
+    );
+    let out = dldoctor(dir.path(), &["loaders", "--format", "json", "train.py"]);
+    let files: Value = serde_json::from_slice(&out.stdout).expect("json");
+    let workers = argument(&files[0]["loaders"][0], "num_workers");
+    assert_eq!(workers["status"], "unknown");
+    assert_eq!(workers["by_caller"][1]["value"], "16");
+    assert_eq!(
+        workers["by_caller"][1]["when"],
+        "when `split` is \"test\", passed for split to make_dataloader (line 16)"
+    );
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["train.py:9:DL201"]
+    );
+}

@@ -406,6 +406,48 @@ if __name__ == \"__main__\":
     );
 }
 
+#[test]
+fn hover_on_a_loader_shows_its_count_on_each_callers_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("train.py");
+    let text = "\
+from torch.utils.data import DataLoader
+
+
+def make_dataloader(dataset, split):
+    if split == \"train\":
+        num_workers = 4
+    else:
+        num_workers = 16
+    return DataLoader(dataset, num_workers=num_workers)
+
+
+def main(dataset):
+    for loader in [make_dataloader(dataset, \"train\"), make_dataloader(dataset, \"test\")]:
+        for batch in loader:
+            pass
+";
+    std::fs::write(&path, text).unwrap();
+    let uri = file_uri(&path);
+    let (mut lsp, _) = start(&[], false, dir.path());
+    lsp.open(&uri, text);
+    lsp.diagnostics_for_version(&uri, 1);
+    let at = text.find("DataLoader(dataset").unwrap() + 1;
+    let (line, character) = position_of(text, at, Enc::Utf16);
+    let result = lsp.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}),
+    );
+    let hover = result["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        hover.contains(
+            "depends on the caller: 4 when `split` is \"train\", passed for split to \
+             make_dataloader (line 13); 16 when `split` is \"test\""
+        ),
+        "{hover}"
+    );
+}
+
 /// A client whose `initialize` says its locale is `zh-cn`.
 fn start_chinese(root: &Path) -> Lsp {
     let mut lsp = Lsp::start();

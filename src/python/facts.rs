@@ -7,12 +7,12 @@ use serde::Serialize;
 use crate::lang::Lang;
 use crate::notebook::{self, CellMap};
 use crate::python::analysis::Analysis;
-use crate::python::batch_samplers;
 use crate::python::labels::EntryName;
 use crate::python::loaders::{ArgState, DatasetClass, Loader, Param, Passing};
 use crate::python::model::Module;
 use crate::python::start_method::{self, StartMethod};
 use crate::python::values::{Resolved, path_note};
+use crate::python::{batch_samplers, paths};
 
 /// The parameters every report shows, passed or not: those the rules decide on.
 const ALWAYS: [Param; 6] = [
@@ -73,11 +73,24 @@ pub struct ArgumentFact {
     /// ("written under a condition that does not resolve, line 24").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub unknown_because: Option<String>,
+    /// For an unknown value that depends on which caller runs the function building the
+    /// loader: its value on each caller's path (what DL201 checks).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub by_caller: Vec<PathFact>,
     /// The resolved value behind `value`, for renderers that word its origin themselves.
     #[serde(skip)]
     pub resolved: Option<Resolved>,
     #[serde(skip)]
     pub conditional: bool,
+}
+
+/// An argument's value on one caller's path ([`paths::caller_paths`]).
+#[derive(Clone, Debug, Serialize)]
+pub struct PathFact {
+    /// The value in Python's spelling.
+    pub value: String,
+    /// Which path: "when `split` is "test", passed for split to make_dataloader (line 23)".
+    pub when: String,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -178,6 +191,7 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
         value: None,
         origin: String::new(),
         unknown_because: None,
+        by_caller: Vec::new(),
         resolved: None,
         conditional: false,
     };
@@ -259,6 +273,16 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
                 );
                 fact.unknown_because = m.why_unknown(arg.value_node);
             }
+            if matches!(fact.status, Status::Unknown) && !arg.conditional && param != Param::Dataset
+            {
+                fact.by_caller = paths::caller_paths(m, loader, arg)
+                    .into_iter()
+                    .map(|p| PathFact {
+                        value: p.value.value.to_string(),
+                        when: p.when[0].clone(),
+                    })
+                    .collect();
+            }
         }
         ArgState::Default => {
             let value = loader.default(param);
@@ -336,6 +360,12 @@ pub fn render_text(path: &str, facts: &[LoaderFacts]) -> String {
                     let _ = writeln!(out, "    {name} unknown: {}", a.origin);
                     if let Some(why) = &a.unknown_because {
                         let _ = writeln!(out, "        because {why}");
+                    }
+                    if !a.by_caller.is_empty() {
+                        let _ = writeln!(out, "        depends on the caller:");
+                    }
+                    for path in &a.by_caller {
+                        let _ = writeln!(out, "            {} {}", path.value, path.when);
                     }
                 }
             }

@@ -21,6 +21,7 @@ pub mod kinds;
 pub mod labels;
 pub mod loaders;
 pub mod model;
+pub mod paths;
 pub mod start_method;
 pub mod subclass;
 pub mod syntax;

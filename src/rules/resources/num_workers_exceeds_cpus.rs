@@ -5,9 +5,8 @@ use crate::fix::Fix;
 use crate::lang::Lang;
 use crate::python::edit;
 use crate::python::loaders::{Param, Passing};
-use crate::python::model::BindingKind;
+use crate::python::paths;
 use crate::python::values::Value;
-use crate::python::{argparse, defaults};
 use crate::rules::resources::{assumed, assumed_zh, atom_text, imports, never_iterated};
 use crate::rules::{Checker, Code, FixAvailability, Rule};
 
@@ -320,59 +319,21 @@ pub fn check(checker: &mut Checker) {
     }
 }
 
-/// How many parameters of the function building a loader are tried one by one.
-const MAX_PATH_PARAMETERS: usize = 6;
-
 /// The largest whole-number count the argument `arg` takes on one caller's path of the function
-/// that builds the loader, when its value depends on which caller runs it (`if split ==
-/// 'train': num_workers = 4 else: num_workers = 16`, called with `'train'` and `'test'`), with
-/// what to say of that path in English and Chinese. `None` when no caller's value of a
-/// parameter gives one, or the loader is not built on that path.
+/// that builds the loader ([`paths::caller_paths`]), with what to say of that path in English
+/// and Chinese (the first such path when several give it).
 fn largest_on_a_path(
     m: &crate::python::model::Module,
     loader: &crate::python::loaders::Loader,
     arg: &crate::python::loaders::Argument,
 ) -> Option<(i64, [String; 2])> {
-    let function = m.function(m.function_at(loader.call)?)?;
-    let params: Vec<_> = m
-        .bindings()
-        .iter()
-        .filter(|b| b.scope == function.scope && b.kind == BindingKind::Parameter)
-        .take(MAX_PATH_PARAMETERS + 1)
-        .collect();
-    if params.len() > MAX_PATH_PARAMETERS {
-        return None;
-    }
-    let scope = m.scope_at(arg.value_node);
     let mut best: Option<(i64, [String; 2])> = None;
-    for param in params {
-        for given in defaults::caller_values(m, param) {
-            let (runs, value) = defaults::assuming(m, param, given.clone(), || {
-                (
-                    argparse::branch_runs(m, loader.call, None, 0),
-                    m.value_in(arg.value_node, scope, 0),
-                )
-            });
-            let Value::Int(n) = value.value else {
-                continue;
-            };
-            if runs == Some(false) || best.as_ref().is_some_and(|(b, _)| *b >= n) {
-                continue;
-            }
-            let texts = [Lang::En, Lang::Zh].map(|lang| {
-                let note = given.provenance.note(lang);
-                match (lang, note) {
-                    (Lang::En, Some(note)) => {
-                        format!("when `{}` is {}, {note}", param.name, given.value)
-                    }
-                    (Lang::En, None) => format!("when `{}` is {}", param.name, given.value),
-                    (Lang::Zh, Some(note)) => {
-                        format!("`{}` 为 {} 时，{note}", param.name, given.value)
-                    }
-                    (Lang::Zh, None) => format!("`{}` 为 {} 时", param.name, given.value),
-                }
-            });
-            best = Some((n, texts));
+    for path in paths::caller_paths(m, loader, arg) {
+        let Value::Int(n) = path.value.value else {
+            continue;
+        };
+        if best.as_ref().is_none_or(|(b, _)| *b < n) {
+            best = Some((n, path.when));
         }
     }
     best

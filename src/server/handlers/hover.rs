@@ -245,13 +245,25 @@ fn setup(model: &Module, loader: &Loader, config: &Config) -> String {
                 Lang::En => format!("{value} ({})", fact.origin),
                 Lang::Zh => format!("{value}（{}）", labels.default),
             },
-            _ => match (locale, &fact.unknown_because) {
-                (Lang::En, Some(why)) => {
-                    format!("{} ({}; because {why})", labels.unknown, fact.origin)
+            _ => {
+                let paths: Vec<String> = fact
+                    .by_caller
+                    .iter()
+                    .map(|p| format!("{} {}", p.value, p.when))
+                    .collect();
+                let paths = if paths.is_empty() {
+                    String::new()
+                } else {
+                    format!("; depends on the caller: {}", paths.join("; "))
+                };
+                match (locale, &fact.unknown_because) {
+                    (Lang::En, Some(why)) => {
+                        format!("{} ({}; because {why}{paths})", labels.unknown, fact.origin)
+                    }
+                    (Lang::En, None) => format!("{} ({}{paths})", labels.unknown, fact.origin),
+                    (Lang::Zh, _) => labels.unknown.to_owned(),
                 }
-                (Lang::En, None) => format!("{} ({})", labels.unknown, fact.origin),
-                (Lang::Zh, _) => labels.unknown.to_owned(),
-            },
+            }
         }
     };
     let mut md = format!("**{}**: {}\n\n", found.entry, labels.effective);
