@@ -5606,3 +5606,51 @@ fn loaders_shows_a_count_on_each_callers_path() {
         ["train.py:9:DL201"]
     );
 }
+
+/// The shape of a family of pose repositories: a plain config class whose `update(path)`
+/// method copies a YAML file's keys onto the module-level instance by `setattr`, called by
+/// the entry script only when `--cfg` is given. The class default counts unless a call of
+/// the method may run, or the config's file sets keys by computed name elsewhere.
+#[test]
+fn a_config_method_that_sets_any_key_counts_where_it_is_called() {
+    let run = |call: &str, config_extra: &str| {
+        let config = format!(
+            "import yaml\n\n\nclass Config:\n    num_thread = 16\n\n    def set_args(self, \
+             gpu_ids):\n        self.gpu_ids = gpu_ids\n\n    def update(self, config_file):\n        \
+             with open(config_file) as f:\n            for k, v in yaml.safe_load(f).items():\n                \
+             if hasattr(cfg, k):\n                    setattr(cfg, k, v)\n\n\ncfg = \
+             Config()\n{config_extra}"
+        );
+        let train = format!(
+            "import argparse\nfrom config import cfg\nfrom base import Trainer\n\n\ndef \
+             parse_args():\n    parser = argparse.ArgumentParser()\n    \
+             parser.add_argument('--gpu', type=str, dest='gpu_ids')\n    \
+             parser.add_argument('--cfg', type=str, default='')\n    return \
+             parser.parse_args()\n\n\ndef main():\n    args = parse_args()\n    \
+             cfg.set_args(args.gpu_ids)\n    {call}\n    Trainer().make()\n\n\nif __name__ == \
+             '__main__':\n    main()\n"
+        );
+        let dir = project(&[
+            ("main/config.py", &config),
+            ("main/train.py", &train),
+            (
+                "common/base.py",
+                "from torch.utils.data import DataLoader\nfrom config import cfg\n\n\nclass \
+                 Trainer:\n    def make(self):\n        loader = DataLoader([1], \
+                 num_workers=cfg.num_thread)\n        for batch in loader:\n            pass\n",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let fired = ["common/base.py:7:DL201"];
+    assert_eq!(run("if args.cfg:\n        cfg.update(args.cfg)", ""), fired);
+    // Called on every run: any key may change.
+    assert!(run("cfg.update(args.cfg)", "").is_empty());
+    // The config's file sets keys by computed name outside the class too.
+    let loader = "\n\ndef load(path):\n    for k, v in yaml.safe_load(open(path)).items():\n        \
+                  setattr(cfg, k, v)\n";
+    assert!(run("if args.cfg:\n        cfg.update(args.cfg)", loader).is_empty());
+    let loader = "\n\ndef load(path):\n    for k, v in yaml.safe_load(open(path)).items():\n        \
+                  cfg.__dict__[k] = v\n";
+    assert!(run("if args.cfg:\n        cfg.update(args.cfg)", loader).is_empty());
+}

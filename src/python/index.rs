@@ -113,6 +113,10 @@ pub struct ProjectIndex {
     /// Whether another file of the project may write an attribute of a class's instances, by
     /// the class's file and name and the attribute ([`ProjectIndex::may_write_instances`]).
     instance_writes: Mutex<HashMap<(PathBuf, String, String), bool>>,
+    /// Whether a file of the project calls, where the call may run, a method of a
+    /// module-level config's class that sets its attributes by computed name, by the config's
+    /// file and name ([`ProjectIndex::may_call_writer`]).
+    writer_calls: Mutex<HashMap<(PathBuf, String), bool>>,
     /// The bases in the header of a module-level class, by file and class
     /// ([`header_bases`]): a file not summarised is asked again for each name imported from
     /// it. Forgotten when the file changes.
@@ -591,7 +595,12 @@ impl ProjectIndex {
             .keys()
             .any(|(_, class, _)| text.is_none_or(|t| t.contains(class.as_str())));
         instances.clear();
-        names_one || names_class
+        let mut writers = lock(&self.writer_calls);
+        let names_config = writers
+            .keys()
+            .any(|(_, name)| text.is_none_or(|t| t.contains(name.as_str())));
+        writers.clear();
+        names_one || names_class || names_config
     }
 
     /// Forgets what callers pass to helpers, when `path` was one of the callers or, with its
@@ -1074,6 +1083,65 @@ impl ProjectIndex {
             }
             if !own && writes_key(&source, key) {
                 return Some(true);
+            }
+        }
+        Some(false)
+    }
+
+    /// Whether a file of the project calls a method that sets attributes of the module-level
+    /// config `name` of `config_file` by computed name (`cfg.update(args.cfg)`, where
+    /// `Config.update` runs `setattr(cfg, k, v)` over a YAML file's keys), where the call may
+    /// run on a run with the defaults: `if args.cfg:` with `--cfg` defaulting to `''` does
+    /// not. `true` when a file cannot be read. Memoised until a file changes.
+    pub(crate) fn may_call_writer(&self, config_file: &Path, name: &str) -> bool {
+        let memo_key = (config_file.to_path_buf(), name.to_owned());
+        if let Some(known) = lock(&self.writer_calls).get(&memo_key) {
+            return *known;
+        }
+        let found = self.find_writer_call(config_file, name).unwrap_or(true);
+        lock(&self.writer_calls).insert(memo_key, found);
+        found
+    }
+
+    fn find_writer_call(&self, config_file: &Path, name: &str) -> Option<bool> {
+        // Without a reader the analysis sees its one file, whose own calls
+        // `ClassDefaults::in_file` counts.
+        let Some(reader) = self.reader.as_ref() else {
+            return Some(false);
+        };
+        let source = reader(config_file)?;
+        let tree = crate::python::parse(&source, None)?;
+        let own =
+            Module::build_definitions(&source, &tree, config_file, self, Catalogue::builtin_ref());
+        let writers = configs::instance_writers(&own, name);
+        if writers.is_empty() {
+            return Some(false);
+        }
+        let files = self.search_files(config_file)?;
+        for method in &writers {
+            let call = format!(".{method}(");
+            for (file, text) in mentioning(reader.as_ref(), &files, config_file, &[&call, name]) {
+                let Some(tree) = crate::python::parse(&text, None) else {
+                    continue;
+                };
+                let m =
+                    Module::build_definitions(&text, &tree, file, self, Catalogue::builtin_ref());
+                let calls = m
+                    .calls()
+                    .iter()
+                    .filter(|c| c.method == Some(method.as_str()));
+                for c in calls {
+                    let receiver = c
+                        .callee
+                        .child_by_field_name("object")
+                        .and_then(|o| m.qualified_in(o, c.scope, 0))
+                        .and_then(|q| self.binding(file, &q));
+                    let on_config =
+                        receiver.is_some_and(|r| r.file == config_file && r.name == name);
+                    if on_config && argparse::branch_runs(&m, c.node, None, 0) != Some(false) {
+                        return Some(true);
+                    }
+                }
             }
         }
         Some(false)

@@ -184,7 +184,7 @@ fn class_defaults(m: &Module, class: ClassId, depth: u32) -> Option<ClassDefault
         else {
             continue;
         };
-        if !sets_computed_names(m, call) {
+        if !sets_computed_names(m, call, class) {
             continue;
         }
         // `__init__` runs with every construction.
@@ -200,13 +200,37 @@ fn class_defaults(m: &Module, class: ClassId, depth: u32) -> Option<ClassDefault
     Some(found)
 }
 
-/// Whether `call` (of a method of the class) sets attributes of `self` or `cls` by computed
-/// name: `setattr(self, key, value)` with a key that is not a literal, `self.__dict__.update`
-/// or `vars(self).update`.
-fn sets_computed_names(m: &Module, call: &CallSite) -> bool {
+/// Whether `call` (of a method of `class`) sets attributes of `self` or `cls`, or of the
+/// module-level instance of the class (`setattr(cfg, k, v)` in `Config.update` after `cfg =
+/// Config()`), by computed name: `setattr(self, key, value)` with a key that is not a literal,
+/// `self.__dict__.update` or `vars(self).update`.
+pub(super) fn sets_computed_names(m: &Module, call: &CallSite, class: ClassId) -> bool {
     attribute_setter(m, call).is_some_and(|(object, name)| {
-        matches!(m.text(object), "self" | "cls") && name.is_none_or(|k| m.string_value(k).is_none())
+        let instance = || {
+            object.kind() == "identifier"
+                && m.single_binding(m.text(object), MODULE_SCOPE)
+                    .is_some_and(|b| {
+                        b.kind == BindingKind::Assign
+                            && b.value.is_some_and(|v| constructed(m, v) == Some(class))
+                    })
+        };
+        (matches!(m.text(object), "self" | "cls") || instance())
+            && name.is_none_or(|k| m.string_value(k).is_none())
     })
+}
+
+/// The methods of the class whose instance the module-level `name` holds (`cfg = Config()`)
+/// that set its attributes by computed name (`cfg.update(path)`): a call of one, where it may
+/// run, may change any key.
+pub(crate) fn instance_writers(m: &Module, name: &str) -> Vec<String> {
+    let class = m
+        .single_binding(name, MODULE_SCOPE)
+        .filter(|b| b.kind == BindingKind::Assign)
+        .and_then(|b| constructed(m, b.value?));
+    class
+        .and_then(|class| defaults(m, class))
+        .map(|d| d.free_writers)
+        .unwrap_or_default()
 }
 
 /// The defaults of the base `base` of a class: a plain config class of this file, or of

@@ -41,6 +41,7 @@ use crate::python::model::{
 };
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
+pub(crate) use classes::instance_writers;
 pub(crate) use click::parameter_value;
 pub(crate) use pyyaml::{SplatFile, YamlLoader, parser_defaults, returned_load, splat_file};
 pub(crate) use yacs::{Merger, attribute_setter, dict_of, merger};

@@ -512,8 +512,21 @@ fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
         }
     }
     // A merge, or attributes set by computed name (`setattr(CFG, key, value)`,
-    // `CFG.__dict__.update(...)`, `vars(cfg).update(...)`): any key may change.
-    let merged = m.calls().iter().find(|c| {
+    // `CFG.__dict__.update(...)`, `vars(cfg).update(...)`): any key may change. In a method of
+    // the config's own class (`Config.update(path)`), only where the method is called.
+    let class = m
+        .single_binding(name, MODULE_SCOPE)
+        .filter(|b| b.kind == BindingKind::Assign)
+        .and_then(|b| classes::constructed(m, b.value?));
+    let in_writer = |c: &CallSite| {
+        class.is_some_and(|class| {
+            c.function
+                .and_then(|f| m.function(f))
+                .is_some_and(|f| f.class == Some(class))
+                && classes::sets_computed_names(m, c, class)
+        })
+    };
+    let merged = m.calls().iter().filter(|c| !in_writer(c)).find(|c| {
         let receiver = match c.method {
             Some(method) if MERGES.contains(&method) => c.callee.child_by_field_name("object"),
             _ => attribute_setter(m, c).map(|(o, _)| o),
@@ -527,7 +540,29 @@ fn defaults(m: &Module, name: &str, mut tree: yaml::Node) -> yaml::Node {
             line: m.line(call.node.start_byte()),
         });
     }
+    if let Some(target) = dict_item_write(m, name) {
+        return yaml::Node::Gap(ConfigGap::Merged {
+            call: m.text(target).to_owned(),
+            line: m.line(target.start_byte()),
+        });
+    }
     tree
+}
+
+/// An item assignment into the attributes' mapping of the config `name` (`cfg.__dict__[k] =
+/// v`): the target, which may write any key.
+fn dict_item_write<'a>(m: &Module<'a>, name: &str) -> Option<Node<'a>> {
+    m.references("__dict__").into_iter().find_map(|reference| {
+        let mapping = reference.parent().filter(|p| p.kind() == "attribute")?;
+        attribute_path(m, mapping.child_by_field_name("object")?, name)?;
+        let target = mapping.parent().filter(|p| {
+            p.kind() == "subscript" && p.child_by_field_name("value") == Some(mapping)
+        })?;
+        let assignment = target.parent()?;
+        (matches!(assignment.kind(), "assignment" | "augmented_assignment")
+            && assignment.child_by_field_name("left") == Some(target))
+        .then_some(target)
+    })
 }
 
 /// Whether `expr` (`cfg`, `cfg.TRAIN`) starts from a name that `scope` binds only to a copy
@@ -714,15 +749,17 @@ pub(super) fn value(
     }) {
         return None;
     }
-    if let Object::Global { file, .. } = object {
+    if let Object::Global { file, name } = object {
         let is_entry = m.top_level_statements().iter().any(|s| m.is_main_guard(*s));
         // A module the entry scripts import reads the shared config after they ran: any file
         // of the project that names the config's module may have changed it.
+        // The config's own file is read by `defaults` (its methods that set attributes by
+        // computed name count where they are called).
         let unsure = match is_entry {
             true => imports_a_writer(m, file, key),
-            false => m.index.may_write_shared(file, key, false),
+            false => m.index.may_write_shared(file, key, true),
         };
-        if unsure {
+        if unsure || m.index.may_call_writer(file, name) {
             return None;
         }
     }
