@@ -5640,17 +5640,40 @@ fn a_config_method_that_sets_any_key_counts_where_it_is_called() {
                  num_workers=cfg.num_thread)\n        for batch in loader:\n            pass\n",
             ),
         ]);
-        codes_of(&check_json(dir.path()).1, "DL201")
+        let loaders = dldoctor(dir.path(), &["loaders"]);
+        (
+            codes_of(&check_json(dir.path()).1, "DL201"),
+            String::from_utf8_lossy(&loaders.stdout).into_owned(),
+        )
     };
     let fired = ["common/base.py:7:DL201"];
-    assert_eq!(run("if args.cfg:\n        cfg.update(args.cfg)", ""), fired);
-    // Called on every run: any key may change.
-    assert!(run("cfg.update(args.cfg)", "").is_empty());
+    assert_eq!(
+        run("if args.cfg:\n        cfg.update(args.cfg)", "").0,
+        fired
+    );
+    // Called on every run: any key may change, and `loaders` says where.
+    let (codes, loaders) = run("cfg.update(args.cfg)", "");
+    assert!(codes.is_empty());
+    assert!(
+        loaders.contains(
+            "num_workers unknown: `cfg.num_thread`: `cfg.update(args.cfg)` in ../main/train.py \
+             (line 16) may change it when the code runs"
+        ),
+        "{loaders}"
+    );
     // The config's file sets keys by computed name outside the class too.
     let loader = "\n\ndef load(path):\n    for k, v in yaml.safe_load(open(path)).items():\n        \
                   setattr(cfg, k, v)\n";
-    assert!(run("if args.cfg:\n        cfg.update(args.cfg)", loader).is_empty());
+    assert!(
+        run("if args.cfg:\n        cfg.update(args.cfg)", loader)
+            .0
+            .is_empty()
+    );
     let loader = "\n\ndef load(path):\n    for k, v in yaml.safe_load(open(path)).items():\n        \
                   cfg.__dict__[k] = v\n";
-    assert!(run("if args.cfg:\n        cfg.update(args.cfg)", loader).is_empty());
+    assert!(
+        run("if args.cfg:\n        cfg.update(args.cfg)", loader)
+            .0
+            .is_empty()
+    );
 }

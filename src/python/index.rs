@@ -116,7 +116,7 @@ pub struct ProjectIndex {
     /// Whether a file of the project calls, where the call may run, a method of a
     /// module-level config's class that sets its attributes by computed name, by the config's
     /// file and name ([`ProjectIndex::may_call_writer`]).
-    writer_calls: Mutex<HashMap<(PathBuf, String), bool>>,
+    writer_calls: Mutex<HashMap<(PathBuf, String), WriterCalled>>,
     /// The bases in the header of a module-level class, by file and class
     /// ([`header_bases`]): a file not summarised is asked again for each name imported from
     /// it. Forgotten when the file changes.
@@ -127,6 +127,19 @@ pub struct ProjectIndex {
     /// dotted module: every call of an imported name asks, and each answer costs a few
     /// `stat`s per enclosing folder. Forgotten when files are added, change or go away.
     modules: Mutex<ModuleFiles>,
+}
+
+/// What [`ProjectIndex::may_call_writer`] found, by the config's file and name.
+type WriterCalled = Option<Arc<WriterCall>>;
+
+/// A call of a method that sets a module-level config's attributes by computed name
+/// ([`ProjectIndex::may_call_writer`]).
+#[derive(Debug)]
+pub(crate) struct WriterCall {
+    pub file: PathBuf,
+    pub line: u32,
+    /// The call as written, in backticks.
+    pub call: String,
 }
 
 /// The memo of [`ProjectIndex::module_file`], with a generation that each forgetting bumps, so
@@ -1092,32 +1105,46 @@ impl ProjectIndex {
     /// config `name` of `config_file` by computed name (`cfg.update(args.cfg)`, where
     /// `Config.update` runs `setattr(cfg, k, v)` over a YAML file's keys), where the call may
     /// run on a run with the defaults: `if args.cfg:` with `--cfg` defaulting to `''` does
-    /// not. `true` when a file cannot be read. Memoised until a file changes.
-    pub(crate) fn may_call_writer(&self, config_file: &Path, name: &str) -> bool {
+    /// not. The call found, or the config's file when it cannot be read. Memoised until a
+    /// file changes.
+    pub(crate) fn may_call_writer(
+        &self,
+        config_file: &Path,
+        name: &str,
+    ) -> Option<Arc<WriterCall>> {
         let memo_key = (config_file.to_path_buf(), name.to_owned());
         if let Some(known) = lock(&self.writer_calls).get(&memo_key) {
-            return *known;
+            return known.clone();
         }
-        let found = self.find_writer_call(config_file, name).unwrap_or(true);
-        lock(&self.writer_calls).insert(memo_key, found);
+        let found = self.find_writer_call(config_file, name).map(Arc::new);
+        lock(&self.writer_calls).insert(memo_key, found.clone());
         found
     }
 
-    fn find_writer_call(&self, config_file: &Path, name: &str) -> Option<bool> {
+    fn find_writer_call(&self, config_file: &Path, name: &str) -> Option<WriterCall> {
         // Without a reader the analysis sees its one file, whose own calls
         // `ClassDefaults::in_file` counts.
-        let Some(reader) = self.reader.as_ref() else {
-            return Some(false);
+        let reader = self.reader.as_ref()?;
+        let unreadable = || WriterCall {
+            file: config_file.to_path_buf(),
+            line: 1,
+            call: "a file that cannot be read".to_owned(),
         };
-        let source = reader(config_file)?;
-        let tree = crate::python::parse(&source, None)?;
+        let Some(source) = reader(config_file) else {
+            return Some(unreadable());
+        };
+        let Some(tree) = crate::python::parse(&source, None) else {
+            return Some(unreadable());
+        };
         let own =
             Module::build_definitions(&source, &tree, config_file, self, Catalogue::builtin_ref());
         let writers = configs::instance_writers(&own, name);
         if writers.is_empty() {
-            return Some(false);
+            return None;
         }
-        let files = self.search_files(config_file)?;
+        let Some(files) = self.search_files(config_file) else {
+            return Some(unreadable());
+        };
         for method in &writers {
             let call = format!(".{method}(");
             for (file, text) in mentioning(reader.as_ref(), &files, config_file, &[&call, name]) {
@@ -1139,12 +1166,16 @@ impl ProjectIndex {
                     let on_config =
                         receiver.is_some_and(|r| r.file == config_file && r.name == name);
                     if on_config && argparse::branch_runs(&m, c.node, None, 0) != Some(false) {
-                        return Some(true);
+                        return Some(WriterCall {
+                            file: file.clone(),
+                            line: m.line(c.node.start_byte()),
+                            call: format!("`{}`", m.text(c.node)),
+                        });
                     }
                 }
             }
         }
-        Some(false)
+        None
     }
 
     /// Whether a file of the project other than `class_file` may change the attribute `key` of

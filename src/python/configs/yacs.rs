@@ -28,7 +28,11 @@
 //! bases of this file or another, see [`classes`]); and a keyword bag
 //! of hyperparameters (`hparams = HParams(num_workers=16, ...)`, `SimpleNamespace(...)`), its
 //! keywords the defaults. Attributes set by computed name (`setattr(CFG, k, v)`,
-//! `vars(cfg).update(...)`) make every key unknown.
+//! `vars(cfg).update(...)`, `cfg.__dict__[k] = v`) make every key unknown; in a method of the
+//! config's class (`Config.update(path)` running `setattr(cfg, k, v)`), only where a call of
+//! the method may run ([`ProjectIndex::may_call_writer`]).
+//!
+//! [`ProjectIndex::may_call_writer`]: crate::python::index::ProjectIndex::may_call_writer
 //!
 //! [`ProjectIndex::may_write_shared`]: crate::python::index::ProjectIndex::may_write_shared
 
@@ -759,8 +763,15 @@ pub(super) fn value(
             true => imports_a_writer(m, file, key),
             false => m.index.may_write_shared(file, key, true),
         };
-        if unsure || m.index.may_call_writer(file, name) {
+        if unsure {
             return None;
+        }
+        if let Some(call) = m.index.may_call_writer(file, name) {
+            let here = m.path.parent()?;
+            return Some(hydra::unknown(ConfigGap::Merged {
+                call: format!("{} in {}", call.call, hydra::shown(here, &call.file)),
+                line: call.line,
+            }));
         }
     }
     if handed_to_project(m, object, path, depth) || set_by_setter(m, object, key, depth) {
