@@ -8,12 +8,12 @@ use tree_sitter::Node;
 
 use crate::lang::Lang;
 use crate::python::catalogue::Signature;
-use crate::python::configs;
 use crate::python::defaults;
 use crate::python::labels::EntryName;
 use crate::python::model::{BindingKind, ClassId, FunctionId, Module, ScopeId};
 use crate::python::subclass;
 use crate::python::values::{self, Provenance, Resolved, Value};
+use crate::python::{argparse, configs};
 use crate::text::TextRange;
 
 /// The qualified names that are the real DataLoader.
@@ -768,7 +768,15 @@ fn dict_name_keys<'a>(
         return None;
     }
     let text = m.text(name);
-    let binding = m.single_binding(text, scope)?;
+    // The name's one binding, or the fresh dict it was last bound to on the way to the call
+    // (`tmp = defaults; defaults = {...}`), before which its uses read another object.
+    let (binding, fresh_from) = match m.single_binding(text, scope) {
+        Some(binding) => (binding, None),
+        None => {
+            let binding = last_fresh_dict(m, text, scope, call)?;
+            (binding, Some(m.statement_of(binding.node).start_byte()))
+        }
+    };
     // Built in the same scope as the call (not a global mutated elsewhere).
     if binding.scope != scope && depth == 0 {
         return None;
@@ -782,7 +790,9 @@ fn dict_name_keys<'a>(
     let mut uses = Vec::new();
     collect_identifiers(m, scope_node, text, &mut uses);
     for use_ in uses {
-        if Module::range(use_) == binding.name_range {
+        if Module::range(use_) == binding.name_range
+            || fresh_from.is_some_and(|from| use_.end_byte() <= from)
+        {
             continue;
         }
         // The same name bound in a function of the scope is another variable.
@@ -831,7 +841,11 @@ fn dict_name_keys<'a>(
                 });
                 match (attr, update_call) {
                     (Some("update"), Some(update)) => {
-                        if update.start_byte() > call.start_byte() {
+                        // After the call, or under a condition false by default (`if tmp is
+                        // not None:` of a parameter no caller gives).
+                        if update.start_byte() > call.start_byte()
+                            || argparse::branch_runs(m, update, None, depth) == Some(false)
+                        {
                             continue;
                         }
                         let conditional = m.is_conditional_relative_to(update, call);
@@ -873,6 +887,41 @@ fn dict_name_keys<'a>(
         }
     }
     Some(())
+}
+
+/// The last binding of `name` in `scope` before `call` when it binds a fresh dict (a literal
+/// or `dict(...)`) on the way to the call, in the call's block or one around it, and no other
+/// binding of the name comes between.
+fn last_fresh_dict<'m, 'a>(
+    m: &'m Module<'a>,
+    name: &str,
+    scope: ScopeId,
+    call: Node<'a>,
+) -> Option<&'m crate::python::model::Binding<'a>> {
+    let bindings: Vec<_> = m
+        .lookup(name, scope)?
+        .iter()
+        .filter_map(|id| m.bindings().get(*id))
+        .filter(|b| b.scope == scope)
+        .collect();
+    // A binding after the call may reach it around a loop.
+    if bindings
+        .iter()
+        .any(|b| b.node.start_byte() > call.start_byte())
+    {
+        return None;
+    }
+    let last = bindings.into_iter().max_by_key(|b| b.node.start_byte())?;
+    let fresh = last.value.is_some_and(|v| {
+        v.kind() == "dictionary"
+            || v.kind() == "call"
+                && v.child_by_field_name("function")
+                    .and_then(|f| m.qualified_name(f))
+                    .as_deref()
+                    == Some("builtins.dict")
+    });
+    (last.kind == BindingKind::Assign && fresh && !m.is_conditional_relative_to(last.node, call))
+        .then_some(last)
 }
 
 /// Every identifier named `name` under `node`.
