@@ -36,7 +36,12 @@ top-level mapping, `for k, v in config.items(): setattr(args, k, v)`, `vars(args
 file sets through
 `parser.set_defaults(**yaml.load(f))`, the file `--config` names or, when it is missing or named
 only on the command line, the values every YAML file of the project that fits the parser
-agrees on, and a namespace passed on as `main(args)`, kept as
+agrees on, or a dict of defaults it sets through `parser.set_defaults(**defaults)` (also one
+rebound from a parameter's name, `tmp = defaults; defaults = {...}`, an `update(tmp)` under a
+condition false by default not counting), and a namespace passed on as `main(args)`, copied
+for attribute access (`EasyDict(vars(args))`, `edict(opt.__dict__)`,
+`SimpleNamespace(**vars(args))`; an item write or `update(...)` of the copy leaves its keys
+unknown), kept as
 `self.args` (also by a base class of another module, `super().__init__(args)`), or handed to
 a loader factory of another module: the message names the call it came through), or what
 the callers of a factory pass, in its file or another module (`make_loader(ds,
@@ -70,8 +75,10 @@ plain config class's module-level instance (`class Config: num_thread = 30`, `cf
 also imported by other modules when no file of the project that imports it assigns the key,
 and a subclass of such a class of this module or another, `class CloudConfig(Config):
 input_threads = 10`, the nearest class's value winning; a method that sets attributes by
-computed name, `setattr(self, name, value)` in a `load(path)`, leaves every value unknown where
-a call of it may run), or a Python dict config's value (a module-level dict literal, nested
+computed name, `setattr(self, name, value)` in a `load(path)` or `setattr(cfg, k, v)` on the
+module-level instance in an `update(path)`, leaves every value unknown where a call of it, in
+any module of the project, may run: `if args.cfg: cfg.update(args.cfg)` with `--cfg`
+defaulting to `''` does not), or a Python dict config's value (a module-level dict literal, nested
 as deep as it goes, read key by key or unpacked, `DataLoader(ds,
 **cfgs.dataset_cfgs["dataloader_train"])` after `import cfgs.cfgs_LF_1 as cfgs`, unless a
 file writes the key, changes the dict by a method or hands it to a call); a config handed to
