@@ -5677,3 +5677,48 @@ fn a_config_method_that_sets_any_key_counts_where_it_is_called() {
             .is_empty()
     );
 }
+
+/// The Time-Series-Library shape: the base experiment class keeps the namespace and builds
+/// the loaders from `self.args`; each task's subclass has a constructor that only hands the
+/// namespace on, `super(Exp_Long, self).__init__(args)`; the script picks the class from a dict
+/// of classes by a required option. What the script's namespace holds reaches the base.
+#[test]
+fn a_namespace_handed_to_a_base_through_a_subclass_picked_from_a_dict() {
+    let run = |constructor: &str, script: &str| {
+        let long = format!(
+            "from exp.exp_basic import Exp_Basic\n\n\nclass Exp_Long(Exp_Basic):\n    def \
+             __init__(self, args):\n        {constructor}\n        super(Exp_Long, \
+             self).__init__(args)\n"
+        );
+        let run = format!(
+            "import argparse\n\nfrom exp.exp_long import Exp_Long\n\n\ndef main():\n    parser \
+             = argparse.ArgumentParser()\n    parser.add_argument('--task', required=True)\n    \
+             parser.add_argument('--num_workers', type=int, default=10)\n    args = \
+             parser.parse_args()\n    {script}\n    exp._get_data()\n\n\nif __name__ == \
+             '__main__':\n    main()\n"
+        );
+        let dir = project(&[
+            ("pyproject.toml", "[project]\nname = 'exp'\n"),
+            ("exp/__init__.py", ""),
+            (
+                "exp/exp_basic.py",
+                "from torch.utils.data import DataLoader\n\n\nclass Exp_Basic(object):\n    def \
+                 __init__(self, args):\n        self.args = args\n\n    def _get_data(self):\n        \
+                 loader = DataLoader([1, 2], num_workers=self.args.num_workers)\n        for \
+                 batch in loader:\n            pass\n",
+            ),
+            ("exp/exp_long.py", &long),
+            ("run.py", &run),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let fired = ["exp/exp_basic.py:9:DL201"];
+    let picked =
+        "exp_dict = {'long': Exp_Long}\n    Exp = exp_dict[args.task]\n    exp = Exp(args)";
+    assert_eq!(run("self.epoch = 0", picked), fired);
+    assert_eq!(run("self.epoch = 0", "exp = Exp_Long(args)"), fired);
+    // The subclass's constructor sets the count itself.
+    assert!(run("args.num_workers = 2", picked).is_empty());
+    // It hands the base something else.
+    assert!(run("args = object()", picked).is_empty());
+}

@@ -2088,13 +2088,33 @@ pub(crate) fn passed_in(
     let reaches = |qualified: &str| reaches(m, helper, external, qualified);
     let file = m.path.file_name().unwrap_or_default().to_string_lossy();
     let mut out = Vec::new();
-    for class in m.classes() {
+    for (id, class) in m.classes().iter().enumerate() {
         let subclass = class.bases.iter().any(|base| {
             base.kind() != "keyword_argument"
                 && m.qualified_in(*base, class.parent_scope, 0)
                     .is_some_and(|q| reaches(&q))
         });
         if subclass {
+            // A subclass that hands the namespace on unchanged: what its constructions give.
+            if let Some((through, written)) = handed_to_base(m, id, external) {
+                let table = m.index.namespace_passed(m.path, &through).map(|t| {
+                    let mut t = (*t).clone();
+                    t.values.retain(|k, _| !written.contains(k));
+                    t
+                });
+                let why = m
+                    .index
+                    .unresolved_caller(m.path, &through)
+                    .unwrap_or_else(|| {
+                        format!(
+                            "no construction of `{}` dldoctor found passes it a namespace it can \
+                         resolve",
+                            class.name
+                        )
+                    });
+                out.push((table, why));
+                continue;
+            }
             out.push((
                 None,
                 format!(
@@ -2117,6 +2137,68 @@ pub(crate) fn passed_in(
         out.push((table.map(|t| t.via(m, call.node)), named));
     }
     out
+}
+
+/// How the module-level subclass `class` of `m` hands its base the parameter `external`
+/// describes: the parameter of its own constructor that takes it (its constructions pass the
+/// base's when it has none; `super().__init__(args)` or `Base.__init__(self, args)` passes one
+/// of its own on unchanged), with the attributes that constructor assigns on it. `None` when
+/// it passes anything else, or may change any attribute.
+fn handed_to_base(
+    m: &Module,
+    class: ClassId,
+    external: &External,
+) -> Option<(External, Vec<String>)> {
+    let def = m.class(class)?;
+    if def.parent_scope != MODULE_SCOPE {
+        return None;
+    }
+    let Some(init) = m.method_id(class, "__init__") else {
+        return Some((
+            External {
+                callee: def.name.to_owned(),
+                ..external.clone()
+            },
+            Vec::new(),
+        ));
+    };
+    let summary = subclass::init_summary(m, class);
+    let call = summary.call.as_ref().filter(|c| !c.unknown_splat)?;
+    let forwarded = external
+        .position
+        .and_then(|p| call.positional.get(p))
+        .or_else(|| {
+            call.keywords
+                .iter()
+                .find(|(k, _)| *k == external.keyword)
+                .map(|(_, f)| f)
+        })?;
+    let subclass::Forward::Param(name) = forwarded else {
+        return None;
+    };
+    let index = summary.params.iter().position(|(p, _)| p == name)?;
+    let keyword_only = summary
+        .args
+        .as_ref()
+        .is_some_and(|(_, before)| index >= *before);
+    let mut written = Vec::new();
+    for write in parameter_writes(m, init) {
+        if write.param != *name {
+            continue;
+        }
+        if write.attribute == "*" {
+            return None;
+        }
+        written.push(write.attribute);
+    }
+    Some((
+        External {
+            callee: def.name.to_owned(),
+            position: (!keyword_only).then_some(index),
+            keyword: name.clone(),
+        },
+        written,
+    ))
 }
 
 /// Whether `argv`, given to `parse_args`, parses the command line or no option at all:
@@ -2147,9 +2229,14 @@ pub(crate) fn calls_passing<'m, 'a>(
     external: &External,
 ) -> Vec<(&'m CallSite<'a>, Option<Node<'a>>)> {
     let reaches = |qualified: &str| reaches(m, helper, external, qualified);
+    let dispatched = |call: &CallSite| {
+        dict_classes(m, call)
+            .iter()
+            .any(|d| d.file == helper && d.name == external.callee)
+    };
     m.calls()
         .iter()
-        .filter(|call| callee_names(m, call).iter().any(|q| reaches(q)))
+        .filter(|call| callee_names(m, call).iter().any(|q| reaches(q)) || dispatched(call))
         .map(|call| {
             let arg = m.keyword_arg(call.node, &external.keyword).or_else(|| {
                 if has_splat(call.node) {
@@ -2187,6 +2274,61 @@ fn callee_names(m: &Module, call: &CallSite) -> Vec<String> {
                 }
                 _ => None,
             }
+        })
+        .collect()
+}
+
+/// The classes a call may construct through a dict of classes of its module, `Exp =
+/// EXP_DICT[args.task]` then `Exp(args)`: every class it maps to. (A dict imported from
+/// another module is not followed: the search for callers reads only files that name the
+/// class.)
+fn dict_classes(m: &Module, call: &CallSite) -> Vec<crate::python::index::Definition> {
+    if call.callee.kind() != "identifier" {
+        return Vec::new();
+    }
+    let Some(binding) = m.single_binding(m.text(call.callee), call.scope) else {
+        return Vec::new();
+    };
+    let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
+        return Vec::new();
+    };
+    let Some(dict) = value
+        .child_by_field_name("value")
+        .filter(|_| value.kind() == "subscript")
+    else {
+        return Vec::new();
+    };
+    match dict.kind() {
+        "dictionary" => dict_value_classes(m, dict, binding.scope),
+        "identifier" => match m.single_binding(m.text(dict), binding.scope) {
+            Some(Binding {
+                kind: BindingKind::Assign,
+                value: Some(literal),
+                scope,
+                ..
+            }) if literal.kind() == "dictionary" => dict_value_classes(m, *literal, *scope),
+            _ => Vec::new(),
+        },
+        _ => Vec::new(),
+    }
+}
+
+/// The project classes (or functions) the values of a dict literal name.
+fn dict_value_classes(
+    m: &Module,
+    dict: Node,
+    scope: ScopeId,
+) -> Vec<crate::python::index::Definition> {
+    let mut cursor = dict.walk();
+    dict.named_children(&mut cursor)
+        .filter(|pair| pair.kind() == "pair")
+        .filter_map(|pair| pair.child_by_field_name("value"))
+        .filter(|v| matches!(v.kind(), "identifier" | "attribute"))
+        .filter_map(|v| m.qualified_in(v, scope, 0))
+        .filter_map(|q| {
+            m.index
+                .definition(m.path, &q)
+                .or_else(|| m.index.binding(m.path, &q))
         })
         .collect()
 }
