@@ -5684,7 +5684,7 @@ fn a_config_method_that_sets_any_key_counts_where_it_is_called() {
 /// of classes by a required option. What the script's namespace holds reaches the base.
 #[test]
 fn a_namespace_handed_to_a_base_through_a_subclass_picked_from_a_dict() {
-    let run = |constructor: &str, script: &str| {
+    let run_with = |constructor: &str, script: &str, package: &str| {
         let long = format!(
             "from exp.exp_basic import Exp_Basic\n\n\nclass Exp_Long(Exp_Basic):\n    def \
              __init__(self, args):\n        {constructor}\n        super(Exp_Long, \
@@ -5699,7 +5699,7 @@ fn a_namespace_handed_to_a_base_through_a_subclass_picked_from_a_dict() {
         );
         let dir = project(&[
             ("pyproject.toml", "[project]\nname = 'exp'\n"),
-            ("exp/__init__.py", ""),
+            ("exp/__init__.py", package),
             (
                 "exp/exp_basic.py",
                 "from torch.utils.data import DataLoader\n\n\nclass Exp_Basic(object):\n    def \
@@ -5712,6 +5712,7 @@ fn a_namespace_handed_to_a_base_through_a_subclass_picked_from_a_dict() {
         ]);
         codes_of(&check_json(dir.path()).1, "DL201")
     };
+    let run = |constructor: &str, script: &str| run_with(constructor, script, "");
     let fired = ["exp/exp_basic.py:9:DL201"];
     let picked =
         "exp_dict = {'long': Exp_Long}\n    Exp = exp_dict[args.task]\n    exp = Exp(args)";
@@ -5721,4 +5722,9 @@ fn a_namespace_handed_to_a_base_through_a_subclass_picked_from_a_dict() {
     assert!(run("args.num_workers = 2", picked).is_empty());
     // It hands the base something else.
     assert!(run("args = object()", picked).is_empty());
+    // The dict is the package's, imported by the script.
+    let package = "from .exp_long import Exp_Long\n\nEXP_DICT = {'long': Exp_Long}\n";
+    let imported = "from exp import EXP_DICT\n    Exp = EXP_DICT[args.task]\n    exp = Exp(args)";
+    assert_eq!(run_with("self.epoch = 0", imported, package), fired);
+    assert!(run_with("args.num_workers = 2", imported, package).is_empty());
 }

@@ -2278,10 +2278,9 @@ fn callee_names(m: &Module, call: &CallSite) -> Vec<String> {
         .collect()
 }
 
-/// The classes a call may construct through a dict of classes of its module, `Exp =
-/// EXP_DICT[args.task]` then `Exp(args)`: every class it maps to. (A dict imported from
-/// another module is not followed: the search for callers reads only files that name the
-/// class.)
+/// The classes a call may construct through a dict of classes, `Exp = EXP_DICT[args.task]`
+/// then `Exp(args)`, the dict a literal of this module or imported from another: every class
+/// it maps to.
 fn dict_classes(m: &Module, call: &CallSite) -> Vec<crate::python::index::Definition> {
     if call.callee.kind() != "identifier" {
         return Vec::new();
@@ -2307,14 +2306,42 @@ fn dict_classes(m: &Module, call: &CallSite) -> Vec<crate::python::index::Defini
                 scope,
                 ..
             }) if literal.kind() == "dictionary" => dict_value_classes(m, *literal, *scope),
+            Some(Binding {
+                kind: BindingKind::Import { qualified },
+                ..
+            }) => m.index.dict_classes(m.path, qualified),
             _ => Vec::new(),
         },
         _ => Vec::new(),
     }
 }
 
+/// The dict literal the module-level `name` of `m` is bound to, once.
+pub(crate) fn module_dict<'a>(m: &Module<'a>, name: &str) -> Option<Node<'a>> {
+    let binding = m.single_binding(name, MODULE_SCOPE)?;
+    binding
+        .value
+        .filter(|v| binding.kind == BindingKind::Assign && v.kind() == "dictionary")
+}
+
+/// The module-level dicts of `m` whose values name the class `callee` of `helper`.
+pub(crate) fn dicts_naming(m: &Module, helper: &Path, callee: &str) -> Vec<String> {
+    m.bindings()
+        .iter()
+        .filter(|b| b.scope == MODULE_SCOPE)
+        .filter(|b| {
+            module_dict(m, b.name).is_some_and(|literal| {
+                dict_value_classes(m, literal, MODULE_SCOPE)
+                    .iter()
+                    .any(|d| d.file == helper && d.name == callee)
+            })
+        })
+        .map(|b| b.name.to_owned())
+        .collect()
+}
+
 /// The project classes (or functions) the values of a dict literal name.
-fn dict_value_classes(
+pub(crate) fn dict_value_classes(
     m: &Module,
     dict: Node,
     scope: ScopeId,

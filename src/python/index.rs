@@ -1006,20 +1006,35 @@ impl ProjectIndex {
         helper: &Path,
         external: &External,
     ) -> Result<NamespaceTable, Option<String>> {
-        let candidates = self
+        let mut candidates = self
             .caller_candidates(helper, &external.callee)
             .ok_or(None)?;
+        let first = candidates.len();
         // Callers that disagree, or pass what cannot be read, leave each whole number as one
         // caller's (see `Value::OneCaller`): that caller's path runs with it.
         let mut table: Option<NamespaceTable> = None;
         let mut unknown: Option<String> = None;
-        for (file, source) in candidates {
+        let mut at = 0;
+        while let Some((file, source)) = candidates.get(at).cloned() {
+            at += 1;
             let Some(tree) = crate::python::parse(&source, None) else {
                 continue;
             };
             lock(&self.caller_files).insert(file.clone());
             let m =
                 Module::build_definitions(&source, &tree, &file, self, Catalogue::builtin_ref());
+            // A dict of classes naming the callee (`EXP_DICT = {'long': Exp_Long}`): the files
+            // that import it may construct the callee through it (one step, not further).
+            if at <= first {
+                for name in argparse::dicts_naming(&m, helper, &external.callee) {
+                    let more = self.caller_candidates(&file, &name).ok_or(None)?;
+                    for (path, text) in more {
+                        if path != helper && !candidates.iter().any(|(p, _)| *p == path) {
+                            candidates.push((path, text));
+                        }
+                    }
+                }
+            }
             for (passed, why) in argparse::passed_in(&m, helper, external) {
                 if passed.is_none() {
                     unknown.get_or_insert(why);
@@ -1099,6 +1114,31 @@ impl ProjectIndex {
             }
         }
         Some(false)
+    }
+
+    /// The project classes a module-level dict of another file maps to (`EXP_DICT =
+    /// {'long_term_forecast': Exp_Long_Term_Forecast, ...}` imported as `from exp import
+    /// EXP_DICT`), as that file names them.
+    pub(crate) fn dict_classes(&self, from_file: &Path, qualified: &str) -> Vec<Definition> {
+        let read = || {
+            let found = self.binding(from_file, qualified)?;
+            let source = self.source(&found.file)?;
+            let tree = crate::python::parse(&source, None)?;
+            let m = Module::build_definitions(
+                &source,
+                &tree,
+                &found.file,
+                self,
+                Catalogue::builtin_ref(),
+            );
+            let literal = argparse::module_dict(&m, &found.name)?;
+            Some(argparse::dict_value_classes(
+                &m,
+                literal,
+                crate::python::model::MODULE_SCOPE,
+            ))
+        };
+        read().unwrap_or_default()
     }
 
     /// Whether a file of the project calls a method that sets attributes of the module-level
