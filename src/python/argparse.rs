@@ -1828,8 +1828,6 @@ fn base_constructor(m: &Module, call: &CallSite) -> Option<(String, Option<Strin
         .map(|q| (q, Some("__init__".to_owned())))
 }
 
-/// Whether `call` is unpacked into names (`args, unparsed = get_args()`): the namespace a
-/// function of another file returns is then the first item of its tuple.
 /// Classes that copy a mapping into an object whose keys read as attributes.
 const ATTRIBUTE_DICTS: &[&str] = &[
     "addict.Dict",
@@ -1864,6 +1862,8 @@ fn attribute_dict_of<'a>(m: &Module<'a>, qualified: &str, call: Node<'a>) -> Opt
     configs::dict_of(m, mapping)
 }
 
+/// Whether `call` is unpacked into names (`args, unparsed = get_args()`): the namespace a
+/// function of another file returns is then the first item of its tuple.
 fn unpacked(call: Node) -> bool {
     call.parent().is_some_and(|p| {
         p.kind() == "assignment"

@@ -890,8 +890,8 @@ fn dict_name_keys<'a>(
 }
 
 /// The last binding of `name` in `scope` before `call` when it binds a fresh dict (a literal
-/// or `dict(...)`) on the way to the call, in the call's block or one around it, and no other
-/// binding of the name comes between.
+/// or `dict(...)`) on the way to the call, in the call's block or one around it; none may
+/// follow the call (around a loop it would reach the call).
 fn last_fresh_dict<'m, 'a>(
     m: &'m Module<'a>,
     name: &str,
