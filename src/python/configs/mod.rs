@@ -222,6 +222,36 @@ fn mapping_at<'t>(tree: &'t yaml::Node, path: &[String]) -> Option<&'t [(String,
     }
 }
 
+/// `object.get(key, default)` when `object` holds a mapping of a YAML config the analysis
+/// reads whole: the file's value when the mapping has the key, else the default (`None`
+/// without one). `None` when `object` is no such mapping, or the file writes the key.
+pub(crate) fn get_value(
+    m: &Module,
+    object: Node,
+    key: &str,
+    default: Option<Node>,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Resolved> {
+    let Config::Yaml { tree, path, .. } = config_of(m, object, scope, depth + 1)? else {
+        return None;
+    };
+    let entries = mapping_at(&tree, &path)?;
+    if written_in_file(m, key) {
+        return None;
+    }
+    if entries.iter().any(|(k, _)| k == key) {
+        return attribute_value(m, object, key, scope, depth);
+    }
+    Some(match default {
+        Some(default) => m.value_in(default, scope, depth + 1),
+        None => Resolved {
+            value: crate::python::values::Value::None,
+            provenance: crate::python::values::Provenance::Computed,
+        },
+    })
+}
+
 /// The entries of every section of the YAML mapping `expr` holds, flattened into one mapping
 /// (`for key in config: for k, v in config[key].items(): setattr(args, k, v)`), each value as
 /// the file gives it, a later section's winning. `None` when `expr` is not a YAML config the

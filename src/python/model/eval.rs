@@ -429,6 +429,29 @@ impl<'a> Module<'a> {
         let Some(callee) = expr.child_by_field_name("function") else {
             return Resolved::unknown();
         };
+        // `config.get("num_workers", 8)` of a YAML config.
+        if callee.kind() == "attribute"
+            && callee
+                .child_by_field_name("attribute")
+                .is_some_and(|a| self.text(a) == "get")
+            && let Some(object) = callee.child_by_field_name("object")
+            && let [key, rest @ ..] = positional_args(expr).as_slice()
+            && rest.len() <= 1
+            && expr.child_by_field_name("arguments").is_some_and(|a| {
+                let mut cursor = a.walk();
+                a.named_children(&mut cursor).all(|n| {
+                    !matches!(
+                        n.kind(),
+                        "keyword_argument" | "list_splat" | "dictionary_splat"
+                    )
+                })
+            })
+            && let Some(key) = self.string_value(*key)
+            && let Some(found) =
+                configs::get_value(self, object, &key, rest.first().copied(), scope, depth)
+        {
+            return found;
+        }
         let computed = |value| Resolved {
             value,
             provenance: Provenance::Computed,

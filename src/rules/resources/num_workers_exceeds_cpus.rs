@@ -59,7 +59,8 @@ a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`), `OmegaConf
 from a literal path, an option's default or the script's own path (`os.path.splitext(
 os.path.abspath(__file__))[0] + ".yaml"`), `with open(args.config) as f:`, one laid over
 another with `config.update(user_config)` (an update from anything else leaves the mapping
-unknown), also loaded by a helper of the project that opens the path it is given
+unknown), read as `config["num_workers"]` or `config.get("num_workers", 8)` (the default when
+the file has no such key and the script does not write it), also loaded by a helper of the project that opens the path it is given
 (`config = get_config(args.config)`, in this module or another, the document returned bare or
 wrapped for attribute access, `EasyDict(cfg)`, `munchify(cfg)`, `OmegaConf.create(cfg)`,
 `SimpleNamespace(**cfg)`; a
