@@ -1123,22 +1123,29 @@ impl ProjectIndex {
         let read = || {
             let found = self.binding(from_file, qualified)?;
             let source = self.source(&found.file)?;
-            let tree = crate::python::parse(&source, None)?;
-            let m = Module::build_definitions(
-                &source,
-                &tree,
-                &found.file,
-                self,
-                Catalogue::builtin_ref(),
-            );
-            let literal = argparse::module_dict(&m, &found.name)?;
-            Some(argparse::dict_value_classes(
-                &m,
-                literal,
-                crate::python::model::MODULE_SCOPE,
-            ))
+            self.with_definitions(&source, &found.file, |m| {
+                let literal = argparse::module_dict(m, &found.name)?;
+                Some(argparse::dict_value_classes(
+                    m,
+                    literal,
+                    crate::python::model::MODULE_SCOPE,
+                ))
+            })?
         };
         read().unwrap_or_default()
+    }
+
+    /// `read` of the definitions of another file of the project, `source` its text; `None`
+    /// when it does not parse.
+    fn with_definitions<T>(
+        &self,
+        source: &str,
+        file: &Path,
+        read: impl FnOnce(&Module) -> T,
+    ) -> Option<T> {
+        let tree = crate::python::parse(source, None)?;
+        let m = Module::build_definitions(source, &tree, file, self, Catalogue::builtin_ref());
+        Some(read(&m))
     }
 
     /// Whether a file of the project calls a method that sets attributes of the module-level
@@ -1173,12 +1180,19 @@ impl ProjectIndex {
         let Some(source) = reader(config_file) else {
             return Some(unreadable());
         };
-        let Some(tree) = crate::python::parse(&source, None) else {
+        // A method sets attributes by computed name only through `setattr(`, `__dict__` or
+        // `vars(...)` (most configs have none: no second parse of their file).
+        if !["setattr(", "__dict__", "vars("]
+            .iter()
+            .any(|w| memchr::memmem::find(source.as_bytes(), w.as_bytes()).is_some())
+        {
+            return None;
+        }
+        let Some(writers) = self.with_definitions(&source, config_file, |own| {
+            configs::instance_writers(own, name)
+        }) else {
             return Some(unreadable());
         };
-        let own =
-            Module::build_definitions(&source, &tree, config_file, self, Catalogue::builtin_ref());
-        let writers = configs::instance_writers(&own, name);
         if writers.is_empty() {
             return None;
         }
@@ -1188,30 +1202,31 @@ impl ProjectIndex {
         for method in &writers {
             let call = format!(".{method}(");
             for (file, text) in mentioning(reader.as_ref(), &files, config_file, &[&call, name]) {
-                let Some(tree) = crate::python::parse(&text, None) else {
-                    continue;
-                };
-                let m =
-                    Module::build_definitions(&text, &tree, file, self, Catalogue::builtin_ref());
-                let calls = m
-                    .calls()
-                    .iter()
-                    .filter(|c| c.method == Some(method.as_str()));
-                for c in calls {
-                    let receiver = c
-                        .callee
-                        .child_by_field_name("object")
-                        .and_then(|o| m.qualified_in(o, c.scope, 0))
-                        .and_then(|q| self.binding(file, &q));
-                    let on_config =
-                        receiver.is_some_and(|r| r.file == config_file && r.name == name);
-                    if on_config && argparse::branch_runs(&m, c.node, None, 0) != Some(false) {
-                        return Some(WriterCall {
-                            file: file.clone(),
-                            line: m.line(c.node.start_byte()),
-                            call: format!("`{}`", m.text(c.node)),
-                        });
+                let found = self.with_definitions(&text, file, |m| {
+                    let calls = m
+                        .calls()
+                        .iter()
+                        .filter(|c| c.method == Some(method.as_str()));
+                    for c in calls {
+                        let receiver = c
+                            .callee
+                            .child_by_field_name("object")
+                            .and_then(|o| m.qualified_in(o, c.scope, 0))
+                            .and_then(|q| self.binding(file, &q));
+                        let on_config =
+                            receiver.is_some_and(|r| r.file == config_file && r.name == name);
+                        if on_config && argparse::branch_runs(m, c.node, None, 0) != Some(false) {
+                            return Some(WriterCall {
+                                file: file.clone(),
+                                line: m.line(c.node.start_byte()),
+                                call: format!("`{}`", m.text(c.node)),
+                            });
+                        }
                     }
+                    None
+                });
+                if let Some(call) = found.flatten() {
+                    return Some(call);
                 }
             }
         }
