@@ -4,8 +4,9 @@
 //!   incremental re-parse), then the full analysis and the conversion of every diagnostic to
 //!   its LSP form — the work the server does per edit.
 //! - `stdio_round_trip`: the real `dldoctor lsp` process, driven over stdio in pull mode:
-//!   `didChange` + `textDocument/diagnostic`, timed until the answer is read back. Pull mode has
-//!   no debounce, so this is the whole latency an editor sees.
+//!   `didChange` + `textDocument/diagnostic` naming the last answer's `resultId` (as VS Code's
+//!   client does), timed until the answer is read back. Pull mode has no debounce, so this is
+//!   the whole latency an editor sees.
 //! - `stdio_round_trip/ruff server`: the same keystrokes answered by ruff's language server, the
 //!   named peer (installed from PyPI under the target folder when missing).
 
@@ -185,6 +186,8 @@ fn keystrokes(
         json!({"textDocument": {"uri": uri}}),
     );
     assert!(!first["items"].as_array().unwrap().is_empty());
+    // As VS Code's client does: each pull names the last answer's id (ruff's is null).
+    let mut previous = first["resultId"].clone();
     let mut version = 1;
     group.bench_function(name, |b| {
         b.iter(|| {
@@ -199,7 +202,12 @@ fn keystrokes(
                 "textDocument/didChange",
                 json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"range": range, "text": text}]}),
             );
-            let report = lsp.request("textDocument/diagnostic", json!({"textDocument": {"uri": uri}}));
+            let report = lsp.request(
+                "textDocument/diagnostic",
+                json!({"textDocument": {"uri": uri}, "previousResultId": previous}),
+            );
+            assert!(report["kind"] == "full" || report["kind"] == "unchanged", "{report}");
+            previous = report["resultId"].clone();
             black_box(report)
         })
     });

@@ -576,6 +576,54 @@ fn pulled_diagnostics_are_never_pushed() {
 }
 
 #[test]
+fn a_pull_that_would_repeat_the_last_answer_is_answered_unchanged() {
+    let (dir, _path, uri) = workspace();
+    let (mut lsp, _) = start(&[], true, dir.path());
+    lsp.open(&uri, TRAIN);
+    let pull = |lsp: &mut Lsp, previous: &Value| {
+        lsp.request(
+            "textDocument/diagnostic",
+            json!({"textDocument": {"uri": uri}, "previousResultId": previous}),
+        )
+    };
+    let first = pull(&mut lsp, &Value::Null);
+    assert_eq!(first["kind"], "full");
+    assert!(!first["items"].as_array().unwrap().is_empty());
+    let id = first["resultId"].clone();
+    assert!(id.is_string(), "{first}");
+
+    // A comment typed at the end of the file moves no diagnostic.
+    let end = TRAIN.lines().count();
+    let edit = |lsp: &mut Lsp, version: i64, text: &str| {
+        lsp.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version},
+                   "contentChanges": [{"range": {"start": {"line": end, "character": 0}, "end": {"line": end, "character": 0}}, "text": text}]}),
+        );
+    };
+    edit(&mut lsp, 2, "# a comment\n");
+    let same = pull(&mut lsp, &id);
+    assert_eq!(same, json!({"kind": "unchanged", "resultId": id}));
+
+    // A line added at the top moves every diagnostic: a full answer with a new id, and the
+    // old id is no longer current.
+    lsp.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3},
+               "contentChanges": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "# x\n"}]}),
+    );
+    let moved = pull(&mut lsp, &id);
+    assert_eq!(moved["kind"], "full");
+    assert_ne!(moved["resultId"], id);
+    assert_eq!(
+        moved["items"].as_array().unwrap().len(),
+        first["items"].as_array().unwrap().len()
+    );
+    // A client that sends no previous id always gets the items.
+    assert_eq!(pull(&mut lsp, &Value::Null)["kind"], "full");
+}
+
+#[test]
 fn settings_from_the_client_change_the_findings() {
     let (dir, _path, uri) = workspace();
     let mut lsp = Lsp::start();
