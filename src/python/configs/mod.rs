@@ -9,7 +9,8 @@
 //!
 //! What runs is what a run without command-line options gets: a dataclass field's default, a
 //! click option's `default=`, the value in the config file Hydra composes by default. A config
-//! is followed through names bound once, nested fields, copies (`copy.deepcopy`), a
+//! is followed through names bound once, nested fields, copies (`copy.deepcopy`, or a project
+//! function copying it key by key, `dict2namespace`), a
 //! function's parameter that every call of the file passes the same config for, and
 //! `self.cfg` set once in `__init__` (or kept by a base class's `__init__`). A mapping of a
 //! YAML config unpacked into a call (`**cfg.dataloader`) gives its keys as arguments.
@@ -19,6 +20,7 @@
 mod asteroid;
 mod classes;
 mod click;
+mod converters;
 mod dataclass;
 mod hydra;
 mod pydict;
@@ -368,6 +370,10 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
                 // `SimpleNamespace(**cfg)`: the mapping's keys as attributes.
                 Some("argparse.Namespace" | "types.SimpleNamespace") => {
                     config_of(m, only_splat(expr)?, scope, depth + 1)
+                }
+                // `create_edict(cfg)`: a function of the file copying it key by key.
+                _ if let Some(original) = converters::converted(m, expr, scope) => {
+                    config_of(m, original, scope, depth + 1)
                 }
                 _ => yacs::copied(m, expr, scope, depth)
                     .or_else(|| pyyaml::helper_load(m, expr, scope, depth)),

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
-use super::{Config, hydra, shipped, yaml};
+use super::{Config, converters, hydra, shipped, yaml};
 use crate::python::argparse::parameter_position;
 use crate::python::model::{BindingKind, FunctionId, Module, ScopeId, positional_args};
 use crate::python::syntax;
@@ -355,6 +355,9 @@ fn loaded_parameter<'a>(
             found
         }
         "call" => {
+            if let Some(original) = converters::converted(m, expr, scope) {
+                return loaded_parameter(m, original, scope, steps + 1);
+            }
             let callee = expr.child_by_field_name("function")?;
             let qualified = m.qualified_in(callee, scope, 0)?;
             let first = *positional_args(expr).first()?;

@@ -63,7 +63,8 @@ unknown), read as `config["num_workers"]` or `config.get("num_workers", 8)` (the
 the file has no such key and the script does not write it), also loaded by a helper of the project that opens the path it is given
 (`config = get_config(args.config)`, in this module or another, the document returned bare or
 wrapped for attribute access, `EasyDict(cfg)`, `munchify(cfg)`, `OmegaConf.create(cfg)`,
-`SimpleNamespace(**cfg)`; a
+`SimpleNamespace(**cfg)`, or copied key by key by a function of the project,
+`create_edict(cfg)`, `dict2namespace(cfg)`; a
 key the helper writes stays unknown), also turned into
 options and back by asteroid's `prepare_parser_from_dict` and `parse_args_as_dict`), or a yacs config's default (`_C.TRAIN.workers = 16`) or the value a YAML file merged into it sets
 (`cfg.merge_from_file(args.cfg)` with the option's default path, also in an `update_config(cfg,
