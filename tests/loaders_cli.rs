@@ -5728,3 +5728,37 @@ fn a_namespace_handed_to_a_base_through_a_subclass_picked_from_a_dict() {
     assert_eq!(run_with("self.epoch = 0", imported, package), fired);
     assert!(run_with("args.num_workers = 2", imported, package).is_empty());
 }
+
+/// A YAML config handed to a helper of another module: an `update(` line of the script that
+/// names a config key inside a longer name (`test_losses.update(...)` beside a `test:` section)
+/// writes nothing of the config; one naming the key itself may replace it.
+#[test]
+fn a_key_inside_a_longer_name_on_an_update_line_is_not_a_write() {
+    let run = |line: &str| {
+        let script = format!(
+            "import argparse\n\nimport yaml\n\nfrom core import builder\n\n\ndef \
+             train(config, meter):\n    loader = builder.make(config)\n    test_losses = \
+             meter()\n    for batch in loader:\n        {line}\n\n\nif __name__ == \
+             '__main__':\n    parser = argparse.ArgumentParser()\n    \
+             parser.add_argument('--config', default='configs/a.yaml')\n    args = \
+             parser.parse_args()\n    with open(args.config) as f:\n        config = \
+             yaml.safe_load(f)\n    train(config, dict)\n"
+        );
+        let dir = project(&[
+            ("core/__init__.py", ""),
+            (
+                "core/builder.py",
+                "from torch.utils.data import DataLoader\n\n\ndef make(config):\n    return \
+                 DataLoader([1, 2], num_workers=config['test']['num_workers'])\n",
+            ),
+            ("configs/a.yaml", "test:\n  num_workers: 16\n"),
+            ("train.py", &script),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(
+        run("test_losses.update(batch)"),
+        ["core/builder.py:5:DL201"]
+    );
+    assert!(run("config.update(test={'num_workers': 2})").is_empty());
+}

@@ -55,6 +55,18 @@ pub fn assigns_after(rest: &[u8]) -> bool {
     }
 }
 
+/// Whether `text` holds `word` as a whole name: not part of a longer identifier (`test` is
+/// not in `test_losses`).
+pub fn contains_word(text: &str, word: &str) -> bool {
+    let name_char = |c: char| c.is_alphanumeric() || c == '_';
+    !word.is_empty()
+        && text.match_indices(word).any(|(at, _)| {
+            let before = text[..at].chars().next_back();
+            let after = text[at + word.len()..].chars().next();
+            !before.is_some_and(name_char) && !after.is_some_and(name_char)
+        })
+}
+
 /// The `return` statements of a function body, not of functions or classes nested in it.
 pub fn return_statements(body: Node) -> Vec<Node> {
     let mut out = Vec::new();
@@ -186,4 +198,20 @@ pub fn preceding_statements(node: Node) -> Vec<Node> {
         current = owner;
     }
     statements
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_word;
+
+    #[test]
+    fn a_word_is_a_whole_name() {
+        assert!(contains_word("cfg.update(test=1)", "test"));
+        assert!(contains_word("x.update({'test': 1})", "test"));
+        assert!(!contains_word("test_losses.update(x)", "test"));
+        assert!(!contains_word("latest.update(x)", "test"));
+        assert!(contains_word("latest.update(test)", "test"));
+        assert!(!contains_word("anything", ""));
+        assert!(contains_word("é.update(test)", "test"));
+    }
 }

@@ -41,6 +41,7 @@ use crate::python::model::{
     AttributeAssignment, Binding, BindingId, BindingKind, CallSite, ClassId, MAX_DEPTH,
     MODULE_SCOPE, Module, ScopeId, positional_args,
 };
+use crate::python::syntax;
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 pub(crate) use classes::instance_writers;
@@ -283,7 +284,7 @@ pub(crate) fn flattened_sections(
 }
 
 /// Whether the file may write the config key `key`: `x.key = ...`, `x["key"] = ...` (or an
-/// augmented assignment), or an `update(...)` on a line that names it. The file's value is
+/// augmented assignment), or an `update(...)` on a line that names it (as a whole name). The file's value is
 /// then not known to be what runs.
 pub(super) fn written_in_file(m: &Module, key: &str) -> bool {
     // `cfg.num_workers //= world_size` shares it among the processes, which run it all;
@@ -302,12 +303,12 @@ pub(super) fn written_in_file(m: &Module, key: &str) -> bool {
     let subscript_write = ['"', '\''].iter().any(|quote| {
         let needle = format!("{quote}{key}{quote}]");
         memchr::memmem::find_iter(source, needle.as_bytes())
-            .any(|at| crate::python::syntax::assigns_after(&source[at + needle.len()..]))
+            .any(|at| syntax::assigns_after(&source[at + needle.len()..]))
     });
     subscript_write
         || m.source
             .lines()
-            .any(|line| line.contains("update(") && line.contains(key))
+            .any(|line| line.contains("update(") && syntax::contains_word(line, key))
 }
 
 /// The configuration `expr` holds, if it is one the analysis can read.
