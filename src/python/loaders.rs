@@ -432,33 +432,9 @@ fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
                 loader.has_unknown_arguments = true;
                 positions_known = false;
             }
-            "dictionary_splat" => match unpacked_keys(m, child, loader.call, loader.scope) {
-                Some(keys) => {
-                    for key in keys {
-                        let Some(param) = loader.signature.keyword(&key.name) else {
-                            continue;
-                        };
-                        bound.push(Argument {
-                            param,
-                            passing: Passing::Unpacked {
-                                splat: Module::range(child),
-                            },
-                            keyword: Some(key.key_range),
-                            anchor: Module::range(child),
-                            node: key.node,
-                            value_node: key.value,
-                            value: m.value_in(key.value, m.scope_at(key.value), 0),
-                            conditional: key.conditional,
-                        });
-                    }
-                }
-                None => match forwarded_keys(m, child, loader) {
-                    Some(forwarded) => bound.extend(forwarded),
-                    None => match config_keys(m, child, loader) {
-                        Some(entries) => bound.extend(entries),
-                        None => loader.has_unknown_arguments = true,
-                    },
-                },
+            "dictionary_splat" => match splat_arguments(m, child, child, loader, 0) {
+                Some(arguments) => bound.extend(arguments),
+                None => loader.has_unknown_arguments = true,
             },
             _ => {
                 if positions_known && let Some(param) = loader.signature.positional(position) {
@@ -490,6 +466,82 @@ fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
     if loader.signature.partial {
         loader.has_unknown_arguments = true;
     }
+}
+
+/// How deep `{**a, **{**b}}` is followed.
+const MAX_SPLAT_DEPTH: u32 = 4;
+
+/// The arguments `**expr` (the node `splat`) passes, in order (a later key replaces an
+/// earlier one, see [`collapse`]): the keys of a dict literal or a name bound to one, a
+/// function's own `**kwargs`, a config's mapping, or a dict literal merging any of these
+/// (`**{**cfg.dataloader, 'batch_size': 1}`). `outer` is the splat written in the call, where
+/// diagnostics go. `None` when any part cannot be read.
+fn splat_arguments<'a>(
+    m: &Module<'a>,
+    splat: Node<'a>,
+    outer: Node<'a>,
+    loader: &Loader<'a>,
+    depth: u32,
+) -> Option<Vec<Argument<'a>>> {
+    if depth > MAX_SPLAT_DEPTH {
+        return None;
+    }
+    if let Some(keys) = unpacked_keys(m, splat, loader.call, loader.scope) {
+        return Some(
+            keys.into_iter()
+                .filter_map(|key| {
+                    Some(Argument {
+                        param: loader.signature.keyword(&key.name)?,
+                        passing: Passing::Unpacked {
+                            splat: Module::range(outer),
+                        },
+                        keyword: Some(key.key_range),
+                        anchor: Module::range(outer),
+                        node: key.node,
+                        value_node: key.value,
+                        value: m.value_in(key.value, m.scope_at(key.value), 0),
+                        conditional: key.conditional,
+                    })
+                })
+                .collect(),
+        );
+    }
+    let expr = splat.named_child(0)?;
+    if expr.kind() != "dictionary" {
+        return forwarded_keys(m, splat, loader).or_else(|| config_keys(m, splat, loader));
+    }
+    // A dict literal with splats of its own: each part in order.
+    let mut out = Vec::new();
+    let mut cursor = expr.walk();
+    for item in expr.named_children(&mut cursor) {
+        match item.kind() {
+            "pair" => {
+                let (key, value) = (
+                    item.child_by_field_name("key")?,
+                    item.child_by_field_name("value")?,
+                );
+                let Some(param) = loader.signature.keyword(&m.string_value(key)?) else {
+                    continue;
+                };
+                out.push(Argument {
+                    param,
+                    passing: Passing::Unpacked {
+                        splat: Module::range(outer),
+                    },
+                    keyword: Some(Module::range(key)),
+                    anchor: Module::range(outer),
+                    node: item,
+                    value_node: value,
+                    value: m.value_in(value, m.scope_at(value), 0),
+                    conditional: false,
+                });
+            }
+            "dictionary_splat" => out.extend(splat_arguments(m, item, outer, loader, depth + 1)?),
+            "comment" => {}
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// The arguments `**kwargs` hands on when it is the `**` parameter of the loader's own

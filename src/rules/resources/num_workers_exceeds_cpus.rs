@@ -55,7 +55,8 @@ value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
 config_name=...)`, also named from the file's own path, `config_name=Path(__file__).stem`,
 and handed to a helper of another module, `setup_data(cfg)`, unless the entry point's file
 writes the key;
-a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` (or `json.load(f)`) of a file opened
+a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`, also merged in a dict
+literal, `**{**cfg.dataloader, 'batch_size': 1}`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` (or `json.load(f)`) of a file opened
 from a literal path, an option's default or the script's own path (`os.path.splitext(
 os.path.abspath(__file__))[0] + ".yaml"`), `with open(args.config) as f:`, one laid over
 another with `config.update(user_config)` (an update from anything else leaves the mapping
