@@ -5762,3 +5762,37 @@ fn a_key_inside_a_longer_name_on_an_update_line_is_not_a_write() {
     );
     assert!(run("config.update(test={'num_workers': 2})").is_empty());
 }
+
+/// A helper of the project reached through one of several star imports (`from utils.misc
+/// import *`, `from utils.train import *`): the last module that has the name gives it.
+#[test]
+fn a_project_helper_through_one_of_several_star_imports() {
+    let run = |train: &str| {
+        let dir = project(&[
+            ("utils/__init__.py", ""),
+            (
+                "utils/misc.py",
+                "import yaml\nfrom easydict import EasyDict\n\n\ndef load_config(path):\n    with \
+                 open(path) as f:\n        return EasyDict(yaml.safe_load(f))\n",
+            ),
+            ("utils/train.py", train),
+            ("configs/a.yml", "train:\n  num_workers: 64\n"),
+            (
+                "scripts/train.py",
+                "import argparse\nimport sys\nsys.path.append('.')\n\nfrom torch.utils.data \
+                 import DataLoader\n\nfrom utils.misc import *\nfrom utils.train import \
+                 *\n\n\nif __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    \
+                 parser.add_argument('--config', default='configs/a.yml')\n    args = \
+                 parser.parse_args()\n    config = load_config(args.config)\n    for batch in \
+                 DataLoader([1, 2], num_workers=config.train.num_workers):\n        pass\n",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(
+        run("import torch\n\n\ndef get_optimizer(model):\n    return None\n"),
+        ["scripts/train.py:16:DL201"]
+    );
+    // The last star import defines a `load_config` of its own: that one runs.
+    assert!(run("def load_config(path):\n    return {}\n").is_empty());
+}

@@ -1860,6 +1860,24 @@ impl ProjectIndex {
         }
     }
 
+    /// The project's name for a name no statement of `from_file` binds when the file
+    /// star-imports several modules (`from utils.misc import *`, `from utils.train import *`):
+    /// `utils.misc.load_config` when the last of them that has it is a project module
+    /// defining it (or taking it from one).
+    pub fn star_module(&self, from_file: &Path, stars: &[String], name: &str) -> Option<String> {
+        for module in stars.iter().rev() {
+            let joined = join_module(module, name);
+            split_qualified(&joined)
+                .and_then(|(level, parts, _)| self.module_file(from_file, level, &parts))?;
+            match self.origin(from_file, &joined, 1) {
+                NameOrigin::Absent => {}
+                NameOrigin::Own => return Some(joined),
+                NameOrigin::Outside(_) | NameOrigin::Unknown => return None,
+            }
+        }
+        None
+    }
+
     fn origin(&self, from_file: &Path, qualified: &str, hops: u8) -> NameOrigin {
         let Some((level, parts, name)) = split_qualified(qualified) else {
             // `import argparse` in a module of the project: a top-level module, from outside

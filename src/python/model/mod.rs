@@ -488,6 +488,11 @@ impl<'a> Module<'a> {
                                 .star_imported(self.path, &self.star_imports, name)
                         {
                             return Some(outside);
+                        } else if self.star_imports.len() > 1
+                            && let Some(own) =
+                                self.index.star_module(self.path, &self.star_imports, name)
+                        {
+                            return Some(own);
                         }
                     }
                     return match self.star_imports.as_slice() {
