@@ -405,7 +405,7 @@ fn compose(
         Ok(tree) => tree.clone(),
         Err(e) => return gap(e, &shown),
     };
-    if package_directive(&file) {
+    if package_directive(&file, group) {
         return yaml::Node::Gap(ConfigGap::Composed { shown });
     }
     let yaml::Node::Map(entries) = own else {
@@ -549,13 +549,15 @@ fn collect_targets(
     }
 }
 
-/// Whether a config file starts with a `# @package` directive (placing it elsewhere than its
-/// group; not followed).
-fn package_directive(file: &Path) -> bool {
+/// Whether a config file starts with a `# @package` directive placing it elsewhere than its
+/// group (not followed). `_group_`, and `_global_` on a primary config (no group), name where
+/// the file goes anyway.
+fn package_directive(file: &Path, group: &[String]) -> bool {
     std::fs::read_to_string(file).is_ok_and(|text| {
         text.lines()
             .take_while(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
-            .any(|l| l.contains("@package"))
+            .filter_map(|l| l.split_once("@package").map(|(_, package)| package.trim()))
+            .any(|package| !(package == "_group_" || package == "_global_" && group.is_empty()))
     })
 }
 

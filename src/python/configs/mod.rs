@@ -442,6 +442,9 @@ fn name_config<'a>(
     let mut found: Option<Config> = None;
     for id in ids {
         let binding = m.bindings().get(*id)?;
+        if ids.len() > 1 && never_bound(m, *id, binding.node, depth) {
+            continue;
+        }
         let config = match (&binding.kind, binding.value) {
             (BindingKind::Assign, Some(value)) if binding.scope == MODULE_SCOPE => {
                 match yacs::global(m, binding.name) {
@@ -478,6 +481,26 @@ fn name_config<'a>(
         }
     }
     found
+}
+
+thread_local! {
+    /// Bindings whose branch is being tested (the source's address and the binding): the
+    /// condition is read as if they were not there, as it runs before them.
+    static TESTING: std::cell::RefCell<Vec<(usize, BindingId)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether the binding `id` (at `node`) sits in a branch that does not run under the defaults
+/// (`if cfg.wandb: cfg = DictConfig(wandb.config.as_dict())` with `wandb: false`), its
+/// condition read without it; also while such a test of it is under way.
+fn never_bound(m: &Module, id: BindingId, node: Node, depth: u32) -> bool {
+    let key = (m.source.as_ptr() as usize, id);
+    if TESTING.with_borrow(|t| t.contains(&key)) {
+        return true;
+    }
+    TESTING.with_borrow_mut(|t| t.push(key));
+    let runs = crate::python::argparse::branch_runs(m, node, None, depth + 1);
+    TESTING.with_borrow_mut(|t| t.pop());
+    runs == Some(false)
 }
 
 /// A YAML mapping held by `name`, as the file's `name.update(other)` calls leave it: the

@@ -54,7 +54,7 @@ so raises `TypeError`), also under `num_workers` into the `**kwargs` it hands to
 value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
 config_name=...)`, also named from the file's own path, `config_name=Path(__file__).stem`,
 and handed to a helper of another module, `setup_data(cfg)`, unless the entry point's file
-writes the key;
+writes the key or rebinds the config in a branch that runs under the defaults;
 a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`, also merged in a dict
 literal, `**{**cfg.dataloader, 'batch_size': 1}`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` (or `json.load(f)`) of a file opened
 from a literal path, an option's default or the script's own path (`os.path.splitext(
