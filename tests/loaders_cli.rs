@@ -5796,3 +5796,52 @@ fn a_project_helper_through_one_of_several_star_imports() {
     // The last star import defines a `load_config` of its own: that one runs.
     assert!(run("def load_config(path):\n    return {}\n").is_empty());
 }
+
+/// A module-level EasyDict config that a function of its module overwrites with every option
+/// of a parsed namespace (`for k, v in vars(args).items(): config[k] = v`), the namespace
+/// from an options class whose `initialize()` calls `self.parse(fixed)`: after the copy, the
+/// config holds the option's default, not its own.
+#[test]
+fn a_namespace_copied_into_a_config_gives_the_options_defaults() {
+    let run = |config_default: u32, option_default: u32, script_extra: &str| {
+        let config = format!(
+            "from easydict import EasyDict\n\nconfig = EasyDict()\nconfig.num_workers = \
+             {config_default}\nconfig.batch_size = 12\n\n\ndef update_config(config, \
+             extra_config):\n    for k, v in vars(extra_config).items():\n        config[k] = \
+             v\n    config.device = 'cuda' if config.cuda else 'cpu'\n\n\ndef \
+             print_config(config):\n    for k, v in config.items():\n        print(k, v)\n"
+        );
+        let options = format!(
+            "import argparse\n\n\nclass BaseOptions(object):\n    def __init__(self):\n        \
+             self.parser = argparse.ArgumentParser()\n        \
+             self.parser.add_argument('--num_workers', default={option_default}, \
+             type=int)\n        self.parser.add_argument('--cuda', default=True)\n\n    def \
+             parse(self, fixed=None):\n        if fixed is not None:\n            args = \
+             self.parser.parse_args(fixed)\n        else:\n            args = \
+             self.parser.parse_args()\n        return args\n\n    def initialize(self, \
+             fixed=None):\n        self.args = self.parse(fixed)\n        return \
+             self.args\n\n    def update(self, args, extra_options):\n        for k, v in \
+             extra_options.items():\n            setattr(args, k, v)\n"
+        );
+        let script = format!(
+            "from torch.utils.data import DataLoader\n\nfrom cfglib.config import config as \
+             cfg, update_config, print_config\nfrom cfglib.option import BaseOptions\n\n\ndef \
+             main():\n    loader = DataLoader([1, 2], num_workers=cfg.num_workers)\n    for \
+             batch in loader:\n        pass\n\n\nif __name__ == '__main__':\n    option = \
+             BaseOptions()\n    args = option.initialize()\n{script_extra}    \
+             update_config(cfg, args)\n    print_config(cfg)\n    main()\n"
+        );
+        let dir = project(&[
+            ("cfglib/__init__.py", ""),
+            ("cfglib/config.py", &config),
+            ("cfglib/option.py", &options),
+            ("train.py", &script),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run(4, 24, ""), ["train.py:8:DL201"]);
+    // The copy replaces the config's own 24 with the option's 2.
+    assert!(run(24, 2, "").is_empty());
+    // The options class's `update` is called on the namespace: any option may change.
+    assert!(run(4, 24, "    option.update(args, {'num_workers': 2})\n").is_empty());
+}

@@ -1320,7 +1320,9 @@ fn written_attributes(m: &Module, namespace: &Namespace) -> Option<Written> {
         let Some(object) = writes_any_attribute_of(m, call, None) else {
             continue;
         };
-        if !namespace.aliased_by(&flow, object, call.scope) {
+        if !namespace.aliased_by(&flow, object, call.scope)
+            || uncalled_parameter(m, object, call.scope)
+        {
             continue;
         }
         // `setattr(args, 'cuda', True)` writes the attribute it names; a YAML file's
@@ -1870,6 +1872,68 @@ fn unpacked(call: Node) -> bool {
             && p.child_by_field_name("right") == Some(call)
             && p.child_by_field_name("left")
                 .is_some_and(|l| matches!(l.kind(), "pattern_list" | "tuple_pattern"))
+    })
+}
+
+/// Whether `object` is a parameter of a function or method this file never calls nor names
+/// (`def update(self, args, extra): setattr(args, k, v)` beside the method that parses): a
+/// write by computed name there reaches a namespace only through a caller elsewhere, whose
+/// file counts it where it hands the namespace over.
+fn uncalled_parameter(m: &Module, object: Node, scope: ScopeId) -> bool {
+    if object.kind() != "identifier" {
+        return false;
+    }
+    let Some(binding) = m.single_binding(m.text(object), scope) else {
+        return false;
+    };
+    let Some(function) = m
+        .scopes()
+        .get(binding.scope)
+        .and_then(|s| s.function)
+        .and_then(|f| m.function(f))
+    else {
+        return false;
+    };
+    binding.kind == BindingKind::Parameter
+        && !m.calls().iter().any(|c| {
+            c.method == Some(function.name)
+                || (c.callee.kind() == "identifier" && m.text(c.callee) == function.name)
+        })
+        && m.references(function.name)
+            .iter()
+            .all(|r| function.node.byte_range().contains(&r.start_byte()))
+}
+
+/// Whether every argument of `call` is a parameter of the function it is made in that
+/// defaults to `None` (`self.parse(fixed)` in `def initialize(self, fixed=None)`), or there
+/// is none: with nothing passed to that function, the callee gets the same defaults.
+fn passes_only_own_defaults(m: &Module, call: Node, scope: ScopeId) -> bool {
+    let Some(args) = call.child_by_field_name("arguments") else {
+        return false;
+    };
+    let mut cursor = args.walk();
+    let arguments: Vec<Node> = args.named_children(&mut cursor).collect();
+    arguments.into_iter().all(|arg| {
+        let name = match arg.kind() {
+            "comment" => return true,
+            "identifier" => arg,
+            "keyword_argument" => match arg.child_by_field_name("value") {
+                Some(value) if value.kind() == "identifier" => value,
+                _ => return false,
+            },
+            _ => return false,
+        };
+        m.single_binding(m.text(name), scope).is_some_and(|b| {
+            // A parameter's binding is its `name=default` node.
+            b.kind == BindingKind::Parameter
+                && matches!(
+                    b.node.kind(),
+                    "default_parameter" | "typed_default_parameter"
+                )
+                && b.node
+                    .child_by_field_name("value")
+                    .is_some_and(|v| v.kind() == "none")
+        })
     })
 }
 
@@ -3041,15 +3105,9 @@ impl<'m, 'a> Flow<'m, 'a> {
         if callee.kind() != "attribute" {
             return None;
         }
-        if !passes_nothing(call) {
-            return None;
-        }
         let method = m.text(callee.child_by_field_name("attribute")?);
-        let class_name = constructed_class(m, callee.child_by_field_name("object")?, scope)?;
-        if class_name.kind() == "identifier"
-            && let Some(binding) = m.single_binding(m.text(class_name), scope)
-            && let BindingKind::Class(class) = binding.kind
-        {
+        // The method `method` of a class of this file, called as `call`: what it returns.
+        let returned = |class: ClassId| {
             let function = m
                 .class(class)?
                 .methods
@@ -3062,7 +3120,27 @@ impl<'m, 'a> Flow<'m, 'a> {
                 scope,
                 outer: frame,
             };
-            return Some(self.returns(&inner, depth + 1, want));
+            Some(self.returns(&inner, depth + 1, want))
+        };
+        // `self.parse(fixed)` in another method of the class (`def initialize(self,
+        // fixed=None): self.args = self.parse(fixed)`): that method, handed the caller's own
+        // parameters, which hold their defaults when nothing is passed.
+        let object = callee.child_by_field_name("object")?;
+        if let Some((class, _)) = defaults::self_of(m, object, scope)
+            && passes_only_own_defaults(m, call, scope)
+            && let Some(found) = returned(class)
+        {
+            return Some(found);
+        }
+        if !passes_nothing(call) {
+            return None;
+        }
+        let class_name = constructed_class(m, object, scope)?;
+        if class_name.kind() == "identifier"
+            && let Some(binding) = m.single_binding(m.text(class_name), scope)
+            && let BindingKind::Class(class) = binding.kind
+        {
+            return returned(class);
         }
         if want != Want::Namespace {
             return None;

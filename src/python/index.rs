@@ -1255,9 +1255,16 @@ impl ProjectIndex {
     /// Whether the project file `file`, handed a config, may change its `key` by the look of
     /// its text: it assigns an attribute `key` or names it in quotes, merges into a config, or
     /// sets attributes it does not name. `true` when it cannot be read.
-    pub(crate) fn may_write_handed(&self, file: &Path, key: &str) -> bool {
-        self.source(file)
-            .is_none_or(|source| writes_unnamed(&source) || writes_key(&source, key))
+    pub(crate) fn may_write_handed(&self, file: &Path, function: &str, key: &str) -> bool {
+        self.source(file).is_none_or(|source| {
+            // The module-level function alone when its text can be told apart (the config's
+            // own module sets every key as a default, and may hold a reader such as
+            // `print_config(cfg)` beside its merges).
+            match top_level_def(&source, function) {
+                Some(text) => writes_unnamed(text) || writes_key(text, key),
+                None => writes_unnamed(&source) || writes_key(&source, key),
+            }
+        })
     }
 
     /// The YAML config every caller in other files passes the parameter `external` of
@@ -2244,6 +2251,34 @@ fn writes_instances(source: &str, class: &str, key: &str) -> bool {
         || assigns(source, &format!(".{key}"))
 }
 
+/// The text of the module-level `def name(` of `source`, up to the next statement that
+/// starts a line; `None` when there is no such definition, or more than one.
+fn top_level_def<'s>(source: &'s str, name: &str) -> Option<&'s str> {
+    let header = format!("def {name}(");
+    let mut starts = source
+        .match_indices(&header)
+        .map(|(at, _)| at)
+        .filter(|at| *at == 0 || source.as_bytes().get(at - 1) == Some(&b'\n'));
+    let (start, None) = (starts.next()?, starts.next()) else {
+        return None;
+    };
+    let rest = &source[start..];
+    let mut end = rest.len();
+    let mut offset = 0;
+    for (i, line) in rest.split_inclusive('\n').enumerate() {
+        let top_level = line
+            .chars()
+            .next()
+            .is_some_and(|c| !c.is_whitespace() && c != '#' && c != ')');
+        if i > 0 && top_level {
+            end = offset;
+            break;
+        }
+        offset += line.len();
+    }
+    rest.get(..end)
+}
+
 fn writes_unnamed(source: &str) -> bool {
     ["setattr(", "__dict__", "merge_from_"]
         .iter()
@@ -3078,6 +3113,30 @@ mod tests {
     use super::*;
 
     const DATA: &str = "import torch\nclass Gpu:\n    def __getitem__(self, i):\n        return torch.zeros(1).cuda()\nclass Cpu:\n    def __getitem__(self, i):\n        return torch.zeros(1)\ndef to_gpu(b):\n    return b.to('cuda')\n";
+
+    #[test]
+    fn a_top_level_def_ends_where_the_next_statement_starts() {
+        let source = "config = 1\n\ndef show(config):\n    print(config)\n\n# after\n    \ndef update(config, args):\n    config[k] = v\n)\nx = 2\n";
+        assert_eq!(
+            top_level_def(source, "show"),
+            Some("def show(config):\n    print(config)\n\n# after\n    \n")
+        );
+        assert_eq!(
+            top_level_def(source, "update"),
+            Some("def update(config, args):\n    config[k] = v\n)\n")
+        );
+        assert_eq!(top_level_def(source, "missing"), None);
+        // Two definitions of the name: which one runs is not told apart.
+        assert_eq!(
+            top_level_def("def f():\n    a\ndef f():\n    b\n", "f"),
+            None
+        );
+        // A method of the same name is not a module-level definition.
+        assert_eq!(
+            top_level_def("class A:\n    def f(self):\n        a\n", "f"),
+            None
+        );
+    }
 
     #[test]
     fn an_import_names_a_module_only_as_a_whole_word() {

@@ -797,6 +797,20 @@ pub(super) fn value(
             }
             let args = positional_args(call.node);
             for step in &merger.steps {
+                if step.copy {
+                    let copied = match path {
+                        [key] => args
+                            .get(step.position)
+                            .and_then(|a| copied_option(m, *a, key, call.scope, depth + 1)),
+                        // A nested key: the namespace may replace its section.
+                        _ => None,
+                    };
+                    match copied {
+                        Some(scalar) => set(&mut merging.tree, path, scalar),
+                        None => merging.unknown(m, call),
+                    }
+                    continue;
+                }
                 let value = args
                     .get(step.position)
                     .and_then(|a| {
@@ -858,6 +872,38 @@ pub(super) fn value(
             .or_else(|| hydra::value_at(m, &merging.tree, path, &shown));
     }
     hydra::value_at(m, &merging.tree, path, &shown)
+}
+
+/// The option `key` of the namespace `namespace` holds, as a config's scalar placed where
+/// its default is written (`--num_workers` of `cfglib/option.py` line 35): what a copy of the
+/// namespace into the config (`cfg[k] = v` for each of `vars(args)`) writes under `key`.
+/// `None` when the namespace is not known to have that option or its default is unknown.
+fn copied_option(
+    m: &Module,
+    namespace: Node,
+    key: &str,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<yaml::Node> {
+    let resolved = m
+        .attribute_values()
+        .attribute_value(m, namespace, key, scope, depth)?;
+    let crate::python::values::Provenance::ArgparseDefault {
+        flag, line, file, ..
+    } = &resolved.provenance
+    else {
+        return None;
+    };
+    if !resolved.value.is_known() {
+        return None;
+    }
+    let file: Arc<Path> = file.as_deref().unwrap_or(m.path).into();
+    Some(yaml::Node::Scalar {
+        text: flag.clone(),
+        leaf: Leaf::Value(resolved.value),
+        file,
+        line: *line,
+    })
 }
 
 /// A config's tree as the merges of a file leave it.
@@ -1048,7 +1094,7 @@ fn handed_to_project(m: &Module, object: &Object, path: &[String], depth: u32) -
                             _ => None,
                         })
                         .is_none_or(|def| index::writes_unnamed_or_quoted(m.text(def.node), key)),
-                    false => m.index.may_write_handed(&found.file, key),
+                    false => m.index.may_write_handed(&found.file, &found.name, key),
                 })
     })
 }
@@ -1068,10 +1114,12 @@ pub(crate) struct Merger {
 }
 
 /// One merge of a [`Merger`]: `merge_from_file` (else `merge_from_list`) of the attribute
-/// `attribute` of the argument at `position`.
+/// `attribute` of the argument at `position`, or (`copy`) every attribute of the namespace at
+/// `position` written into the config by name (`for k, v in vars(args).items(): cfg[k] = v`).
 #[derive(Clone, Debug, PartialEq)]
 struct MergeStep {
     file: bool,
+    copy: bool,
     position: usize,
     attribute: String,
 }
@@ -1100,7 +1148,21 @@ pub(crate) fn merger(m: &Module, id: crate::python::model::FunctionId) -> Option
     let mut config_name = None;
     let mut calls = Vec::new();
     let mut writes = Vec::new();
-    merger_statements(function.body?, &mut calls, &mut writes)?;
+    let mut copies = Vec::new();
+    merger_statements(m, function.body?, &mut calls, &mut writes, &mut copies)?;
+    for (config, namespace) in copies {
+        if config_name.is_some_and(|name| name != m.text(config)) {
+            return None;
+        }
+        config_name = Some(m.text(config));
+        merger.config = position(config)?;
+        merger.steps.push(MergeStep {
+            file: false,
+            copy: true,
+            position: position(namespace)?,
+            attribute: String::new(),
+        });
+    }
     for call in calls {
         let callee = call.child_by_field_name("function")?;
         let receiver = callee.child_by_field_name("object")?;
@@ -1119,6 +1181,7 @@ pub(crate) fn merger(m: &Module, id: crate::python::model::FunctionId) -> Option
             {
                 merger.steps.push(MergeStep {
                     file: method == "merge_from_file",
+                    copy: false,
                     position: position(argument.child_by_field_name("object")?)?,
                     attribute: m
                         .text(argument.child_by_field_name("attribute")?)
@@ -1132,21 +1195,108 @@ pub(crate) fn merger(m: &Module, id: crate::python::model::FunctionId) -> Option
     for target in writes {
         merger.written.push(attribute_path(m, target, config_name)?);
     }
-    merger.steps.iter().any(|s| s.file).then_some(merger)
+    merger
+        .steps
+        .iter()
+        .any(|s| s.file || s.copy)
+        .then_some(merger)
+}
+
+/// `(cfg, args)` of `for k, v in vars(args).items(): cfg[k] = v` (or `args.__dict__.items()`,
+/// or `setattr(cfg, k, v)`): a loop writing every attribute of a namespace into a config.
+fn namespace_copy<'a>(m: &Module<'a>, statement: Node<'a>) -> Option<(Node<'a>, Node<'a>)> {
+    let text = |n: Node| m.text(n);
+    if statement.child_by_field_name("alternative").is_some() {
+        return None;
+    }
+    let target = statement.child_by_field_name("left")?;
+    let (key, value) = match target.kind() {
+        "pattern_list" | "tuple_pattern" if target.named_child_count() == 2 => {
+            (target.named_child(0)?, target.named_child(1)?)
+        }
+        _ => return None,
+    };
+    // `vars(args).items()` or `args.__dict__.items()`.
+    let items = statement.child_by_field_name("right")?;
+    let method = items.child_by_field_name("function")?;
+    if items.kind() != "call"
+        || method.kind() != "attribute"
+        || text(method.child_by_field_name("attribute")?) != "items"
+        || !positional_args(items).is_empty()
+    {
+        return None;
+    }
+    let mapping = method.child_by_field_name("object")?;
+    let namespace = match mapping.kind() {
+        "call"
+            if mapping
+                .child_by_field_name("function")
+                .is_some_and(|f| text(f) == "vars") =>
+        {
+            *positional_args(mapping).first()?
+        }
+        "attribute"
+            if mapping
+                .child_by_field_name("attribute")
+                .is_some_and(|a| text(a) == "__dict__") =>
+        {
+            mapping.child_by_field_name("object")?
+        }
+        _ => return None,
+    };
+    let body = statement.child_by_field_name("body")?;
+    let mut cursor = body.walk();
+    let statements: Vec<Node> = body
+        .named_children(&mut cursor)
+        .filter(|s| s.kind() != "comment")
+        .collect();
+    let [only] = statements.as_slice() else {
+        return None;
+    };
+    let expression = only
+        .named_child(0)
+        .filter(|_| only.kind() == "expression_statement")?;
+    let same = |a: Node, b: Node| a.kind() == "identifier" && text(a) == text(b);
+    let config = match expression.kind() {
+        "assignment" => {
+            let left = expression.child_by_field_name("left")?;
+            let right = expression.child_by_field_name("right")?;
+            let written = left.child_by_field_name("subscript")?;
+            (left.kind() == "subscript" && same(written, key) && same(right, value))
+                .then(|| left.child_by_field_name("value"))??
+        }
+        "call"
+            if expression
+                .child_by_field_name("function")
+                .is_some_and(|f| text(f) == "setattr") =>
+        {
+            let args = positional_args(expression);
+            match args.as_slice() {
+                [config, k, v] if same(*k, key) && same(*v, value) => *config,
+                _ => return None,
+            }
+        }
+        _ => return None,
+    };
+    (config.kind() == "identifier" && namespace.kind() == "identifier")
+        .then_some((config, namespace))
 }
 
 /// The calls (`cfg.merge_from_file(...)`) and the attribute targets assigned (`cfg.X.Y =
 /// ...`) of a merger's body, with `if` blocks of assignments; `None` for any other
 /// statement.
 fn merger_statements<'a>(
+    m: &Module<'a>,
     block: Node<'a>,
     calls: &mut Vec<Node<'a>>,
     writes: &mut Vec<Node<'a>>,
+    copies: &mut Vec<(Node<'a>, Node<'a>)>,
 ) -> Option<()> {
     let mut cursor = block.walk();
     for statement in block.named_children(&mut cursor) {
         match statement.kind() {
             "comment" | "pass_statement" => {}
+            "for_statement" => copies.push(namespace_copy(m, statement)?),
             "expression_statement" => {
                 let expression = statement.named_child(0)?;
                 match expression.kind() {
@@ -1166,14 +1316,16 @@ fn merger_statements<'a>(
                 if statement.child_by_field_name("alternative").is_some() {
                     return None;
                 }
-                let mut inner = Vec::new();
+                let (mut inner, mut inner_copies) = (Vec::new(), Vec::new());
                 merger_statements(
+                    m,
                     statement.child_by_field_name("consequence")?,
                     &mut inner,
                     writes,
+                    &mut inner_copies,
                 )?;
                 // Only assignments under a condition: a merge there may or may not run.
-                if !inner.is_empty() {
+                if !inner.is_empty() || !inner_copies.is_empty() {
                     return None;
                 }
             }

@@ -73,7 +73,8 @@ args)` of another module that only merges what it is given; with a file named on
 the command line, the value every YAML file of the project that fits the config gives or
 keeps, when they all agree), an EasyDict config filled the same way (`__C = edict()`,
 `__C.TRAIN.WORKERS = 16`, with an `update_config(args.cfg)` of its module read like
-`merge_from_file`), or the class attribute of a
+`merge_from_file`, and an `update_config(cfg, args)` that copies every option of the namespace
+into it, `for k, v in vars(args).items(): cfg[k] = v`, giving the option's default), or the class attribute of a
 plain config class's module-level instance (`class Config: num_thread = 30`, `cfg = Config()`,
 also imported by other modules when no file of the project that imports it assigns the key,
 and a subclass of such a class of this module or another, `class CloudConfig(Config):
