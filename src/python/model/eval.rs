@@ -3,7 +3,9 @@
 
 use tree_sitter::Node;
 
-use super::{Binding, BindingKind, MAX_DEPTH, Module, ScopeId, literal_items, positional_args};
+use super::{
+    Binding, BindingKind, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
+};
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
 use crate::python::{argparse, conditions, configs, defaults, distributed};
 
@@ -356,7 +358,13 @@ impl<'a> Module<'a> {
                 matches!(b.kind, BindingKind::Parameter) || self.scope_at(b.node) == scope;
             of_scope && written_here
         };
-        if bindings.len() < 2 || bindings.iter().any(|(_, b)| !straight(b)) {
+        if bindings.len() < 2 {
+            return None;
+        }
+        if let Some(id) = self.last_module_binding(&bindings, used, scope) {
+            return Some(id);
+        }
+        if bindings.iter().any(|(_, b)| !straight(b)) {
             return None;
         }
         // A parameter is bound before the body runs.
@@ -391,6 +399,51 @@ impl<'a> Module<'a> {
             .max_by_key(|(_, b)| b.node.start_byte())?;
         let unconditional = is_parameter(last) || !self.is_conditional_relative_to(last.node, used);
         unconditional.then_some(*id)
+    }
+
+    /// The binding a read inside a function sees of a name the module binds several times at
+    /// its top level (`config_parser = parser = ArgumentParser(...)`, then `parser =
+    /// ArgumentParser(...)`): the last, when every binding is an unconditional top-level
+    /// statement and the function is defined after all of them, so no call of it can run
+    /// before the last.
+    fn last_module_binding(
+        &self,
+        bindings: &[(usize, &Binding)],
+        used: Node,
+        scope: ScopeId,
+    ) -> Option<usize> {
+        if scope == MODULE_SCOPE {
+            return None;
+        }
+        // The top-level statement holding the read.
+        let mut definition = used;
+        while let Some(parent) = definition.parent() {
+            if parent.kind() == "module" {
+                break;
+            }
+            definition = parent;
+        }
+        if !matches!(
+            definition.kind(),
+            "function_definition" | "decorated_definition"
+        ) {
+            return None;
+        }
+        let mut last: Option<(usize, usize)> = None;
+        for (id, b) in bindings {
+            let statement = self.statement_of(b.node);
+            let unconditional = b.scope == MODULE_SCOPE
+                && matches!(b.kind, BindingKind::Assign)
+                && statement.parent().is_some_and(|p| p.kind() == "module");
+            if !unconditional {
+                return None;
+            }
+            if last.is_none_or(|(_, end)| statement.end_byte() > end) {
+                last = Some((*id, statement.end_byte()));
+            }
+        }
+        let (id, end) = last?;
+        (definition.start_byte() >= end).then_some(id)
     }
 
     fn name_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
