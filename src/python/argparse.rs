@@ -3818,13 +3818,20 @@ fn yaml_splat(m: &Module, splat: Node, call: Node, scope: ScopeId) -> Option<Yam
             let callee = parse.child_by_field_name("function")?;
             let method = m.text(callee.child_by_field_name("attribute")?);
             let parsed_from = callee.child_by_field_name("object")?;
-            if !matches!(method, "parse_args" | "parse_known_args")
-                || m.text(parsed_from) != m.text(receiver)
-            {
+            if !matches!(method, "parse_args" | "parse_known_args") {
                 return None;
             }
             let read = format!("{}.{dest}", m.text(object));
-            (Err(dest), Some(read))
+            if m.text(parsed_from) == m.text(receiver) {
+                (Err(dest), Some(read))
+            } else {
+                // timm's template: the file named by another parser of the file (`args_config,
+                // remaining = config_parser.parse_known_args()`), its keys set on this one.
+                (
+                    Ok(other_parser_default(m, parsed_from, &dest, scope)?),
+                    Some(read),
+                )
+            }
         }
     };
     let mut gated = false;
@@ -3855,6 +3862,55 @@ fn yaml_splat(m: &Module, splat: Node, call: Node, scope: ScopeId) -> Option<Yam
         at: Module::range(call),
         scope,
     })
+}
+
+/// The default of the option `dest` of the parser `parser` holds, when one `add_argument`
+/// call on that parser defines it with a literal string default (`''` for `None` or none
+/// written, the empty path a `if args_config.config:` test skips).
+fn other_parser_default(m: &Module, parser: Node, dest: &str, scope: ScopeId) -> Option<String> {
+    let flow = Flow::new(m);
+    let parsers = flow.top(parser, scope, Want::Parser)?;
+    let mut found: Option<String> = None;
+    for call in m.calls() {
+        if call.method != Some("add_argument") {
+            continue;
+        }
+        let Some(object) = call.callee.child_by_field_name("object") else {
+            continue;
+        };
+        if !flow
+            .top(object, call.scope, Want::Parser)
+            .is_some_and(|p| p.iter().any(|id| parsers.contains(id)))
+        {
+            continue;
+        }
+        let args = positional_args(call.node);
+        let defines = m
+            .keyword_arg(call.node, "dest")
+            .and_then(|d| m.string_value(d))
+            .map_or_else(
+                || {
+                    args.iter().filter_map(|a| m.string_value(*a)).any(|flag| {
+                        flag.starts_with("--")
+                            && flag.trim_start_matches('-').replace('-', "_") == dest
+                    })
+                },
+                |d| d == dest,
+            );
+        if !defines {
+            continue;
+        }
+        let default = match m.keyword_arg(call.node, "default") {
+            None => String::new(),
+            Some(value) if value.kind() == "none" => String::new(),
+            Some(value) => m.string_value(value)?,
+        };
+        if found.is_some() {
+            return None;
+        }
+        found = Some(default);
+    }
+    found
 }
 
 fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut ParserOptions) {

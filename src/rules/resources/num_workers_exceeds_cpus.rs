@@ -34,7 +34,9 @@ the parsed namespace, `for k, v in config[key].items(): setattr(args, k, v)`, or
 top-level mapping, `for k, v in config.items(): setattr(args, k, v)`, `vars(args).update(config)`
 (a key the code also assigns stays unknown), defaults a YAML
 file sets through
-`parser.set_defaults(**yaml.load(f))`, the file `--config` names or, when it is missing or named
+`parser.set_defaults(**yaml.load(f))`, the file `--config` names (also `--config` of another
+parser of the file, timm's `config_parser`, with no file by default under `if
+args_config.config:` skipping the call) or, when it is missing or named
 only on the command line, the values every YAML file of the project that fits the parser
 agrees on, or a dict of defaults it sets through `parser.set_defaults(**defaults)` (also one
 rebound from a parameter's name, `tmp = defaults; defaults = {...}`, an `update(tmp)` under a
