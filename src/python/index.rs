@@ -2434,15 +2434,10 @@ fn may_import(source: &str, name: &str) -> bool {
 /// imports `*`: only such a file can reach the module they name.
 fn imports_a_name(source: &str, names: &[String]) -> bool {
     let imports = import_statements(source, true);
-    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
     imports.contains('*')
-        || names.iter().any(|name| {
-            imports.match_indices(name.as_str()).any(|(at, _)| {
-                let before = imports[..at].chars().next_back();
-                let after = imports[at + name.len()..].chars().next();
-                !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
-            })
-        })
+        || names
+            .iter()
+            .any(|name| crate::python::syntax::contains_word(&imports, name))
 }
 
 /// Whether `source` may give `name` a namespace parsed from the command line: only a file

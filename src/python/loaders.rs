@@ -486,25 +486,23 @@ fn splat_arguments<'a>(
     if depth > MAX_SPLAT_DEPTH {
         return None;
     }
+    // A key written in a dict, passed through `outer`.
+    let keyed = |key: UnpackedKey<'a>| {
+        Some(Argument {
+            param: loader.signature.keyword(&key.name)?,
+            passing: Passing::Unpacked {
+                splat: Module::range(outer),
+            },
+            keyword: Some(key.key_range),
+            anchor: Module::range(outer),
+            node: key.node,
+            value_node: key.value,
+            value: m.value_in(key.value, m.scope_at(key.value), 0),
+            conditional: key.conditional,
+        })
+    };
     if let Some(keys) = unpacked_keys(m, splat, loader.call, loader.scope) {
-        return Some(
-            keys.into_iter()
-                .filter_map(|key| {
-                    Some(Argument {
-                        param: loader.signature.keyword(&key.name)?,
-                        passing: Passing::Unpacked {
-                            splat: Module::range(outer),
-                        },
-                        keyword: Some(key.key_range),
-                        anchor: Module::range(outer),
-                        node: key.node,
-                        value_node: key.value,
-                        value: m.value_in(key.value, m.scope_at(key.value), 0),
-                        conditional: key.conditional,
-                    })
-                })
-                .collect(),
-        );
+        return Some(keys.into_iter().filter_map(keyed).collect());
     }
     let expr = splat.named_child(0)?;
     if expr.kind() != "dictionary" {
@@ -516,25 +514,14 @@ fn splat_arguments<'a>(
     for item in expr.named_children(&mut cursor) {
         match item.kind() {
             "pair" => {
-                let (key, value) = (
-                    item.child_by_field_name("key")?,
-                    item.child_by_field_name("value")?,
-                );
-                let Some(param) = loader.signature.keyword(&m.string_value(key)?) else {
-                    continue;
-                };
-                out.push(Argument {
-                    param,
-                    passing: Passing::Unpacked {
-                        splat: Module::range(outer),
-                    },
-                    keyword: Some(Module::range(key)),
-                    anchor: Module::range(outer),
+                let key = item.child_by_field_name("key")?;
+                out.extend(keyed(UnpackedKey {
+                    name: m.string_value(key)?,
+                    key_range: Module::range(key),
                     node: item,
-                    value_node: value,
-                    value: m.value_in(value, m.scope_at(value), 0),
+                    value: item.child_by_field_name("value")?,
                     conditional: false,
-                });
+                }));
             }
             "dictionary_splat" => out.extend(splat_arguments(m, item, outer, loader, depth + 1)?),
             "comment" => {}
