@@ -13,6 +13,7 @@
 
 use tree_sitter::Node;
 
+use super::items_loop;
 use super::pyyaml::WRAPPERS;
 use crate::python::model::{BindingKind, FunctionId, Module, ScopeId, positional_args};
 use crate::python::syntax;
@@ -105,22 +106,8 @@ fn copies_its_argument(m: &Module, function: FunctionId) -> bool {
     let mut writes_ok = true;
     syntax::walk_all(body, &mut |n| match n.kind() {
         "for_statement" => {
-            let items = n.child_by_field_name("right").filter(|r| {
-                r.kind() == "call"
-                    && r.child_by_field_name("function").is_some_and(|f| {
-                        f.kind() == "attribute"
-                            && f.child_by_field_name("object")
-                                .is_some_and(|o| m.text(o) == param)
-                            && f.child_by_field_name("attribute")
-                                .is_some_and(|a| m.text(a) == "items")
-                    })
-            });
-            if items.is_some()
-                && let Some(target) = n.child_by_field_name("left")
-                && matches!(target.kind(), "pattern_list" | "tuple_pattern")
-                && let Some(k) = target.named_child(0).filter(|k| k.kind() == "identifier")
-            {
-                key = Some(m.text(k));
+            if let Some(items) = items_loop(m, n).filter(|l| m.text(l.mapping) == param) {
+                key = Some(m.text(items.key));
             }
         }
         // `d[k] = ...`, `d.x = ...`: only the loop's key may be written.

@@ -483,6 +483,43 @@ fn name_config<'a>(
     found
 }
 
+/// The header of `for k, v in mapping.items():` (no `else`): the mapping, and the names bound
+/// to each key and value. Both configs copied key by key ([`converters`]) and namespaces copied
+/// into a config ([`yacs`]) start so.
+pub(super) struct ItemsLoop<'a> {
+    pub(super) mapping: Node<'a>,
+    pub(super) key: Node<'a>,
+    pub(super) value: Node<'a>,
+}
+
+pub(super) fn items_loop<'a>(m: &Module<'a>, statement: Node<'a>) -> Option<ItemsLoop<'a>> {
+    if statement.kind() != "for_statement" || statement.child_by_field_name("alternative").is_some()
+    {
+        return None;
+    }
+    let target = statement.child_by_field_name("left")?;
+    if !matches!(target.kind(), "pattern_list" | "tuple_pattern") || target.named_child_count() != 2
+    {
+        return None;
+    }
+    let (key, value) = (target.named_child(0)?, target.named_child(1)?);
+    let items = statement.child_by_field_name("right")?;
+    let method = items.child_by_field_name("function")?;
+    let called_items = items.kind() == "call"
+        && method.kind() == "attribute"
+        && method
+            .child_by_field_name("attribute")
+            .is_some_and(|a| m.text(a) == "items")
+        && positional_args(items).is_empty();
+    (called_items && key.kind() == "identifier" && value.kind() == "identifier").then_some(
+        ItemsLoop {
+            mapping: method.child_by_field_name("object")?,
+            key,
+            value,
+        },
+    )
+}
+
 thread_local! {
     /// Bindings whose branch is being tested (the source's address and the binding): the
     /// condition is read as if they were not there, as it runs before them.

@@ -1206,44 +1206,13 @@ pub(crate) fn merger(m: &Module, id: crate::python::model::FunctionId) -> Option
 /// or `setattr(cfg, k, v)`): a loop writing every attribute of a namespace into a config.
 fn namespace_copy<'a>(m: &Module<'a>, statement: Node<'a>) -> Option<(Node<'a>, Node<'a>)> {
     let text = |n: Node| m.text(n);
-    if statement.child_by_field_name("alternative").is_some() {
-        return None;
-    }
-    let target = statement.child_by_field_name("left")?;
-    let (key, value) = match target.kind() {
-        "pattern_list" | "tuple_pattern" if target.named_child_count() == 2 => {
-            (target.named_child(0)?, target.named_child(1)?)
-        }
-        _ => return None,
-    };
+    let super::ItemsLoop {
+        mapping,
+        key,
+        value,
+    } = super::items_loop(m, statement)?;
     // `vars(args).items()` or `args.__dict__.items()`.
-    let items = statement.child_by_field_name("right")?;
-    let method = items.child_by_field_name("function")?;
-    if items.kind() != "call"
-        || method.kind() != "attribute"
-        || text(method.child_by_field_name("attribute")?) != "items"
-        || !positional_args(items).is_empty()
-    {
-        return None;
-    }
-    let mapping = method.child_by_field_name("object")?;
-    let namespace = match mapping.kind() {
-        "call"
-            if mapping
-                .child_by_field_name("function")
-                .is_some_and(|f| text(f) == "vars") =>
-        {
-            *positional_args(mapping).first()?
-        }
-        "attribute"
-            if mapping
-                .child_by_field_name("attribute")
-                .is_some_and(|a| text(a) == "__dict__") =>
-        {
-            mapping.child_by_field_name("object")?
-        }
-        _ => return None,
-    };
+    let namespace = dict_of(m, mapping)?;
     let body = statement.child_by_field_name("body")?;
     let mut cursor = body.walk();
     let statements: Vec<Node> = body
