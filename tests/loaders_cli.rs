@@ -5845,3 +5845,76 @@ fn a_namespace_copied_into_a_config_gives_the_options_defaults() {
     // The options class's `update` is called on the namespace: any option may change.
     assert!(run(4, 24, "    option.update(args, {'num_workers': 2})\n").is_empty());
 }
+
+#[test]
+fn a_method_called_on_an_instance_from_another_module() {
+    let run = |default: u32, calls: &str| {
+        let model = "\
+import torch
+from torch.utils.data import DataLoader
+
+
+class Reasoner(torch.nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.dim = dim
+
+    def evaluate(self, data, args):
+        loader = DataLoader(data, batch_size=args.batch_size, num_workers=max(1, args.cpu_num))
+        for batch in loader:
+            pass
+
+    @staticmethod
+    def test_step(model, data, args):
+        loader = DataLoader(data, num_workers=args.cpu_num)
+        for batch in loader:
+            pass
+";
+        let script = format!(
+            "\
+import argparse
+
+from model import Reasoner
+
+
+def parse_args(args=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--cpu_num', type=int, default={default})
+    parser.add_argument('--batch_size', type=int, default=32)
+    return parser.parse_args(args)
+
+
+class Other:
+    def evaluate(self, data, args):
+        return data
+
+
+def make():
+    return Reasoner(2)
+
+
+def main(args):
+    reasoner = Reasoner(4)
+    reasoner = reasoner.cuda()
+    print(', '.join(['a', 'b']))
+
+    def evaluate_test():
+{calls}
+    evaluate_test()
+
+if __name__ == '__main__':
+    main(parse_args())
+"
+        );
+        let dir = project(&[("model.py", model), ("run.py", &script)]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let both = "        reasoner.evaluate([1, 2], args)\n        Reasoner.test_step(reasoner, [1, 2], \
+                args)\n";
+    assert_eq!(run(10, both), ["model.py:11:DL201", "model.py:17:DL201"]);
+    assert!(run(4, both).is_empty());
+    // On an instance dldoctor cannot place, or of another class: no caller it can read.
+    let other = "        model = make()\n        model.evaluate([1, 2], args)\n        \
+                 Other(4).evaluate([1, 2], args)\n";
+    assert!(run(10, other).is_empty());
+}

@@ -21,8 +21,9 @@
 //! ([`configs::parser_defaults`]).
 //!
 //! Across files: a namespace that arrives as a parameter of a module-level function (or of a
-//! class's `__init__`, kept as `self.args`) that nothing in its file calls is what the callers
-//! in other files pass ([`External`]); the project index finds them and each gives a
+//! class's `__init__`, kept as `self.args`, or of another method of the class, called on an
+//! instance built in the calling function) that nothing in its file calls is what the
+//! callers in other files pass ([`External`]); the project index finds them and each gives a
 //! [`NamespaceTable`], the defaults of its parser as that caller leaves them. Every caller
 //! must agree on a value, or it is unknown. A call that hands the namespace to a function of
 //! another file that assigns `args.x` (its summary says so, [`parameter_writes`]) makes `x`
@@ -89,7 +90,8 @@ struct Namespace {
 }
 
 /// A parameter a namespace arrives through from another file: of the module-level function
-/// or class (its `__init__`) `callee`, which no code of its own file calls.
+/// or class (its `__init__`) `callee`, or of the method `method` of that class, which no
+/// code of its own file calls.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) struct External {
     pub callee: String,
@@ -97,6 +99,27 @@ pub(crate) struct External {
     /// only be passed by keyword.
     pub position: Option<usize>,
     pub keyword: String,
+    pub method: Option<Method>,
+}
+
+/// A method whose callers are in other files: calls on an instance of its class built in
+/// the calling function (`q = Query2box(...)` then `q.test_step(q, data, args)`) and, for a
+/// static or class method (`on_class`), calls through the class, which place the arguments
+/// the same way.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) struct Method {
+    pub name: String,
+    pub on_class: bool,
+}
+
+impl External {
+    /// How messages name the callee: `Trainer`, `get_loader`, `Query2box.test_step`.
+    pub(crate) fn shown(&self) -> String {
+        match &self.method {
+            Some(method) => format!("{}.{}", self.callee, method.name),
+            None => self.callee.clone(),
+        }
+    }
 }
 
 /// What a caller hands over: the value each attribute of the namespace has when the call is
@@ -1044,7 +1067,7 @@ impl ArgparseDefaults {
                     format!(
                         "the callers of `{}` in other files give `{attribute}` no value they \
                          all agree on",
-                        external.callee
+                        external.shown()
                     )
                 }),
                 None => {
@@ -1052,9 +1075,10 @@ impl ArgparseDefaults {
                     let what = match m.text(read) {
                         kept if kept.contains('.') => format!(
                             "`{kept}` holds the `{}` given to `{}(...)`",
-                            external.keyword, external.callee
+                            external.keyword,
+                            external.shown()
                         ),
-                        name => format!("`{name}` is a parameter of `{}`", external.callee),
+                        name => format!("`{name}` is a parameter of `{}`", external.shown()),
                     };
                     Err(match m.index.unresolved_caller(m.path, external) {
                         Some(why) => format!("{what}, and {why}"),
@@ -1771,8 +1795,26 @@ fn library_options(m: &Module, call: Node, dests: &[&str]) -> ParserOptions {
     out
 }
 
+/// Methods of `torch.nn.Module` that return the module itself: `model = model.cuda()` keeps
+/// the instance.
+const RETURNS_SELF: &[&str] = &[
+    "cuda",
+    "to",
+    "cpu",
+    "float",
+    "half",
+    "double",
+    "bfloat16",
+    "train",
+    "eval",
+    "requires_grad_",
+    "share_memory",
+    "type",
+];
+
 /// The class expression of the construction `object` is or is bound to once
-/// (`Options()`, `opts` after `opts = Options()`).
+/// (`Options()`, `opts` after `opts = Options()`), or besides that only to the instance moved
+/// (`model = model.cuda()`, `.to(device)`).
 pub(crate) fn constructed_class<'a>(
     m: &Module<'a>,
     object: Node<'a>,
@@ -1781,11 +1823,34 @@ pub(crate) fn constructed_class<'a>(
     let construction = match object.kind() {
         "call" => object,
         "identifier" => {
-            let binding = m.single_binding(m.text(object), scope)?;
-            match (&binding.kind, binding.value) {
-                (BindingKind::Assign, Some(value)) if value.kind() == "call" => value,
-                _ => return None,
+            let name = m.text(object);
+            let mut found: Option<Node<'a>> = None;
+            for id in m.lookup(name, scope)? {
+                let binding = m.bindings().get(*id)?;
+                let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
+                    return None;
+                };
+                if value.kind() != "call" {
+                    return None;
+                }
+                let moved = value
+                    .child_by_field_name("function")
+                    .filter(|f| f.kind() == "attribute")
+                    .is_some_and(|f| {
+                        f.child_by_field_name("object")
+                            .is_some_and(|o| o.kind() == "identifier" && m.text(o) == name)
+                            && f.child_by_field_name("attribute")
+                                .is_some_and(|a| RETURNS_SELF.contains(&m.text(a)))
+                    });
+                if moved {
+                    continue;
+                }
+                if found.is_some() {
+                    return None;
+                }
+                found = Some(value);
             }
+            found?
         }
         _ => return None,
     };
@@ -2221,6 +2286,7 @@ fn handed_to_base(
         return Some((
             External {
                 callee: def.name.to_owned(),
+                method: None,
                 ..external.clone()
             },
             Vec::new(),
@@ -2260,6 +2326,7 @@ fn handed_to_base(
             callee: def.name.to_owned(),
             position: (!keyword_only).then_some(index),
             keyword: name.clone(),
+            method: None,
         },
         written,
     ))
@@ -2298,19 +2365,88 @@ pub(crate) fn calls_passing<'m, 'a>(
             .iter()
             .any(|d| d.file == helper && d.name == external.callee)
     };
+    let arg = |call: &CallSite<'a>| {
+        m.keyword_arg(call.node, &external.keyword).or_else(|| {
+            if has_splat(call.node) {
+                return None;
+            }
+            positional_args(call.node).get(external.position?).copied()
+        })
+    };
+    if let Some(method) = &external.method {
+        return m
+            .calls()
+            .iter()
+            .filter_map(|call| match method_receiver(m, call, method, &reaches)? {
+                true => Some((call, arg(call))),
+                // Maybe an instance of the class, passing what cannot be known.
+                false => Some((call, None)),
+            })
+            .collect();
+    }
     m.calls()
         .iter()
         .filter(|call| callee_names(m, call).iter().any(|q| reaches(q)) || dispatched(call))
-        .map(|call| {
-            let arg = m.keyword_arg(call.node, &external.keyword).or_else(|| {
-                if has_splat(call.node) {
-                    return None;
-                }
-                positional_args(call.node).get(external.position?).copied()
-            });
-            (call, arg)
-        })
+        .map(|call| (call, arg(call)))
         .collect()
+}
+
+/// For a call of a method named `method.name`, whether its receiver is an instance of the
+/// class `reaches` accepts, built in the calling function (`q.test_step(...)` after `q =
+/// Query2box(...)`, or `Query2box(...).test_step(...)`), or for a static or class method
+/// that class itself: `Some(true)`. `Some(false)` when the receiver may be such an instance
+/// without the model knowing (a parameter, `self.model`); `None` for another call, whose
+/// receiver is known to be something else (a module, another class or its instance).
+fn method_receiver(
+    m: &Module,
+    call: &CallSite,
+    method: &Method,
+    reaches: &dyn Fn(&str) -> bool,
+) -> Option<bool> {
+    let callee = call.callee;
+    if callee.kind() != "attribute"
+        || m.text(callee.child_by_field_name("attribute")?) != method.name
+    {
+        return None;
+    }
+    let object = callee.child_by_field_name("object")?;
+    // `", ".join(...)`, `[...].index(...)`: no instance of a class.
+    if matches!(
+        object.kind(),
+        "string" | "concatenated_string" | "list" | "dict" | "set" | "tuple" | "integer" | "float"
+    ) {
+        return None;
+    }
+    // `self.run(...)` in a method of a class of the calling file: its own method, unless the
+    // class derives from this one.
+    if object.kind() == "identifier"
+        && m.text(object) == "self"
+        && let Some(class) = m
+            .scopes()
+            .get(call.scope)
+            .and_then(|s| s.function)
+            .and_then(|f| m.function(f)?.class)
+            .and_then(|c| m.class(c))
+    {
+        let derived = class.bases.iter().any(|base| {
+            base.kind() != "keyword_argument"
+                && m.qualified_in(*base, class.parent_scope, 0)
+                    .is_none_or(|q| reaches(&q))
+        });
+        return derived.then_some(false);
+    }
+    if let Some(class) = constructed_class(m, object, call.scope) {
+        return m
+            .qualified_in(class, call.scope, 0)
+            .is_some_and(|q| reaches(&q))
+            .then_some(true);
+    }
+    if let Some(qualified) = m.qualified_in(object, call.scope, 0) {
+        // A module, or a class: this one only for a method that a call through the class
+        // binds as an instance's call does.
+        return (method.on_class && reaches(&qualified)).then_some(true);
+    }
+    Some(false)
 }
 
 /// The qualified names a call's callee may have: its one name, or, for a name bound in
@@ -2957,6 +3093,7 @@ impl<'m, 'a> Flow<'m, 'a> {
                 callee: callee_name.to_owned(),
                 position,
                 keyword: param.name.to_owned(),
+                method: None,
             });
             return Some(Vec::new());
         }
@@ -3085,6 +3222,7 @@ impl<'m, 'a> Flow<'m, 'a> {
             callee: def.name.to_owned(),
             position: Some(kept.position),
             keyword: kept.keyword,
+            method: None,
         });
         Some(Vec::new())
     }
@@ -3344,6 +3482,26 @@ impl<'m, 'a> Flow<'m, 'a> {
                 .borrow_mut()
                 .push((id, function, position));
             return Some(vec![id]);
+        }
+        // A namespace handed to the method by code of other files, on an instance or
+        // through the class (see [`Method`]).
+        if !any && want == Want::Namespace && class.parent_scope == MODULE_SCOPE {
+            let binds = binds_first(m, function);
+            let position = match (keyword_only, binds) {
+                (true, _) => None,
+                (false, Some(false)) => Some(position),
+                (false, _) => Some(position.checked_sub(1)?),
+            };
+            self.externals.borrow_mut().push(External {
+                callee: class.name.to_owned(),
+                position,
+                keyword: param.name.to_owned(),
+                method: Some(Method {
+                    name: method.to_owned(),
+                    on_class: binds.is_some(),
+                }),
+            });
+            return Some(Vec::new());
         }
         out.sort_unstable();
         out.dedup();

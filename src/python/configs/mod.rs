@@ -698,6 +698,7 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
                 .then(|| position.checked_sub(usize::from(class.is_some())))
                 .flatten(),
             keyword: param.name.to_owned(),
+            method: None,
         };
         let passed = m.index.config_passed(m.path, &external)?;
         return Some(Config::Yaml {

@@ -45,7 +45,9 @@ for attribute access (`EasyDict(vars(args))`, `edict(opt.__dict__)`,
 `SimpleNamespace(**vars(args))`; an item write or `update(...)` of the copy leaves its keys
 unknown), kept as
 `self.args` (also by a base class of another module, `super().__init__(args)`), or handed to
-a loader factory of another module: the message names the call it came through), or what
+a loader factory of another module, or to a method of another module's class called on an
+instance built there, `q = Query2box(...); q.test_step(q, data, args)`, or through the class
+for a static method: the message names the call it came through), or what
 the callers of a factory pass, in its file or another module (`make_loader(ds,
 num_workers=16)`, a mapping of a YAML config unpacked, `make_dataloaders(**conf["training"])`;
 a call counts only where it reaches this factory, also through a package that re-exports it,
