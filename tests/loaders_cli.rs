@@ -5918,3 +5918,63 @@ if __name__ == '__main__':
                  Other(4).evaluate([1, 2], args)\n";
     assert!(run(10, other).is_empty());
 }
+
+#[test]
+fn a_yaml_helper_reading_the_file_text_called_in_two_branches() {
+    let run = |other_call: &str| {
+        let helper = "\
+import yaml
+
+
+def load_yaml(path):
+    file = open(path, 'r')
+    yaml_obj = yaml.load(file.read(), Loader=yaml.FullLoader)
+    return yaml_obj
+";
+        let train = format!(
+            "\
+import argparse
+from easydict import EasyDict as edict
+from torch.utils.data import DataLoader
+import utils.read_file as reader
+
+
+def epoch_train(config, logger, args=None):
+    loader = DataLoader(None, batch_size=4, num_workers=config.TRAIN.WORKERS)
+    for batch in loader:
+        pass
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--cfg', type=str, default='experiments/tracker.yaml')
+    parser.add_argument('--wandb', action='store_true')
+    args = parser.parse_args()
+    config = edict(reader.load_yaml(args.cfg))
+    if args.wandb:
+        {other_call}
+    else:
+        epoch_train(config, None, args)
+
+
+if __name__ == '__main__':
+    main()
+"
+        );
+        let dir = project(&[
+            ("lib/utils/__init__.py", ""),
+            ("lib/utils/read_file.py", helper),
+            ("experiments/tracker.yaml", "TRAIN:\n  WORKERS: 32\n"),
+            ("experiments/small.yaml", "TRAIN:\n  WORKERS: 4\n"),
+            ("tracking/train.py", &train),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    // Both branches pass the document of one file, each read anew.
+    assert_eq!(
+        run("epoch_train(edict(reader.load_yaml(args.cfg)), None, args)"),
+        ["tracking/train.py:8:DL201"]
+    );
+    // The other branch passes another file's: no one value.
+    assert!(run("epoch_train(edict(reader.load_yaml('experiments/small.yaml')), None)").is_empty());
+}

@@ -80,7 +80,9 @@ enum Config<'a> {
 }
 
 impl Config<'_> {
-    /// Whether two configs are the same object (two calls passing the same config).
+    /// Whether two configs are the same object (two calls passing the same config), or YAML
+    /// documents equal where read (each call loading the file again, `config =
+    /// edict(load_yaml(args.cfg))` built anew by the helper for each read).
     fn same(&self, other: &Config) -> bool {
         match (self, other) {
             (
@@ -94,7 +96,7 @@ impl Config<'_> {
                 Config::Yaml {
                     tree: b, path: pb, ..
                 },
-            ) => Arc::ptr_eq(a, b) && pa == pb,
+            ) => (Arc::ptr_eq(a, b) || a == b) && pa == pb,
             (
                 Config::Yacs {
                     object: a,

@@ -55,6 +55,8 @@ pub(super) fn load<'a>(m: &Module<'a>, call: Node, scope: ScopeId) -> Option<Con
 /// The `open(...)` call a stream comes from: written in place, or the `as` name of a `with`.
 fn opened_by<'a>(m: &Module<'a>, stream: Node<'a>, scope: ScopeId) -> Option<Node<'a>> {
     let open = match stream.kind() {
+        // The file's text, `f.read()` (`yaml.load(file.read(), Loader=...)`).
+        "call" if let Some(file) = read_of(m, stream) => return opened_by(m, file, scope),
         "call" => stream,
         // Read inside `with open(path) as f:` (several `with` blocks may name their file `f`).
         "identifier" if let Some(open) = enclosing_with(m, stream) => open,
@@ -63,6 +65,12 @@ fn opened_by<'a>(m: &Module<'a>, stream: Node<'a>, scope: ScopeId) -> Option<Nod
                 return None;
             };
             let binding = m.bindings().get(*id)?;
+            // `file = open(path, 'r')` or `text = f.read()`, bound once.
+            if binding.kind == BindingKind::Assign
+                && let Some(value) = binding.value.filter(|v| v.kind() == "call")
+            {
+                return opened_by(m, value, scope);
+            }
             if binding.kind != BindingKind::As {
                 return None;
             }
@@ -82,6 +90,18 @@ fn opened_by<'a>(m: &Module<'a>, stream: Node<'a>, scope: ScopeId) -> Option<Nod
     let callee = open.child_by_field_name("function")?;
     (open.kind() == "call" && m.qualified_in(callee, scope, 0).as_deref() == Some("builtins.open"))
         .then_some(open)
+}
+
+/// The file `call` reads whole: `f` of `f.read()`.
+fn read_of<'a>(m: &Module<'a>, call: Node<'a>) -> Option<Node<'a>> {
+    let callee = call.child_by_field_name("function")?;
+    if callee.kind() != "attribute"
+        || m.text(callee.child_by_field_name("attribute")?) != "read"
+        || call.child_by_field_name("arguments")?.named_child_count() != 0
+    {
+        return None;
+    }
+    callee.child_by_field_name("object")
 }
 
 /// The value of the `with` item around `name` (a read) that binds it: `open(path)` of `with

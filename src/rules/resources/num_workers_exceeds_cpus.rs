@@ -60,7 +60,8 @@ config_name=...)`, also named from the file's own path, `config_name=Path(__file
 and handed to a helper of another module, `setup_data(cfg)`, unless the entry point's file
 writes the key or rebinds the config in a branch that runs under the defaults;
 a mapping of it may be unpacked, `DataLoader(ds, **cfg.dataloader)`, also merged in a dict
-literal, `**{**cfg.dataloader, 'batch_size': 1}`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` (or `json.load(f)`) of a file opened
+literal, `**{**cfg.dataloader, 'batch_size': 1}`), `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load(f)` (or `json.load(f)`, or of the
+file's text, `yaml.load(f.read(), Loader=...)` after `f = open(path)`) of a file opened
 from a literal path, an option's default or the script's own path (`os.path.splitext(
 os.path.abspath(__file__))[0] + ".yaml"`), `with open(args.config) as f:`, one laid over
 another with `config.update(user_config)` (an update from anything else leaves the mapping
