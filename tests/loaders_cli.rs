@@ -5978,3 +5978,55 @@ if __name__ == '__main__':
     // The other branch passes another file's: no one value.
     assert!(run("epoch_train(edict(reader.load_yaml('experiments/small.yaml')), None)").is_empty());
 }
+
+#[test]
+fn a_config_handed_to_a_method_of_another_modules_class() {
+    let run = |workers: u32, solver_extra: &str| {
+        let solver = format!(
+            "\
+from torch.utils.data import DataLoader
+
+
+class Solver:
+    def __init__(self, name):
+        self.name = name
+
+    def run(self, cfg, epochs=1):
+        loader = DataLoader([1, 2], batch_size=cfg['train']['batch_size'],
+                            num_workers=cfg['train']['num_workers'])
+        for epoch in range(epochs):
+            for batch in loader:
+                pass
+{solver_extra}"
+        );
+        let main = "\
+import yaml
+
+from engine.solver import Solver
+
+
+def main():
+    with open('configs/base.yaml') as f:
+        cfg = yaml.safe_load(f)
+    solver = Solver('base')
+    solver.run(cfg)
+
+
+if __name__ == '__main__':
+    main()
+";
+        let config = format!("train:\n  batch_size: 8\n  num_workers: {workers}\n");
+        let dir = project(&[
+            ("engine/__init__.py", ""),
+            ("engine/solver.py", &solver),
+            ("configs/base.yaml", &config),
+            ("main.py", main),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run(16, ""), ["engine/solver.py:10:DL201"]);
+    assert!(run(4, "").is_empty());
+    // Its own file calls it too, with what dldoctor does not follow.
+    let own = "\n    def resume(self, other):\n        self.run(other)\n";
+    assert!(run(16, own).is_empty());
+}

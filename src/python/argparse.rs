@@ -113,6 +113,31 @@ pub(crate) struct Method {
 }
 
 impl External {
+    /// The parameter `param` of `function`, a method other than `__init__` of a module-level
+    /// class, as callers in other files pass it (see [`Method`]).
+    pub(crate) fn of_method(m: &Module, function: FunctionId, param: &str) -> Option<External> {
+        let def = m.function(function)?;
+        let class = m.class(def.class?)?;
+        let (position, keyword_only) = parameter_position(m, def.node, param)?;
+        // A static method's first parameter is its first argument; `self` and `cls` are
+        // bound by the call.
+        let binds = binds_first(m, function);
+        let position = match (keyword_only, binds) {
+            (true, _) => None,
+            (false, Some(false)) => Some(position),
+            (false, _) => Some(position.checked_sub(1)?),
+        };
+        Some(External {
+            callee: class.name.to_owned(),
+            position,
+            keyword: param.to_owned(),
+            method: Some(Method {
+                name: def.name.to_owned(),
+                on_class: binds.is_some(),
+            }),
+        })
+    }
+
     /// How messages name the callee: `Trainer`, `get_loader`, `Query2box.test_step`.
     pub(crate) fn shown(&self) -> String {
         match &self.method {
@@ -3486,21 +3511,8 @@ impl<'m, 'a> Flow<'m, 'a> {
         // A namespace handed to the method by code of other files, on an instance or
         // through the class (see [`Method`]).
         if !any && want == Want::Namespace && class.parent_scope == MODULE_SCOPE {
-            let binds = binds_first(m, function);
-            let position = match (keyword_only, binds) {
-                (true, _) => None,
-                (false, Some(false)) => Some(position),
-                (false, _) => Some(position.checked_sub(1)?),
-            };
-            self.externals.borrow_mut().push(External {
-                callee: class.name.to_owned(),
-                position,
-                keyword: param.name.to_owned(),
-                method: Some(Method {
-                    name: method.to_owned(),
-                    on_class: binds.is_some(),
-                }),
-            });
+            let external = External::of_method(m, function, param.name)?;
+            self.externals.borrow_mut().push(external);
             return Some(Vec::new());
         }
         out.sort_unstable();

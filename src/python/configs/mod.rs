@@ -38,7 +38,7 @@ use tree_sitter::Node;
 use crate::python::argparse::{External, parameter_position};
 use crate::python::defaults::{self, Passed, passed_for};
 use crate::python::model::{
-    AttributeAssignment, Binding, BindingId, BindingKind, CallSite, ClassId, MAX_DEPTH,
+    AttributeAssignment, Binding, BindingId, BindingKind, CallSite, ClassId, FunctionId, MAX_DEPTH,
     MODULE_SCOPE, Module, ScopeId, positional_args,
 };
 use crate::python::syntax;
@@ -680,7 +680,7 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
             let c = m.class(class)?;
             (c.name, c.name_range, Some(class))
         }
-        Some(_) => return None,
+        Some(class) => return method_config(m, function_id, class, param.name),
         None => (function.name, function.name_range, None),
     };
     let mut found: Option<Config> = None;
@@ -702,12 +702,7 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
             keyword: param.name.to_owned(),
             method: None,
         };
-        let passed = m.index.config_passed(m.path, &external)?;
-        return Some(Config::Yaml {
-            tree: Arc::clone(&passed.tree),
-            path: passed.path.clone(),
-            shown: passed.shown.clone(),
-        });
+        return passed_config(m, &external);
     }
     for (reference, scope) in references {
         calls += 1;
@@ -737,6 +732,40 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
         }
     }
     found
+}
+
+/// A method's config: what callers in other files pass (`solver = Solver(); solver.run(cfg)`,
+/// see [`crate::python::argparse::Method`]), when no code of the method's own file names it
+/// (`self.run(cfg)`, `Solver.run`) and its class is at module level.
+fn method_config<'a>(
+    m: &Module<'a>,
+    function: FunctionId,
+    class: ClassId,
+    param: &str,
+) -> Option<Config<'a>> {
+    let name = m.function(function)?.name;
+    if m.class(class)?.parent_scope != MODULE_SCOPE {
+        return None;
+    }
+    let source = m.text(m.root());
+    let name_char = |c: char| c.is_alphanumeric() || c == '_';
+    let named = source
+        .match_indices(&format!(".{name}"))
+        .any(|(at, found)| !source[at + found.len()..].starts_with(name_char));
+    if named {
+        return None;
+    }
+    passed_config(m, &External::of_method(m, function, param)?)
+}
+
+/// The YAML config the callers in other files pass the parameter `external` of `m`.
+fn passed_config<'a>(m: &Module<'a>, external: &External) -> Option<Config<'a>> {
+    let passed = m.index.config_passed(m.path, external)?;
+    Some(Config::Yaml {
+        tree: Arc::clone(&passed.tree),
+        path: passed.path.clone(),
+        shown: passed.shown.clone(),
+    })
 }
 
 /// A YAML config a call in one file passes a function of another: its tree (the keys the

@@ -92,7 +92,9 @@ as deep as it goes, read key by key or unpacked, `DataLoader(ds,
 **cfgs.dataset_cfgs["dataloader_train"])` after `import cfgs.cfgs_LF_1 as cfgs`, unless a
 file writes the key, changes the dict by a method or hands it to a call); a config handed to
 a class of another file (`NuWave(hparams)`) is what that class keeps, also as `self.hparams`
-after `self.save_hyperparameters(hparams)`; the message says which. A
+after `self.save_hyperparameters(hparams)`, and one handed to another method of such a class
+(`solver = Solver(); solver.run(cfg)`) is what those calls pass when the class's own file
+never names the method; the message says which. A
 config value that is an interpolation (`${...}`) or `???` stays unknown, as does a yacs value
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
 options given by default, a config file chosen only on the command line whose shipped
