@@ -6030,3 +6030,86 @@ if __name__ == '__main__':
     let own = "\n    def resume(self, other):\n        self.run(other)\n";
     assert!(run(16, own).is_empty());
 }
+
+#[test]
+fn a_trainer_named_in_a_dict_of_classes_of_its_own_module() {
+    let run = |plain_base: &str, own_use: &str, construct: &str| {
+        let call = match construct {
+            "trainer_mapping" => "trainer_mapping[args.kind]",
+            other => other,
+        };
+        let trainer = format!(
+            "\
+from torch.utils.data import DataLoader
+
+
+class Trainer{plain_base}:
+    def __init__(self, args=None):
+        self.args = args
+
+    def hp_setup(self, params):
+        for key, value in params.items():
+            setattr(self.args, key, value)
+
+
+class AdapterTrainer:
+    def __init__(self, args, data):
+        self.args = args
+        self.data = data
+
+    def train(self):
+        loader = DataLoader(self.data, num_workers=self.args.num_workers)
+        for batch in loader:
+            pass
+
+
+trainer_mapping = {{
+    'plain': Trainer,
+    'adapter': AdapterTrainer,
+}}
+{own_use}"
+        );
+        let script = format!(
+            "\
+from argparse import ArgumentParser
+
+from src.options import add_argparse_args
+from src.trainer import {construct}
+
+if __name__ == '__main__':
+    parser = ArgumentParser()
+    parser = add_argparse_args(parser)
+    args = parser.parse_args()
+    trainer = {call}(args, [1, 2])
+    trainer.train()
+"
+        );
+        let dir = project(&[
+            ("src/__init__.py", ""),
+            ("src/trainer.py", &trainer),
+            ("src/options.py", OPTIONS),
+            ("models/adapter/run.py", &script),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let fired = ["src/trainer.py:19:DL201"];
+    // Constructed by name, or through the dict in the calling file.
+    assert_eq!(run("", "", "AdapterTrainer"), fired);
+    assert_eq!(run("", "", "trainer_mapping"), fired);
+    // `setattr(self.args, ...)` of a class that may be an AdapterTrainer may change the count.
+    assert!(run("(AdapterTrainer)", "", "AdapterTrainer").is_empty());
+    // The dict is read in its own file too, with what dldoctor does not follow.
+    let own_use = "\n\ndef build(kind, args):\n    return trainer_mapping[kind](args, [])\n";
+    assert!(run("", own_use, "AdapterTrainer").is_empty());
+}
+
+const OPTIONS: &str = "\
+import argparse
+
+
+def add_argparse_args(parent_parser):
+    parser = argparse.ArgumentParser(parents=[parent_parser], add_help=False)
+    parser.add_argument('--num_workers', type=int, default=32)
+    parser.add_argument('--kind', type=str, default='adapter')
+    return parser
+";

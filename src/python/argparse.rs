@@ -87,6 +87,9 @@ struct Namespace {
     /// The text of every expression the namespace went through (`args`, `self.args`), to
     /// find writes through names the model cannot follow.
     names: Vec<String>,
+    /// The classes whose `self` attributes it went through: `self.args` in a method of an
+    /// unrelated class is another object.
+    self_classes: Vec<ClassId>,
 }
 
 /// A parameter a namespace arrives through from another file: of the module-level function
@@ -1190,6 +1193,7 @@ impl Namespace {
             parsers,
             externals,
             names: flow.names.into_inner(),
+            self_classes: flow.self_classes.into_inner(),
         })
     }
 
@@ -1218,9 +1222,19 @@ impl Namespace {
     /// Whether `object` may hold this namespace: it leads to one of its parsers, or, when it
     /// leads to none that can be followed, it is spelled as a name the namespace went through.
     fn aliased_by<'a>(&self, flow: &Flow<'_, 'a>, object: Node<'a>, scope: ScopeId) -> bool {
+        let m = flow.m;
         match flow.top(object, scope, Want::Namespace) {
             Some(parsers) => parsers.iter().any(|p| self.parsers.contains(p)),
-            None => self.names.iter().any(|n| n == flow.m.text(object)),
+            None => {
+                self.names.iter().any(|n| n == m.text(object))
+                    && match self_class(m, object, scope) {
+                        Some(class) if !self.self_classes.is_empty() => self
+                            .self_classes
+                            .iter()
+                            .any(|other| subclass::may_share_instances(m, class, *other)),
+                        _ => true,
+                    }
+            }
         }
     }
 }
@@ -2506,25 +2520,30 @@ fn callee_names(m: &Module, call: &CallSite) -> Vec<String> {
 /// The classes a call may construct through a dict of classes, `Exp = EXP_DICT[args.task]`
 /// then `Exp(args)`, the dict a literal of this module or imported from another: every class
 /// it maps to.
-fn dict_classes(m: &Module, call: &CallSite) -> Vec<crate::python::index::Definition> {
-    if call.callee.kind() != "identifier" {
-        return Vec::new();
-    }
-    let Some(binding) = m.single_binding(m.text(call.callee), call.scope) else {
-        return Vec::new();
+fn dict_classes(m: &Module, call: &CallSite) -> Vec<DefinedName> {
+    // `EXP_DICT[args.task](args)`, or `Exp = EXP_DICT[args.task]` then `Exp(args)`.
+    let (subscript, scope) = match call.callee.kind() {
+        "subscript" => (call.callee, call.scope),
+        "identifier" => {
+            let Some(binding) = m.single_binding(m.text(call.callee), call.scope) else {
+                return Vec::new();
+            };
+            let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
+                return Vec::new();
+            };
+            (value, binding.scope)
+        }
+        _ => return Vec::new(),
     };
-    let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
-        return Vec::new();
-    };
-    let Some(dict) = value
+    let Some(dict) = subscript
         .child_by_field_name("value")
-        .filter(|_| value.kind() == "subscript")
+        .filter(|_| subscript.kind() == "subscript")
     else {
         return Vec::new();
     };
     match dict.kind() {
-        "dictionary" => dict_value_classes(m, dict, binding.scope),
-        "identifier" => match m.single_binding(m.text(dict), binding.scope) {
+        "dictionary" => dict_value_classes(m, dict, scope),
+        "identifier" => match m.single_binding(m.text(dict), scope) {
             Some(Binding {
                 kind: BindingKind::Assign,
                 value: Some(literal),
@@ -2539,6 +2558,45 @@ fn dict_classes(m: &Module, call: &CallSite) -> Vec<crate::python::index::Defini
         },
         _ => Vec::new(),
     }
+}
+
+/// Whether `reference` is a value of a dict literal bound at module level to a name this file
+/// never reads (`trainer_mapping = {'K-Adapter': AdapterTrainer}`, for other files).
+fn in_unread_module_dict(m: &Module, reference: Node) -> bool {
+    let Some(pair) = reference
+        .parent()
+        .filter(|p| p.kind() == "pair" && p.child_by_field_name("value") == Some(reference))
+    else {
+        return false;
+    };
+    let Some(assignment) = pair
+        .parent()
+        .filter(|d| d.kind() == "dictionary")
+        .and_then(|d| d.parent())
+        .filter(|a| a.kind() == "assignment")
+    else {
+        return false;
+    };
+    let Some(name) = assignment
+        .child_by_field_name("left")
+        .filter(|l| l.kind() == "identifier")
+    else {
+        return false;
+    };
+    m.scope_at(assignment) == MODULE_SCOPE
+        && module_dict(m, m.text(name)).is_some()
+        && m.references(m.text(name))
+            .into_iter()
+            .all(|r| Module::range(r) == Module::range(name))
+}
+
+/// The class whose instance `self` is in `self.x` (`expr`) in a method.
+fn self_class(m: &Module, expr: Node, scope: ScopeId) -> Option<ClassId> {
+    if expr.kind() != "attribute" {
+        return None;
+    }
+    let (class, _) = defaults::self_of(m, expr.child_by_field_name("object")?, scope)?;
+    Some(class)
 }
 
 /// The dict literal the module-level `name` of `m` is bound to, once.
@@ -2565,24 +2623,45 @@ pub(crate) fn dicts_naming(m: &Module, helper: &Path, callee: &str) -> Vec<Strin
         .collect()
 }
 
-/// The project classes (or functions) the values of a dict literal name.
-pub(crate) fn dict_value_classes(
-    m: &Module,
-    dict: Node,
-    scope: ScopeId,
-) -> Vec<crate::python::index::Definition> {
+/// The project classes (or functions) the values of a dict literal name, each as its file
+/// and its name there: a class of `m` itself, or one it imports.
+pub(crate) fn dict_value_classes(m: &Module, dict: Node, scope: ScopeId) -> Vec<DefinedName> {
     let mut cursor = dict.walk();
     dict.named_children(&mut cursor)
         .filter(|pair| pair.kind() == "pair")
         .filter_map(|pair| pair.child_by_field_name("value"))
         .filter(|v| matches!(v.kind(), "identifier" | "attribute"))
-        .filter_map(|v| m.qualified_in(v, scope, 0))
-        .filter_map(|q| {
-            m.index
+        .filter_map(|v| {
+            if v.kind() == "identifier"
+                && let Some(binding) = m.single_binding(m.text(v), scope)
+                && matches!(
+                    binding.kind,
+                    BindingKind::Class(_) | BindingKind::Function(_)
+                )
+            {
+                return Some(DefinedName {
+                    file: m.path.to_path_buf(),
+                    name: binding.name.to_owned(),
+                });
+            }
+            let q = m.qualified_in(v, scope, 0)?;
+            let def = m
+                .index
                 .definition(m.path, &q)
-                .or_else(|| m.index.binding(m.path, &q))
+                .or_else(|| m.index.binding(m.path, &q))?;
+            Some(DefinedName {
+                file: def.file,
+                name: def.name,
+            })
         })
         .collect()
+}
+
+/// A class or function of the project: its file and its name there.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct DefinedName {
+    pub file: std::path::PathBuf,
+    pub name: String,
 }
 
 /// What an expression is followed for.
@@ -2611,6 +2690,7 @@ struct Flow<'m, 'a> {
     /// `parser = helper(parser)` contributes nothing new).
     visiting: RefCell<Vec<(usize, Option<usize>)>>,
     names: RefCell<Vec<String>>,
+    self_classes: RefCell<Vec<ClassId>>,
     /// Parameters reached that only other files pass (followed for a namespace).
     externals: RefCell<Vec<External>>,
     /// Parsers made by functions of other files (`get_args_parser()`), by the call.
@@ -2626,6 +2706,7 @@ impl<'m, 'a> Flow<'m, 'a> {
             m,
             visiting: RefCell::new(Vec::new()),
             names: RefCell::new(Vec::new()),
+            self_classes: RefCell::new(Vec::new()),
             externals: RefCell::new(Vec::new()),
             foreign: RefCell::new(Vec::new()),
             param_parsers: RefCell::new(Vec::new()),
@@ -2685,6 +2766,9 @@ impl<'m, 'a> Flow<'m, 'a> {
             "attribute" => {
                 if want == Want::Namespace {
                     self.names.borrow_mut().push(m.text(expr).to_owned());
+                    if let Some(class) = self_class(m, expr, scope) {
+                        self.self_classes.borrow_mut().push(class);
+                    }
                 }
                 self.self_attribute(expr, scope, depth, want)
             }
@@ -3068,7 +3152,13 @@ impl<'m, 'a> Flow<'m, 'a> {
             if !here {
                 continue;
             }
-            calls.push((call_of(m, reference)?, ref_scope));
+            match call_of(m, reference) {
+                Some(call) => calls.push((call, ref_scope)),
+                // Named in a dict of classes this file never reads: the files that import
+                // the dict construct it (see `ProjectIndex::namespace_passed`).
+                None if in_unread_module_dict(m, reference) => {}
+                None => return None,
+            }
         }
         // A call in a function nothing runs is no caller: the callers that run may be in
         // other files (below).

@@ -1009,6 +1009,25 @@ impl ProjectIndex {
         let mut candidates = self
             .caller_candidates(helper, &external.callee)
             .ok_or(None)?;
+        // A dict of classes of the helper's own file naming the callee (`trainer_mapping =
+        // {'K-Adapter': AdapterTrainer}`): the files that import it may construct it.
+        if external.method.is_none() {
+            let own = self
+                .source(helper)
+                .and_then(|source| {
+                    self.with_definitions(&source, helper, |m| {
+                        argparse::dicts_naming(m, helper, &external.callee)
+                    })
+                })
+                .unwrap_or_default();
+            for name in own {
+                for (path, text) in self.caller_candidates(helper, &name).ok_or(None)? {
+                    if !candidates.iter().any(|(p, _)| *p == path) {
+                        candidates.push((path, text));
+                    }
+                }
+            }
+        }
         let first = candidates.len();
         // Callers that disagree, or pass what cannot be read, leave each whole number as one
         // caller's (see `Value::OneCaller`): that caller's path runs with it.
@@ -1119,7 +1138,11 @@ impl ProjectIndex {
     /// The project classes a module-level dict of another file maps to (`EXP_DICT =
     /// {'long_term_forecast': Exp_Long_Term_Forecast, ...}` imported as `from exp import
     /// EXP_DICT`), as that file names them.
-    pub(crate) fn dict_classes(&self, from_file: &Path, qualified: &str) -> Vec<Definition> {
+    pub(crate) fn dict_classes(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+    ) -> Vec<argparse::DefinedName> {
         let read = || {
             let found = self.binding(from_file, qualified)?;
             let source = self.source(&found.file)?;

@@ -585,3 +585,39 @@ fn module_stem(file: &Path) -> Option<String> {
     let stem = file.file_stem()?.to_string_lossy().into_owned();
     Some(stem)
 }
+
+/// How many bases up a class's ancestry is followed in this module.
+const MAX_ANCESTRY: u32 = 16;
+
+/// Whether an instance of `a` may be an instance of `b` or the other way round: the same
+/// class, or one derives from the other. A base defined in another file of the project may
+/// lead anywhere, so it counts as related; a base from outside the project (`object`,
+/// `nn.Module`) does not.
+pub(crate) fn may_share_instances(m: &Module, a: ClassId, b: ClassId) -> bool {
+    a == b || derives_from(m, a, b, 0) || derives_from(m, b, a, 0)
+}
+
+/// Whether `class` may derive from `ancestor` (see [`may_share_instances`]).
+fn derives_from(m: &Module, class: ClassId, ancestor: ClassId, depth: u32) -> bool {
+    let Some(def) = m.class(class) else {
+        return true;
+    };
+    if depth > MAX_ANCESTRY {
+        return true;
+    }
+    def.bases
+        .iter()
+        .filter(|base| base.kind() != "keyword_argument")
+        .any(|base| {
+            if base.kind() == "identifier"
+                && let Some(binding) = m.single_binding(m.text(*base), def.parent_scope)
+                && let BindingKind::Class(parent) = binding.kind
+            {
+                return parent == ancestor || derives_from(m, parent, ancestor, depth + 1);
+            }
+            match m.qualified_in(*base, def.parent_scope, 0) {
+                Some(q) => m.index.definition(m.path, &q).is_some(),
+                None => true,
+            }
+        })
+}

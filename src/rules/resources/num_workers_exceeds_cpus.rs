@@ -44,7 +44,8 @@ condition false by default not counting), and a namespace passed on as `main(arg
 for attribute access (`EasyDict(vars(args))`, `edict(opt.__dict__)`,
 `SimpleNamespace(**vars(args))`; an item write or `update(...)` of the copy leaves its keys
 unknown), kept as
-`self.args` (also by a base class of another module, `super().__init__(args)`), or handed to
+`self.args` (also by a base class of another module, `super().__init__(args)`, and by a class
+other modules construct through a dict of classes, `trainer_mapping[args.kind](args)`), or handed to
 a loader factory of another module, or to a method of another module's class called on an
 instance built there, `q = Query2box(...); q.test_step(q, data, args)`, or through the class
 for a static method: the message names the call it came through), or what
