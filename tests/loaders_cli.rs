@@ -6113,3 +6113,45 @@ def add_argparse_args(parent_parser):
     parser.add_argument('--kind', type=str, default='adapter')
     return parser
 ";
+
+#[test]
+fn a_torchgeo_data_module_of_another_module_is_checked_where_it_is_built() {
+    let module = "\
+from torchgeo.datamodules import NonGeoDataModule
+from torchgeo.datasets import WHUCD
+
+
+class WHUCDDataModule(NonGeoDataModule):
+    def __init__(self, patch_size=256, *args, **kwargs):
+        super().__init__(WHUCD, *args, **kwargs)
+        self.patch_size = patch_size
+";
+    // The script names neither a loader nor a TorchGeo class: only its own data module.
+    let script = "\
+import argparse
+
+import lightning
+from src.datasets.whucd import WHUCDDataModule
+
+
+def main(args):
+    datamodule = WHUCDDataModule(batch_size=8, num_workers=args.workers)
+    lightning.Trainer().test(model=None, datamodule=datamodule)
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--workers', type=int, default=16)
+    main(parser.parse_args())
+";
+    let dir = project(&[
+        ("src/__init__.py", ""),
+        ("src/datasets/__init__.py", ""),
+        ("src/datasets/whucd.py", module),
+        ("test_whucd.py", script),
+    ]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL201"),
+        ["test_whucd.py:8:DL201"]
+    );
+}

@@ -58,7 +58,14 @@ const BUILTIN: &[(&str, &str)] = &[
         include_str!("../../queries/pytorch_tabular.scm"),
     ),
     ("queries/wilds.scm", include_str!("../../queries/wilds.scm")),
+    (
+        "queries/torchgeo.scm",
+        include_str!("../../queries/torchgeo.scm"),
+    ),
 ];
+
+/// How the names of data module classes end (TorchGeo's `NonGeoDataModule`).
+const DATA_MODULE: &str = "DataModule";
 
 /// The built-in catalogue, compiled once.
 static BUILTIN_CATALOGUE: LazyLock<Arc<Catalogue>> = LazyLock::new(|| {
@@ -634,7 +641,8 @@ impl Catalogue {
             }
     }
 
-    /// Words a file must contain for any entry to match it (the last part of each name),
+    /// Words a file must contain for any entry to match it (the last part of each name, and
+    /// `DataModule` for a data module class, whose project subclasses end so),
     /// for the byte test that skips files; `None` when an entry names no callee. A
     /// `functools.partial` entry adds none: its first argument is a loader class, which the
     /// file names anyway.
@@ -648,11 +656,22 @@ impl Catalogue {
                     }
                     for name in &entry.callees {
                         let last = name.rsplit('.').next().unwrap_or(name).to_owned();
-                        if !needles.contains(&last) {
-                            needles.push(last);
+                        // A project's subclass of a data module class (`class
+                        // WHUCDDataModule(NonGeoDataModule)`) is named after what it is, as
+                        // one of a loader class is `...Loader`.
+                        let family = (entry.kind == EntryKind::Class
+                            && last.ends_with(DATA_MODULE))
+                        .then(|| DATA_MODULE.to_owned());
+                        for needle in [Some(last), family].into_iter().flatten() {
+                            if !needles.contains(&needle) {
+                                needles.push(needle);
+                            }
                         }
                     }
                 }
+                // A file that holds `EuroSATDataModule` holds `DataModule`: one search for both.
+                let all = needles.clone();
+                needles.retain(|n| !all.iter().any(|o| o != n && n.contains(o.as_str())));
                 Some(needles)
             })
             .as_deref()
