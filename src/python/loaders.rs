@@ -696,6 +696,12 @@ fn literal_dict_keys<'a>(
     keys: &mut Vec<UnpackedKey<'a>>,
 ) -> Option<()> {
     match expr.kind() {
+        // `loader_kwargs = ({...} if args.cuda else {})`
+        "parenthesized_expression" => {
+            let mut cursor = expr.walk();
+            let inner = expr.named_children(&mut cursor).find(|n| !n.is_extra())?;
+            literal_dict_keys(m, inner, conditional, keys)
+        }
         "dictionary" => {
             let mut cursor = expr.walk();
             for pair in expr.named_children(&mut cursor) {
