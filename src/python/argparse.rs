@@ -141,6 +141,13 @@ impl External {
         })
     }
 
+    /// The words a file that calls it holds: the callee's name, and the method's.
+    pub(crate) fn needles(&self) -> Vec<&str> {
+        let mut needles = vec![self.callee.as_str()];
+        needles.extend(self.method.as_ref().map(|m| m.name.as_str()));
+        needles
+    }
+
     /// How messages name the callee: `Trainer`, `get_loader`, `Query2box.test_step`.
     pub(crate) fn shown(&self) -> String {
         match &self.method {

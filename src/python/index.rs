@@ -102,6 +102,10 @@ pub struct ProjectIndex {
     configs_passed: Mutex<HashMap<(PathBuf, External), ConfigPassed>>,
     /// The Python files under a folder callers are searched in, listed once.
     listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
+    /// The files that may call a name of a helper file ([`ProjectIndex::caller_candidates`]),
+    /// by helper and name: the methods of one class share the search. Forgotten with
+    /// [`ProjectIndex::passed`].
+    naming: Mutex<HashMap<(PathBuf, String), Naming>>,
     /// The YAML files under a folder, listed once ([`ProjectIndex::config_files`]).
     config_listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
     /// The folders outside any package that hold a top-level module, by the module's name,
@@ -633,6 +637,7 @@ impl ProjectIndex {
         }
         passed.clear();
         lock(&self.caller_files).clear();
+        lock(&self.naming).clear();
         true
     }
 
@@ -643,6 +648,7 @@ impl ProjectIndex {
         lock(&self.constructions).clear();
         lock(&self.passed).clear();
         lock(&self.caller_files).clear();
+        lock(&self.naming).clear();
         lock(&self.listings).clear();
         lock(&self.config_listings).clear();
         lock(&self.script_modules).clear();
@@ -1007,21 +1013,19 @@ impl ProjectIndex {
         external: &External,
     ) -> Result<NamespaceTable, Option<String>> {
         let mut candidates = self
-            .caller_candidates(helper, &external.callee)
+            .caller_candidates(helper, &external.needles())
             .ok_or(None)?;
         // A dict of classes of the helper's own file naming the callee (`trainer_mapping =
         // {'K-Adapter': AdapterTrainer}`): the files that import it may construct it.
-        if external.method.is_none() {
+        let source = self.source(helper).unwrap_or_default();
+        if external.method.is_none() && names_as_dict_value(&source, &external.callee) {
             let own = self
-                .source(helper)
-                .and_then(|source| {
-                    self.with_definitions(&source, helper, |m| {
-                        argparse::dicts_naming(m, helper, &external.callee)
-                    })
+                .with_definitions(&source, helper, |m| {
+                    argparse::dicts_naming(m, helper, &external.callee)
                 })
                 .unwrap_or_default();
             for name in own {
-                for (path, text) in self.caller_candidates(helper, &name).ok_or(None)? {
+                for (path, text) in self.caller_candidates(helper, &[&name]).ok_or(None)? {
                     if !candidates.iter().any(|(p, _)| *p == path) {
                         candidates.push((path, text));
                     }
@@ -1046,7 +1050,7 @@ impl ProjectIndex {
             // that import it may construct the callee through it (one step, not further).
             if at <= first {
                 for name in argparse::dicts_naming(&m, helper, &external.callee) {
-                    let more = self.caller_candidates(&file, &name).ok_or(None)?;
+                    let more = self.caller_candidates(&file, &[&name]).ok_or(None)?;
                     for (path, text) in more {
                         if path != helper && !candidates.iter().any(|(p, _)| *p == path) {
                             candidates.push((path, text));
@@ -1072,20 +1076,39 @@ impl ProjectIndex {
         }
     }
 
-    /// The other files of the project that may call `callee` of `helper`, with their text:
-    /// those that name it and import its module, or a package above it that may re-export it
-    /// (`from data_utils import eval_model`). `None` when there are too many to say anything.
-    fn caller_candidates(&self, helper: &Path, callee: &str) -> Option<Vec<(PathBuf, String)>> {
+    /// The other files of the project that may call a callee of `helper`, with their text:
+    /// those that hold every one of `needles` (its name; a method's too) and import its
+    /// module, or a package above it that may re-export it (`from data_utils import
+    /// eval_model`). `None` when there are too many to say anything.
+    fn caller_candidates(&self, helper: &Path, needles: &[&str]) -> Option<Vec<(PathBuf, String)>> {
         let reader = self.reader.as_ref()?;
-        let files = self.search_files(helper)?;
-        let mut candidates = Vec::new();
-        for (file, source) in mentioning(reader.as_ref(), &files, helper, &[callee]) {
-            if candidates.len() == MAX_CALLER_FILES {
-                return None;
+        let (name, more) = needles.split_first()?;
+        let key = (helper.to_path_buf(), (*name).to_owned());
+        let known = lock(&self.naming).get(&key).cloned();
+        let naming = match known {
+            Some(naming) => naming?,
+            None => {
+                let files = self.search_files(helper)?;
+                let found: Option<Vec<PathBuf>> =
+                    mentioning(reader.as_ref(), &files, helper, &[name])
+                        .enumerate()
+                        .map(|(i, (file, _))| (i < MAX_CALLER_FILES).then(|| file.clone()))
+                        .collect();
+                let found = found.map(Arc::new);
+                lock(&self.naming).insert(key, found.clone());
+                found?
             }
-            candidates.push((file.clone(), source));
-        }
-        Some(candidates)
+        };
+        let has = |source: &str, word: &str| {
+            memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some()
+        };
+        Some(
+            naming
+                .iter()
+                .filter_map(|file| Some((file.clone(), reader(file)?)))
+                .filter(|(_, source)| more.iter().all(|w| has(source, w)))
+                .collect(),
+        )
     }
 
     /// Whether a file of the project may change `key` of the config a module-level name of
@@ -1306,7 +1329,7 @@ impl ProjectIndex {
 
     fn find_config_passed(&self, helper: &Path, external: &External) -> Option<PassedConfig> {
         let mut found: Option<PassedConfig> = None;
-        for (file, source) in self.caller_candidates(helper, &external.callee)? {
+        for (file, source) in self.caller_candidates(helper, &external.needles())? {
             let Some(tree) = crate::python::parse(&source, None) else {
                 continue;
             };
@@ -2239,6 +2262,21 @@ fn import_names_of(file: &Path, read: impl Fn(&Path) -> Option<String>) -> Vec<S
         module = init;
     }
     names
+}
+
+/// The files that may call a name ([`ProjectIndex::caller_candidates`]); `None` when there
+/// are too many.
+type Naming = Option<Arc<Vec<PathBuf>>>;
+
+/// Whether `source` names `name` as a value of a dict literal (`'K-Adapter': AdapterTrainer`):
+/// a byte test before the file is parsed for its dicts of classes.
+fn names_as_dict_value(source: &str, name: &str) -> bool {
+    let name_char = |c: char| c.is_alphanumeric() || c == '_';
+    !name.is_empty()
+        && source.match_indices(name).any(|(at, _)| {
+            source[..at].trim_end().ends_with(':')
+                && !source[at + name.len()..].starts_with(name_char)
+        })
 }
 
 /// Whether `source` may write config keys it does not name: it sets attributes by computed
