@@ -1017,8 +1017,10 @@ impl ProjectIndex {
             .ok_or(None)?;
         // A dict of classes of the helper's own file naming the callee (`trainer_mapping =
         // {'K-Adapter': AdapterTrainer}`): the files that import it may construct it.
-        let source = self.source(helper).unwrap_or_default();
-        if external.method.is_none() && names_as_dict_value(&source, &external.callee) {
+        if external.method.is_none()
+            && let Some(source) = self.source(helper)
+            && names_as_dict_value(&source, &external.callee)
+        {
             let own = self
                 .with_definitions(&source, helper, |m| {
                     argparse::dicts_naming(m, helper, &external.callee)
@@ -2271,12 +2273,9 @@ type Naming = Option<Arc<Vec<PathBuf>>>;
 /// Whether `source` names `name` as a value of a dict literal (`'K-Adapter': AdapterTrainer`):
 /// a byte test before the file is parsed for its dicts of classes.
 fn names_as_dict_value(source: &str, name: &str) -> bool {
-    let name_char = |c: char| c.is_alphanumeric() || c == '_';
-    !name.is_empty()
-        && source.match_indices(name).any(|(at, _)| {
-            source[..at].trim_end().ends_with(':')
-                && !source[at + name.len()..].starts_with(name_char)
-        })
+    crate::python::syntax::contains_word_after(source, name, |before| {
+        before.trim_end().ends_with(':')
+    })
 }
 
 /// Whether `source` may write config keys it does not name: it sets attributes by computed

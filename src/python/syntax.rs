@@ -58,13 +58,20 @@ pub fn assigns_after(rest: &[u8]) -> bool {
 /// Whether `text` holds `word` as a whole name: not part of a longer identifier (`test` is
 /// not in `test_losses`).
 pub fn contains_word(text: &str, word: &str) -> bool {
-    let name_char = |c: char| c.is_alphanumeric() || c == '_';
+    contains_word_after(text, word, |before| !before.ends_with(is_name_char))
+}
+
+/// Whether `text` holds `word` not followed by a name character, where the text before it
+/// passes `before` (`.run` of a method's name, `: AdapterTrainer` of a dict's value).
+pub fn contains_word_after(text: &str, word: &str, before: impl Fn(&str) -> bool) -> bool {
     !word.is_empty()
         && text.match_indices(word).any(|(at, _)| {
-            let before = text[..at].chars().next_back();
-            let after = text[at + word.len()..].chars().next();
-            !before.is_some_and(name_char) && !after.is_some_and(name_char)
+            before(&text[..at]) && !text[at + word.len()..].starts_with(is_name_char)
         })
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
 /// The `return` statements of a function body, not of functions or classes nested in it.

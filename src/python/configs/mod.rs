@@ -747,12 +747,7 @@ fn method_config<'a>(
     if m.class(class)?.parent_scope != MODULE_SCOPE {
         return None;
     }
-    let source = m.text(m.root());
-    let name_char = |c: char| c.is_alphanumeric() || c == '_';
-    let named = source
-        .match_indices(&format!(".{name}"))
-        .any(|(at, found)| !source[at + found.len()..].starts_with(name_char));
-    if named {
+    if syntax::contains_word_after(m.text(m.root()), name, |before| before.ends_with('.')) {
         return None;
     }
     passed_config(m, &External::of_method(m, function, param)?)
