@@ -1087,17 +1087,25 @@ impl ProjectIndex {
         let (name, more) = needles.split_first()?;
         let key = (helper.to_path_buf(), (*name).to_owned());
         let known = lock(&self.naming).get(&key).cloned();
-        let naming = match known {
-            Some(naming) => naming?,
+        // The files naming `name`, with their text: read by the search itself the first time.
+        let naming: Vec<(PathBuf, String)> = match known {
+            Some(naming) => naming?
+                .iter()
+                .filter_map(|file| Some((file.clone(), reader(file)?)))
+                .collect(),
             None => {
                 let files = self.search_files(helper)?;
-                let found: Option<Vec<PathBuf>> =
+                let found: Option<Vec<(PathBuf, String)>> =
                     mentioning(reader.as_ref(), &files, helper, &[name])
                         .enumerate()
-                        .map(|(i, (file, _))| (i < MAX_CALLER_FILES).then(|| file.clone()))
+                        .map(|(i, (file, text))| {
+                            (i < MAX_CALLER_FILES).then(|| (file.clone(), text))
+                        })
                         .collect();
-                let found = found.map(Arc::new);
-                lock(&self.naming).insert(key, found.clone());
+                let paths = found
+                    .as_ref()
+                    .map(|f| Arc::new(f.iter().map(|(p, _)| p.clone()).collect()));
+                lock(&self.naming).insert(key, paths);
                 found?
             }
         };
@@ -1106,8 +1114,7 @@ impl ProjectIndex {
         };
         Some(
             naming
-                .iter()
-                .filter_map(|file| Some((file.clone(), reader(file)?)))
+                .into_iter()
                 .filter(|(_, source)| more.iter().all(|w| has(source, w)))
                 .collect(),
         )
