@@ -6155,3 +6155,122 @@ if __name__ == '__main__':
         ["test_whucd.py:8:DL201"]
     );
 }
+
+/// A DeiT-style script: `--config` is required, and `update_from_config` in another module
+/// copies every key of the mmcv config it names into the namespace.
+const DEIT_MAIN: &str = "\
+import argparse
+
+from torch.utils.data import DataLoader
+
+import utils
+
+
+def get_args_parser():
+    parser = argparse.ArgumentParser('training', add_help=False)
+    parser.add_argument('--config', required=True, type=str)
+    parser.add_argument('--batch-size', default=64, type=int)
+    parser.add_argument('--num_workers', default=10, type=int)
+    return parser
+
+
+def main(args):
+    loader = DataLoader(list(range(100)), batch_size=args.batch_size,
+                        num_workers=args.num_workers)
+    for _ in loader:
+        pass
+
+
+if __name__ == '__main__':
+    parser = argparse.ArgumentParser('training', parents=[get_args_parser()])
+    args = parser.parse_args()
+    args = utils.update_from_config(args)
+    main(args)
+";
+
+const DEIT_UTILS: &str = "\
+import mmcv
+
+
+def update_from_config(args):
+    cfg = mmcv.Config.fromfile(args.config)
+    for _, cfg_item in cfg._cfg_dict.items():
+        for k, v in cfg_item.items():
+            setattr(args, k, v)
+    return args
+";
+
+#[test]
+fn a_config_named_at_run_time_writes_only_the_keys_its_shipped_files_hold() {
+    let config =
+        |extra: &str| format!("cfg = dict(\n    model='small',\n    epochs=300,{extra}\n)\n");
+    let run = |second: &str, more: &[(&str, &str)]| {
+        let mut files = vec![
+            ("main.py", DEIT_MAIN),
+            ("utils.py", DEIT_UTILS),
+            (
+                "configs/small.py",
+                "cfg = dict(model='small', epochs=300)\n",
+            ),
+            ("configs/finetune/base_384.py", second),
+        ];
+        files.extend_from_slice(more);
+        let dir = project(&files);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    // No shipped config sets `num_workers`: the option's default, 10, is what runs.
+    assert_eq!(run(&config(""), &[]), ["main.py:18:DL201"]);
+    // One of them does: which one a run names is not known.
+    assert!(run(&config("\n    num_workers=4,"), &[]).is_empty());
+    // A config inheriting a file outside the folder read: that file may set it.
+    let inherits = "_base_ = ['../../base/default.py']\ncfg = dict(model='base')\n";
+    assert!(run(inherits, &[("base/default.py", "x = 1\n")]).is_empty());
+    // Inheriting a file among them is read with them.
+    let inside = "_base_ = ['../small.py']\ncfg = dict(model='base')\n";
+    assert_eq!(run(inside, &[]), ["main.py:18:DL201"]);
+}
+
+#[test]
+fn a_yaml_config_named_at_run_time_copied_in_place() {
+    let script = "\
+import argparse
+
+import yaml
+from torch.utils.data import DataLoader
+
+
+def get_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--config', required=True)
+    parser.add_argument('--workers', type=int, default=16)
+    args = parser.parse_args()
+    with open(args.config) as f:
+        cfg = yaml.safe_load(f)
+    for k, v in cfg.items():
+        setattr(args, k, v)
+    return args
+
+
+def main():
+    args = get_args()
+    for _ in DataLoader(list(range(10)), num_workers=args.workers):
+        pass
+
+
+if __name__ == '__main__':
+    main()
+";
+    let run = |yaml: &str| {
+        let dir = project(&[
+            ("train.py", script),
+            ("configs/a.yaml", "lr: 0.1\nepochs: 3\n"),
+            ("configs/b.yaml", yaml),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run("lr: 0.2\n"), ["train.py:21:DL201"]);
+    assert!(run("lr: 0.2\nworkers: 4\n").is_empty());
+    // No config file shipped at all: nothing says which keys a run's file has.
+    let dir = project(&[("train.py", script)]);
+    assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
+}

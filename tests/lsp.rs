@@ -918,6 +918,47 @@ fn a_change_on_disk_reaches_the_open_files_that_import_it() {
     });
 }
 
+/// A config file changes on disk: the watcher the server registers covers YAML too, and what
+/// the open file read from the project's shipped configs is read again.
+#[test]
+fn a_change_to_a_shipped_config_reaches_the_open_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("train.py");
+    std::fs::write(
+        &script,
+        "import argparse\n\nimport yaml\nfrom torch.utils.data import DataLoader\n\n\n\
+         def get_args():\n    parser = argparse.ArgumentParser()\n    \
+         parser.add_argument('--config', required=True)\n    \
+         parser.add_argument('--workers', type=int, default=16)\n    \
+         args = parser.parse_args()\n    with open(args.config) as f:\n        \
+         cfg = yaml.safe_load(f)\n    for k, v in cfg.items():\n        \
+         setattr(args, k, v)\n    return args\n\n\nargs = get_args()\n\
+         for _ in DataLoader(list(range(10)), num_workers=args.workers):\n    pass\n",
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("configs")).unwrap();
+    let config = dir.path().join("configs/small.yaml");
+    std::fs::write(&config, "lr: 0.1\n").unwrap();
+    let uri = file_uri(&script);
+    let mut caps = capabilities(&[], false);
+    caps["workspace"]["didChangeWatchedFiles"] = json!({"dynamicRegistration": true});
+    let mut lsp = Lsp::start();
+    lsp.initialize(caps, options(), Some(dir.path()));
+    lsp.open(&uri, &std::fs::read_to_string(&script).unwrap());
+    let first = lsp.diagnostics_for_version(&uri, 1);
+    assert_eq!(codes(&first), ["DL201"], "{first:#?}");
+    lsp.wait_server_request("client/registerCapability");
+
+    // The config now sets the count: which file a run names is not known, so DL201 goes.
+    std::fs::write(&config, "lr: 0.1\nworkers: 4\n").unwrap();
+    lsp.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": file_uri(&config), "type": 2}]}),
+    );
+    let after = lsp.diagnostics_where(&uri, |d| !codes(d).contains(&"DL201".to_owned()));
+    assert!(codes(&after).iter().all(|c| c != "DL201"), "{after:?}");
+}
+
 /// A recorded crash (tests/corpus, from a real PyTorch run) handed to `dldoctor.explain`, as
 /// the editors do with terminal output: the findings come back as the explain JSON, and a
 /// diagnostic lands on the user's own line with the rule's fix.

@@ -223,6 +223,10 @@ pub struct ParamWrite {
     pub position: usize,
     pub param: String,
     pub attribute: String,
+    /// With `*`: a copy of a config file named at run time, which writes only the keys of the
+    /// config files shipped beside the function (Python config files too when `true`,
+    /// [`configs::copied_config`]); the index turns it into those keys.
+    pub shipped: Option<bool>,
 }
 
 /// The options one parser gets: also what a function of another file adds to a parser it is
@@ -963,6 +967,10 @@ impl ArgparseDefaults {
                 }
                 continue;
             }
+            // A config named at run time: only the keys its shipped files hold.
+            if configs::copied_keys(m, call).is_some_and(|k| !k.may_write(attribute)) {
+                continue;
+            }
             if let Some(why) = writes::unnamed_write(m, call, attribute, defined) {
                 return Err(why);
             }
@@ -1406,7 +1414,10 @@ fn written_attributes(m: &Module, namespace: &Namespace) -> Option<Written> {
             Some(named) => {
                 out.insert(named);
             }
-            None => known.extend(overlaid(m, call)?),
+            None => match overlaid(m, call) {
+                Some(copied) => known.extend(copied),
+                None => out.extend(configs::copied_keys(m, call)?.keys().cloned()),
+            },
         }
     }
     out.extend(foreign_writes(m, &flow, namespace).ok()?.into_keys());
@@ -1609,6 +1620,7 @@ pub(crate) fn parameter_writes(m: &Module, function: FunctionId) -> Vec<ParamWri
             position,
             param,
             attribute: write.attribute.to_owned(),
+            shipped: None,
         });
     }
     for call in m.calls() {
@@ -1616,13 +1628,15 @@ pub(crate) fn parameter_writes(m: &Module, function: FunctionId) -> Vec<ParamWri
             continue;
         }
         let object = writes_any_attribute_of(m, call, None);
-        if let Some((position, param)) = object.and_then(param_of) {
-            out.push(ParamWrite {
-                position,
-                param,
-                attribute: "*".to_owned(),
-            });
-        }
+        let Some((position, param)) = object.and_then(param_of) else {
+            continue;
+        };
+        out.push(ParamWrite {
+            position,
+            param,
+            attribute: "*".to_owned(),
+            shipped: configs::copied_config(m, call),
+        });
     }
     out
 }

@@ -77,6 +77,9 @@ const MAX_SEARCHED_FILES: usize = 5000;
 /// How many YAML files of a folder are read as the config files a project ships.
 const MAX_CONFIG_FILES: usize = 500;
 
+/// The words of a project's shipped config files ([`ProjectIndex::shipped_words`]).
+pub(crate) type ShippedWords = Arc<Option<HashSet<String>>>;
+
 /// Reads a project file's text: from disk, or an editor's copy of an open file. `None` when
 /// the file cannot be read as text.
 pub type Reader = dyn Fn(&Path) -> Option<String> + Send + Sync;
@@ -108,6 +111,9 @@ pub struct ProjectIndex {
     naming: Mutex<HashMap<(PathBuf, String), Naming>>,
     /// The YAML files under a folder, listed once ([`ProjectIndex::config_files`]).
     config_listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
+    /// The words of the config files a project ships under a folder, by folder and whether
+    /// Python config files count ([`ProjectIndex::shipped_words`]).
+    shipped_words: Mutex<HashMap<(PathBuf, bool), ShippedWords>>,
     /// The folders outside any package that hold a top-level module, by the module's name,
     /// for each root ([`ProjectIndex::script_folder_module`]).
     script_modules: Mutex<HashMap<PathBuf, Arc<ScriptModules>>>,
@@ -566,6 +572,9 @@ impl ProjectIndex {
     /// whether what the file defines changed: an edit usually leaves it as it was.
     pub fn refresh(&self, path: &Path, source: &str, tree: &Tree) -> bool {
         lock(&self.configs_passed).clear();
+        if configs::is_shipped_config(path) {
+            lock(&self.shipped_words).clear();
+        }
         lock(&self.headers).retain(|(file, _), _| file != path);
         let callers = self.forget_callers_of(path, Some(source));
         let constructions = self.forget_constructions(Some(source));
@@ -585,6 +594,7 @@ impl ProjectIndex {
     /// next needed. Returns whether it had been made, i.e. whether an analysis may have used it.
     pub fn invalidate(&self, path: &Path) -> bool {
         lock(&self.configs_passed).clear();
+        lock(&self.shipped_words).clear();
         lock(&self.headers).retain(|(file, _), _| file != path);
         let callers = self.forget_callers_of(path, None);
         let constructions = self.forget_constructions(None);
@@ -641,6 +651,14 @@ impl ProjectIndex {
         true
     }
 
+    /// A config file changed, appeared or went away: what was gathered from the project's
+    /// config files is gathered again.
+    pub fn forget_configs(&self) {
+        lock(&self.configs_passed).clear();
+        lock(&self.config_listings).clear();
+        lock(&self.shipped_words).clear();
+    }
+
     /// Files appeared or went away: a helper may have new callers, a class new constructions,
     /// and a folder new files.
     pub fn forget_callers(&self) {
@@ -651,6 +669,7 @@ impl ProjectIndex {
         lock(&self.naming).clear();
         lock(&self.listings).clear();
         lock(&self.config_listings).clear();
+        lock(&self.shipped_words).clear();
         lock(&self.script_modules).clear();
         self.forget_shared_writes(None);
         self.forget_modules();
@@ -664,13 +683,39 @@ impl ProjectIndex {
         if !summary.functions.contains_key(&def.name) {
             return None;
         }
-        Some(
-            summary
-                .param_writes
-                .get(&def.name)
-                .cloned()
-                .unwrap_or_default(),
-        )
+        let writes = summary.param_writes.get(&def.name);
+        Some(self.shipped_keys(&def.file, writes.cloned().unwrap_or_default()))
+    }
+
+    /// `writes` of a function of `file`, each copy of a config named at run time turned into
+    /// the keys of the config files shipped beside it ([`ParamWrite::shipped`]), or into a
+    /// write of any attribute when they cannot be told.
+    fn shipped_keys(&self, file: &Path, writes: Vec<ParamWrite>) -> Vec<ParamWrite> {
+        if writes.iter().all(|w| w.shipped.is_none()) {
+            return writes;
+        }
+        let mut out = Vec::with_capacity(writes.len());
+        for write in writes {
+            let Some(python) = write.shipped else {
+                out.push(write);
+                continue;
+            };
+            let words = file
+                .parent()
+                .map(|folder| self.shipped_words(folder, python));
+            match words.as_deref() {
+                Some(Some(words)) => out.extend(words.iter().map(|word| ParamWrite {
+                    attribute: word.clone(),
+                    shipped: None,
+                    ..write.clone()
+                })),
+                _ => out.push(ParamWrite {
+                    shipped: None,
+                    ..write
+                }),
+            }
+        }
+        out
     }
 
     /// The attributes the method `method` of the module-level class `class` (as imported
@@ -684,13 +729,8 @@ impl ProjectIndex {
     ) -> Option<Vec<ParamWrite>> {
         let def = self.definition(from_file, class)?;
         let key = format!("{}.{method}", def.name);
-        Some(
-            def.summary()
-                .method_param_writes
-                .get(&key)
-                .cloned()
-                .unwrap_or_default(),
-        )
+        let writes = def.summary().method_param_writes.get(&key);
+        Some(self.shipped_keys(&def.file, writes.cloned().unwrap_or_default()))
     }
 
     /// What constructing the module-level class `qualified` (as imported into `from_file`)
@@ -720,11 +760,10 @@ impl ProjectIndex {
         if !summary.classes.contains_key(&def.name) {
             return None;
         }
-        let mut out = summary
+        let own = summary
             .method_param_writes
-            .get(&format!("{}.__init__", def.name))
-            .cloned()
-            .unwrap_or_default();
+            .get(&format!("{}.__init__", def.name));
+        let mut out = self.shipped_keys(&def.file, own.cloned().unwrap_or_default());
         let Some(shape) = summary.shapes.get(&def.name) else {
             return Some(out);
         };
@@ -756,6 +795,7 @@ impl ProjectIndex {
                             position,
                             param: name.clone(),
                             attribute: write.attribute.clone(),
+                            shipped: write.shipped,
                         });
                     }
                 }
@@ -1424,6 +1464,22 @@ impl ProjectIndex {
         let files = Arc::new(files);
         lock(&self.config_listings).insert(base.to_path_buf(), Arc::clone(&files));
         files
+    }
+
+    /// The words of the config files the project ships under `base`
+    /// ([`configs::shipped_words`] makes them), made once: `None` for an index that reads no
+    /// files, or when the files cannot all be read.
+    pub(crate) fn shipped_words(&self, base: &Path, python: bool) -> ShippedWords {
+        let Some(reader) = self.reader.as_ref() else {
+            return Arc::new(None);
+        };
+        let key = (base.to_path_buf(), python);
+        if let Some(words) = lock(&self.shipped_words).get(&key) {
+            return Arc::clone(words);
+        }
+        let words = Arc::new(configs::shipped_words(reader.as_ref(), base, python));
+        lock(&self.shipped_words).insert(key, Arc::clone(&words));
+        words
     }
 
     /// The deepest project root (a folder checked, or one holding `pyproject.toml`, `.git`,

@@ -12,14 +12,20 @@ pub fn is_python(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "py" || e == "pyi")
 }
 
-/// The registration of `workspace/didChangeWatchedFiles` for Python files, for a client that
-/// registers capabilities dynamically.
+/// A YAML file: a config the analysis may read.
+pub fn is_yaml(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "yaml" || e == "yml")
+}
+
+/// The registration of `workspace/didChangeWatchedFiles` for Python and YAML files, for a
+/// client that registers capabilities dynamically.
 pub fn watcher_registration() -> Option<Registration> {
+    let watch = |glob: &str| FileSystemWatcher {
+        glob_pattern: GlobPattern::String(glob.into()),
+        kind: None,
+    };
     let options = DidChangeWatchedFilesRegistrationOptions {
-        watchers: vec![FileSystemWatcher {
-            glob_pattern: GlobPattern::String("**/*.py".into()),
-            kind: None,
-        }],
+        watchers: vec![watch("**/*.py"), watch("**/*.yaml"), watch("**/*.yml")],
     };
     Some(Registration {
         id: "dldoctor/watch-python".into(),

@@ -185,6 +185,13 @@ impl Session {
         used
     }
 
+    /// A YAML file changed, appeared or went away: the configs read from the project's files
+    /// are read again.
+    pub fn config_file_changed(&self) {
+        self.index.forget_configs();
+        self.epoch.fetch_add(1, Ordering::SeqCst);
+    }
+
     /// Files appeared or went away: an import that found nothing may find a file now, a
     /// helper may have a new caller.
     pub fn files_came_or_went(&self) {

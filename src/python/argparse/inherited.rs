@@ -232,6 +232,7 @@ pub(crate) fn constructor_writes(m: &Module, class: ClassId) -> Vec<ParamWrite> 
                 position: kept.position,
                 param: kept.keyword,
                 attribute: write.attribute.to_owned(),
+                shipped: None,
             });
         }
     }

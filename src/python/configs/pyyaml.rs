@@ -53,7 +53,7 @@ pub(super) fn load<'a>(m: &Module<'a>, call: Node, scope: ScopeId) -> Option<Con
 }
 
 /// The `open(...)` call a stream comes from: written in place, or the `as` name of a `with`.
-fn opened_by<'a>(m: &Module<'a>, stream: Node<'a>, scope: ScopeId) -> Option<Node<'a>> {
+pub(super) fn opened_by<'a>(m: &Module<'a>, stream: Node<'a>, scope: ScopeId) -> Option<Node<'a>> {
     let open = match stream.kind() {
         // The file's text, `f.read()` (`yaml.load(file.read(), Loader=...)`).
         "call" if let Some(file) = read_of(m, stream) => return opened_by(m, file, scope),

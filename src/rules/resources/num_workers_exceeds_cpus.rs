@@ -100,7 +100,12 @@ config value that is an interpolation (`${...}`) or `???` stays unknown, as does
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
 options given by default, a config file chosen only on the command line whose shipped
 candidates disagree or inherit others with `_BASE_`), and `dldoctor
-loaders` says why. A count bounded by the CPU count
+loaders` says why. A config named only on the command line and copied into the namespace key
+by key (`for k, v in cfg.items(): setattr(args, k, v)` after `cfg =
+mmcv.Config.fromfile(args.config)` or `yaml.safe_load(open(args.config))`, in the script or a
+helper of another file) writes only the keys the config files the project ships beside it
+hold (its YAML files, and the Python files of its `configs/` folders for mmcv's and mmengine's
+configs): an option none of them names keeps its default. A count bounded by the CPU count
 (`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
 rewrites in a way the analysis cannot follow (`args.workers = args.workers // args.accum`
 under a condition) is left alone; a rewrite, a rebinding (`if args.resume: args = checkpoint["opt"]`)
