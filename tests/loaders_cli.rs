@@ -6274,3 +6274,30 @@ if __name__ == '__main__':
     let dir = project(&[("train.py", script)]);
     assert!(codes_of(&check_json(dir.path()).1, "DL201").is_empty());
 }
+
+#[test]
+fn a_loader_star_imported_among_other_star_imports() {
+    let script = |stars: &str| {
+        format!(
+            "{stars}\n\ndef get_loader(args):\n    num_workers = 16\n    ds = CacheDataset(data=[], \
+             transform=None)\n    return DataLoader(ds, batch_size=args.batch_size, \
+             num_workers=num_workers, shuffle=True)\n"
+        )
+    };
+    let run = |stars: &str| {
+        let dir = project(&[
+            ("utils/data_utils.py", &script(stars)),
+            (
+                "utils/mine.py",
+                "class DataLoader:\n    def __init__(self, *a, **k):\n        pass\n",
+            ),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    // MONAI's loader, whatever `monai.transforms` and `math` export besides.
+    let monai = "from monai.data import *\nfrom monai.transforms import *\nfrom math import *";
+    assert_eq!(run(monai), ["utils/data_utils.py:8:DL201"]);
+    // A later star import of a project module that defines its own `DataLoader` wins.
+    let own = "from monai.data import *\nfrom .mine import *\nfrom math import *";
+    assert!(run(own).is_empty());
+}

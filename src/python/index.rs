@@ -1996,6 +1996,34 @@ impl ProjectIndex {
         None
     }
 
+    /// A loader the catalogue names (`catalogued`) that a name no statement of `from_file`
+    /// binds stands for when the file star-imports several modules (`from monai.data import
+    /// *`, `from monai.transforms import *`, `from math import *`): the last of them from
+    /// outside the project that the catalogue has it in, with no later project module
+    /// defining it. Other outside modules are taken not to export a loader's name.
+    pub(crate) fn star_catalogued(
+        &self,
+        from_file: &Path,
+        stars: &[String],
+        name: &str,
+        catalogued: impl Fn(&str) -> bool,
+    ) -> Option<String> {
+        for module in stars.iter().rev() {
+            let joined = join_module(module, name);
+            let (level, parts, _) = split_qualified(&joined)?;
+            if self.module_file(from_file, level, &parts).is_some() {
+                match self.origin(from_file, &joined, 1) {
+                    NameOrigin::Absent => continue,
+                    _ => return None,
+                }
+            }
+            if level == 0 && catalogued(&joined) {
+                return Some(joined);
+            }
+        }
+        None
+    }
+
     fn origin(&self, from_file: &Path, qualified: &str, hops: u8) -> NameOrigin {
         let Some((level, parts, name)) = split_qualified(qualified) else {
             // `import argparse` in a module of the project: a top-level module, from outside

@@ -114,6 +114,12 @@ impl Module<'_> {
                 {
                     self.index
                         .star_imported(self.path, &self.star_imports, last)
+                        .or_else(|| {
+                            self.index
+                                .star_catalogued(self.path, &self.star_imports, last, |q| {
+                                    self.catalogue.names_callee(q)
+                                })
+                        })
                 }
                 None => None,
             };
