@@ -6301,3 +6301,57 @@ fn a_loader_star_imported_among_other_star_imports() {
     let own = "from monai.data import *\nfrom .mine import *\nfrom math import *";
     assert!(run(own).is_empty());
 }
+
+#[test]
+fn a_constant_of_another_module_of_the_project() {
+    let script = |import: &str, read: &str| {
+        format!(
+            "from torch.utils.data import DataLoader\n\n{import}\n\n\nclass Session:\n    \
+             def __init__(self):\n        self.loader = DataLoader([1, 2], \
+             num_workers={read})\n\n\nif __name__ == '__main__':\n    \
+             for _ in Session().loader:\n        pass\n"
+        )
+    };
+    let run = |settings: &str, import: &str, read: &str, more: &[(&str, &str)]| {
+        let train = script(import, read);
+        let mut files = vec![("seg/settings.py", settings), ("seg/train.py", &train)];
+        files.extend_from_slice(more);
+        let dir = project(&files);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let settings = "import torch\n\nCROP_SIZE = 513\nNUM_WORKERS = 4 * 16\n";
+    let fired = ["seg/train.py:8:DL201"];
+    assert_eq!(
+        run(settings, "import settings", "settings.NUM_WORKERS", &[]),
+        fired
+    );
+    assert_eq!(
+        run(settings, "import settings as S", "S.NUM_WORKERS", &[]),
+        fired
+    );
+    let named = "from settings import NUM_WORKERS";
+    assert_eq!(run(settings, named, "NUM_WORKERS", &[]), fired);
+    assert_eq!(
+        run(settings, "from settings import *", "NUM_WORKERS", &[]),
+        fired
+    );
+    // Another file of the project that imports the module changes it.
+    let tweak = (
+        "seg/tune.py",
+        "import settings\n\nsettings.NUM_WORKERS = 4\n",
+    );
+    assert!(
+        run(
+            settings,
+            "import settings",
+            "settings.NUM_WORKERS",
+            &[tweak]
+        )
+        .is_empty()
+    );
+    // Bound twice, or maybe again by a star import after it: which binding runs is not known.
+    let twice = "import os\n\nNUM_WORKERS = 64\nif os.environ.get('SMALL'):\n    NUM_WORKERS = 2\n";
+    assert!(run(twice, "import settings", "settings.NUM_WORKERS", &[]).is_empty());
+    let starred = "NUM_WORKERS = 64\nfrom local_settings import *\n";
+    assert!(run(starred, named, "NUM_WORKERS", &[]).is_empty());
+}

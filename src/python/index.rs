@@ -120,6 +120,9 @@ pub struct ProjectIndex {
     /// Whether a file of the project may write a key of a module-level config, by the
     /// config's file and the key ([`ProjectIndex::may_write_shared`]).
     shared_writes: Mutex<HashMap<(PathBuf, String, bool), bool>>,
+    /// Whether a file of the project may change a module-level name of another, by that
+    /// file and the name ([`ProjectIndex::may_write_constant`]).
+    constant_writes: Mutex<HashMap<(PathBuf, String), bool>>,
     /// Whether another file of the project may write an attribute of a class's instances, by
     /// the class's file and name and the attribute ([`ProjectIndex::may_write_instances`]).
     instance_writes: Mutex<HashMap<(PathBuf, String, String), bool>>,
@@ -617,6 +620,11 @@ impl ProjectIndex {
             .keys()
             .any(|(_, key, _)| text.is_none_or(|t| t.contains(key.as_str()) || writes_unnamed(t)));
         known.clear();
+        let mut constants = lock(&self.constant_writes);
+        let names_constant = constants
+            .keys()
+            .any(|(_, name)| text.is_none_or(|t| t.contains(name.as_str())));
+        constants.clear();
         let mut instances = lock(&self.instance_writes);
         let names_class = instances
             .keys()
@@ -627,7 +635,7 @@ impl ProjectIndex {
             .keys()
             .any(|(_, name)| text.is_none_or(|t| t.contains(name.as_str())));
         writers.clear();
-        names_one || names_class || names_config
+        names_one || names_constant || names_class || names_config
     }
 
     /// Forgets what callers pass to helpers, when `path` was one of the callers or, with its
@@ -1183,6 +1191,38 @@ impl ProjectIndex {
             .unwrap_or(true);
         lock(&self.shared_writes).insert(memo_key, found);
         found
+    }
+
+    /// Whether a file of the project that imports the module `file` may change its
+    /// module-level name `name` (`settings.NUM_WORKERS = 4`, `setattr(settings, 'NUM_WORKERS',
+    /// 4)`): it assigns an attribute of that name, or quotes the name. `true` when the
+    /// project's files cannot all be read. Memoised until a file changes.
+    pub(crate) fn may_write_constant(&self, file: &Path, name: &str) -> bool {
+        let memo_key = (file.to_path_buf(), name.to_owned());
+        if let Some(known) = lock(&self.constant_writes).get(&memo_key) {
+            return *known;
+        }
+        let found = self.find_constant_write(file, name).unwrap_or(true);
+        lock(&self.constant_writes).insert(memo_key, found);
+        found
+    }
+
+    fn find_constant_write(&self, file: &Path, name: &str) -> Option<bool> {
+        let reader = self.reader.as_ref()?;
+        let names = import_names_of(file, |init| reader(init));
+        let files = self.search_files(file)?;
+        for other in files.iter().filter(|f| f.as_path() != file) {
+            let Some(source) = reader(other) else {
+                continue;
+            };
+            if memchr::memmem::find(source.as_bytes(), name.as_bytes()).is_some()
+                && imports_a_name(&source, &names)
+                && writes_key(&source, name)
+            {
+                return Some(true);
+            }
+        }
+        Some(false)
     }
 
     fn find_shared_write(&self, config_file: &Path, key: &str, own_modelled: bool) -> Option<bool> {
@@ -2950,6 +2990,7 @@ fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
         Provenance::Literal
             | Provenance::Computed
             | Provenance::Constant { .. }
+            | Provenance::ImportedConstant { .. }
             | Provenance::ConfigFile { .. }
             | Provenance::ConfigDefault { .. }
             | Provenance::Shipped { .. }

@@ -244,6 +244,14 @@ pub enum Provenance {
         line: u32,
         at: TextRange,
     },
+    /// A name another module of the project binds once to the value (`NUM_WORKERS = 64` in
+    /// `settings.py`, imported or read as `settings.NUM_WORKERS`): `shown` is that file as the
+    /// file using it names it.
+    ImportedConstant {
+        name: String,
+        shown: String,
+        line: u32,
+    },
     /// The `default=` of an argparse option (or argparse's own default when there is none).
     ArgparseDefault {
         /// The option as written, e.g. `--num_workers` or `--num-workers`.
@@ -460,6 +468,9 @@ impl Provenance {
             Provenance::Constant { name, line, .. } => {
                 Some(format!("the value of {name} (line {line})"))
             }
+            Provenance::ImportedConstant { name, shown, line } => {
+                Some(format!("the value of {name} ({shown} line {line})"))
+            }
             Provenance::ArgparseDefault {
                 flag,
                 line,
@@ -541,6 +552,9 @@ impl Provenance {
                 })
             }
             Provenance::Constant { name, line, .. } => Some(format!("第 {line} 行 {name} 的值")),
+            Provenance::ImportedConstant { name, shown, line } => {
+                Some(format!("{shown} 第 {line} 行 {name} 的值"))
+            }
             Provenance::ArgparseDefault {
                 flag,
                 line,

@@ -46,6 +46,7 @@ use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 pub(crate) use classes::instance_writers;
 pub(crate) use click::parameter_value;
+pub(crate) use pydict::imported_constant;
 pub(crate) use pyyaml::{SplatFile, YamlLoader, parser_defaults, returned_load, splat_file};
 pub(crate) use shipped::{copied_config, copied_keys, is_shipped_config, shipped_words};
 pub(crate) use yacs::{Merger, attribute_setter, dict_of, merger};

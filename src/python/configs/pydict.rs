@@ -17,7 +17,7 @@ use tree_sitter::Node;
 use super::yaml::{self, Leaf};
 use super::{Config, hydra, written_in_file, yacs};
 use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
-use crate::python::values::ConfigGap;
+use crate::python::values::{ConfigGap, Provenance, Resolved, Value};
 
 /// Methods of a dict that change its entries.
 const MUTATORS: &[&str] = &[".update(", ".setdefault(", ".pop(", ".popitem(", ".clear("];
@@ -69,6 +69,51 @@ pub(super) fn imported<'a>(m: &Module, qualified: &str, local: &str) -> Option<C
         tree,
         path: Vec::new(),
         shown: shown(m, &found.file),
+    })
+}
+
+/// Module-level constants of other files, by file and name, with the line that binds them.
+static CONSTANTS: LazyLock<yacs::Cache<String, Option<(Value, u32)>>> =
+    LazyLock::new(|| Mutex::new(HashMap::new()));
+
+/// The value a module-level name of another project file holds, imported (`from settings
+/// import NUM_WORKERS`, `from settings import *`) or read through its module
+/// (`settings.NUM_WORKERS` after `import settings`): a name that file binds once, at module
+/// level, to a value the analysis resolves there (`NUM_WORKERS = 64`, `WORKERS = 2 * 8`).
+/// `None` when a file of the project that imports the module may change it
+/// (`settings.NUM_WORKERS = 4`, `setattr(settings, 'NUM_WORKERS', 4)`), or a star import after
+/// the binding may bind it again.
+pub(crate) fn imported_constant(m: &Module, qualified: &str) -> Option<Resolved> {
+    let found = m.index.binding(m.path, qualified)?;
+    if found.file == m.path {
+        return None;
+    }
+    let name = found.name.as_str();
+    let read = |source: &str| {
+        yacs::with_module(m, source, &found.file, |other| {
+            let binding = other.single_binding(name, MODULE_SCOPE)?;
+            let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
+                return None;
+            };
+            if other.star_import_after(binding.node) {
+                return None;
+            }
+            let resolved = other.value_in(value, MODULE_SCOPE, 0);
+            let line = other.line(binding.name_range.start);
+            resolved.value.is_known().then_some((resolved.value, line))
+        })
+    };
+    let (value, line) = yacs::memoised(&CONSTANTS, m, &found.file, name.to_owned(), read)??;
+    if m.index.may_write_constant(&found.file, name) {
+        return None;
+    }
+    Some(Resolved {
+        value,
+        provenance: Provenance::ImportedConstant {
+            name: name.to_owned(),
+            shown: shown(m, &found.file),
+            line,
+        },
     })
 }
 

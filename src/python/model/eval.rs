@@ -58,6 +58,7 @@ impl<'a> Module<'a> {
                         defaults::self_attribute_value(self, object, attribute, scope, depth)
                     })
                     .or_else(|| configs::attribute_value(self, object, attribute, scope, depth))
+                    .or_else(|| self.module_constant(expr, object, scope, depth))
                     .unwrap_or_else(Resolved::unknown)
             }
             "subscript" => {
@@ -449,8 +450,16 @@ impl<'a> Module<'a> {
     fn name_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {
         let name = self.text(expr);
         let Some(binding) = self.binding_read(name, scope, expr, depth) else {
-            return Resolved::unknown();
+            // `from settings import *`: a constant of that module of the project.
+            return self
+                .qualified_in(expr, scope, depth + 1)
+                .filter(|_| self.lookup(name, scope).is_none())
+                .and_then(|q| configs::imported_constant(self, &q))
+                .unwrap_or_else(Resolved::unknown);
         };
+        if let BindingKind::Import { qualified } = &binding.kind {
+            return configs::imported_constant(self, qualified).unwrap_or_else(Resolved::unknown);
+        }
         if binding.kind == BindingKind::Parameter {
             return defaults::parameter_value(self, binding, depth)
                 .or_else(|| configs::parameter_value(self, binding, depth))
@@ -476,6 +485,27 @@ impl<'a> Module<'a> {
             },
             _ => inner,
         }
+    }
+
+    /// `settings.NUM_WORKERS` after `import settings` (or `import cfg.settings as settings`):
+    /// a constant of that module of the project ([`configs::imported_constant`]).
+    fn module_constant(
+        &self,
+        expr: Node,
+        object: Node,
+        scope: ScopeId,
+        depth: u32,
+    ) -> Option<Resolved> {
+        let imported = object.kind() == "identifier"
+            && self.lookup(self.text(object), scope).is_some_and(|ids| {
+                ids.iter()
+                    .filter_map(|id| self.bindings.get(*id))
+                    .all(|b| matches!(b.kind, BindingKind::Import { .. }))
+            });
+        if !imported {
+            return None;
+        }
+        configs::imported_constant(self, &self.qualified_in(expr, scope, depth + 1)?)
     }
 
     fn call_value(&self, expr: Node, scope: ScopeId, depth: u32) -> Resolved {

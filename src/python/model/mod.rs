@@ -696,6 +696,15 @@ impl<'a> Module<'a> {
         false
     }
 
+    /// Whether a `from m import *` follows `node` (and may bind its names again).
+    pub(crate) fn star_import_after(&self, node: Node) -> bool {
+        !self.star_imports.is_empty()
+            && self
+                .source
+                .get(node.end_byte()..)
+                .is_some_and(|rest| memchr::memmem::find(rest.as_bytes(), b"import *").is_some())
+    }
+
     /// Top-level statements of the module, in order (kept by the walk, which pushes them
     /// first).
     pub fn top_level_statements(&self) -> &[Node<'a>] {
