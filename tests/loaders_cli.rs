@@ -6355,3 +6355,34 @@ fn a_constant_of_another_module_of_the_project() {
     let starred = "NUM_WORKERS = 64\nfrom local_settings import *\n";
     assert!(run(starred, named, "NUM_WORKERS", &[]).is_empty());
 }
+
+#[test]
+fn a_namespace_parsed_at_import_and_only_read_through_its_dict_by_the_importer() {
+    let options = "\
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--num_workers', type=int, default=12)
+parser.add_argument('--batch_size', type=int, default=12)
+opts = parser.parse_args()
+";
+    let train = |save: &str| {
+        format!(
+            "import json\n\nfrom torch.utils.data import DataLoader\n\nfrom options import opts\n\n\n\
+             class Trainer:\n    def __init__(self, options):\n        self.opt = options\n        \
+             self.loader = DataLoader(list(range(64)), self.opt.batch_size,\n                                 \
+             num_workers=self.opt.num_workers)\n\n    def save_opts(self):\n        {save}\n\n\n\
+             if __name__ == '__main__':\n    trainer = Trainer(opts)\n    trainer.save_opts()\n    \
+             for _ in trainer.loader:\n        pass\n"
+        )
+    };
+    let run = |save: &str| {
+        let dir = project(&[("options.py", options), ("train.py", &train(save))]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    // Saving the options reads them.
+    let copy = "json.dump(self.opt.__dict__.copy(), open('opt.json', 'w'))";
+    assert_eq!(run(copy), ["train.py:12:DL201"]);
+    // Updating them may change any.
+    assert!(run("self.opt.__dict__.update(json.load(open('opt.json')))").is_empty());
+}

@@ -468,15 +468,19 @@ impl ArgparseDefaults {
             }
         }
         // Namespaces other modules parse at import, and parsers they build, whose attributes
-        // this file reads (`opt.workers`, `parser.parse_args()`). A file summarised for
-        // another reads no other file: nothing to look up.
+        // this file reads (`opt.workers`, `parser.parse_args()`) or that it hands on
+        // (`Trainer(opts)`). A file summarised for another reads no other file: nothing to
+        // look up.
         for binding in m.bindings().iter().filter(|_| m.index.reads_files()) {
             let BindingKind::Import { qualified } = &binding.kind else {
                 continue;
             };
             let read = m.references(binding.name).into_iter().any(|r| {
-                r.parent().is_some_and(|p| {
-                    p.kind() == "attribute" && p.child_by_field_name("object") == Some(r)
+                r.parent().is_some_and(|p| match p.kind() {
+                    "attribute" => p.child_by_field_name("object") == Some(r),
+                    "argument_list" => true,
+                    "keyword_argument" => p.child_by_field_name("value") == Some(r),
+                    _ => false,
                 })
             });
             if read {

@@ -2409,8 +2409,6 @@ fn names_as_dict_value(source: &str, name: &str) -> bool {
     })
 }
 
-/// Whether `source` may write config keys it does not name: it sets attributes by computed
-/// name (`setattr`, `__dict__`) or merges into a yacs config (`merge_from_file`).
 /// Whether `text` may write the config key `key` other than by assigning the attribute:
 /// by a name it does not spell (`setattr`, `__dict__`, a merge) or by the key in quotes.
 pub(crate) fn writes_unnamed_or_quoted(text: &str, key: &str) -> bool {
@@ -2470,11 +2468,22 @@ fn top_level_def<'s>(source: &'s str, name: &str) -> Option<&'s str> {
     rest.get(..end)
 }
 
+/// Whether `source` may write config keys it does not name: it sets attributes by computed
+/// name (`setattr`, `__dict__` other than read, as `self.opt.__dict__.copy()` to save the
+/// options) or merges into a yacs config (`merge_from_file`).
 fn writes_unnamed(source: &str) -> bool {
-    ["setattr(", "__dict__", "merge_from_"]
-        .iter()
-        .any(|w| memchr::memmem::find(source.as_bytes(), w.as_bytes()).is_some())
+    let bytes = source.as_bytes();
+    let has = |word: &[u8]| memchr::memmem::find(bytes, word).is_some();
+    has(b"setattr(")
+        || has(b"merge_from_")
+        || memchr::memmem::find_iter(bytes, b"__dict__").any(|at| {
+            let after = bytes.get(at + b"__dict__".len()..).unwrap_or_default();
+            !DICT_READS.iter().any(|read| after.starts_with(read))
+        })
 }
+
+/// What follows `__dict__` when the mapping is only read.
+const DICT_READS: &[&[u8]] = &[b".copy()", b".items()", b".keys()", b".values()", b".get("];
 
 /// Whether `source` writes the config key `key`: `cfg.num_workers = 4`, or
 /// `hparams.set_hparam("num_workers", 4)` and the like (the key in quotes). `self.num_workers
