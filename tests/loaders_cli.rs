@@ -6386,3 +6386,31 @@ opts = parser.parse_args()
     // Updating them may change any.
     assert!(run("self.opt.__dict__.update(json.load(open('opt.json')))").is_empty());
 }
+
+#[test]
+fn a_class_method_called_from_another_file_builds_no_instance_unless_it_names_cls() {
+    let train = |method: &str| {
+        format!(
+            "from torch.utils.data import DataLoader\n\n\nclass Data:\n    \
+             def __init__(self, *, path, workers=4):\n        self.path = path\n        \
+             self.workers = workers\n\n    @classmethod\n{method}\n    \
+             def train_dataloader(self):\n        \
+             return DataLoader(list(range(8)), num_workers=self.workers)\n\n\n\
+             def main():\n    data = Data(path='x', workers=10)\n    \
+             for _ in data.train_dataloader():\n        pass\n\n\n\
+             if __name__ == '__main__':\n    main()\n"
+        )
+    };
+    let eval = "from train import Data\n\n\ndef main(path):\n    return Data.make(\n        path,\n    )\n";
+    let run = |method: &str| {
+        let dir = project(&[("train.py", &train(method)), ("disc_eval.py", eval)]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    // A dataset made without the class's instance.
+    let builds_dataset =
+        "    def make(\n        cls,\n        path,\n    ):\n        return [path]\n";
+    assert_eq!(run(builds_dataset), ["train.py:17:DL201"]);
+    // `cls(...)`: another construction, with whatever it passes.
+    let builds_instance = "    def make(cls, path):\n        return cls(path=path, workers=2)\n";
+    assert!(run(builds_instance).is_empty());
+}

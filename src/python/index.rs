@@ -2651,14 +2651,40 @@ fn may_return_namespace(source: &str, name: &str) -> bool {
 /// Whether `source` declares a `@staticmethod` named `method` (of some class): a call of it
 /// through the class (`DataModule.add_data_specific_args(parser)`) builds no instance.
 fn declares_static_method(source: &str, method: &str) -> bool {
-    const DECORATOR: &str = "@staticmethod";
-    source.match_indices(DECORATOR).any(|(at, _)| {
-        let rest = source.get(at + DECORATOR.len()..).unwrap_or_default();
-        let rest = rest.trim_start();
-        rest.strip_prefix("def ")
+    decorated_def(source, "@staticmethod", method).is_some()
+        || decorated_def(source, "@classmethod", method).is_some_and(|definition| {
+            // `cls` once, as the first parameter: the method never makes an instance.
+            definition.match_indices("cls").count() == 1
+                && crate::python::syntax::contains_word(definition, "cls")
+        })
+}
+
+/// The text of `def method(...)` right under `decorator`: up to the next line indented no
+/// deeper than the decorator.
+fn decorated_def<'s>(source: &'s str, decorator: &str, method: &str) -> Option<&'s str> {
+    source.match_indices(decorator).find_map(|(at, _)| {
+        let line_start = source.get(..at)?.rfind('\n').map_or(0, |i| i + 1);
+        let indent = at - line_start;
+        let rest = source.get(at + decorator.len()..)?;
+        let def = rest.trim_start();
+        let named = def
+            .strip_prefix("def ")
             .map(str::trim_start)
             .and_then(|r| r.strip_prefix(method))
-            .is_some_and(|r| r.trim_start().starts_with('('))
+            .is_some_and(|r| r.trim_start().starts_with('('));
+        if !named {
+            return None;
+        }
+        let mut end = def.find('\n').map_or(def.len(), |i| i + 1);
+        for line in def.get(end..)?.split_inclusive('\n') {
+            let content = line.trim_start();
+            let deeper = line.len() - content.len() > indent;
+            if !content.trim().is_empty() && !deeper && !content.starts_with(')') {
+                break;
+            }
+            end += line.len();
+        }
+        def.get(..end)
     })
 }
 
