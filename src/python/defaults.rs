@@ -706,6 +706,10 @@ fn call_runs(m: &Module, call: Node, depth: u32) -> bool {
     if function.class.is_some() || function.parent_function.is_some() {
         return false;
     }
+    // A click command: the command line runs it.
+    if crate::python::configs::is_command(m, function) {
+        return true;
+    }
     let runs_here = references_to(
         m,
         function.name,

@@ -4,8 +4,42 @@
 use tree_sitter::Node;
 
 use super::placed;
-use crate::python::model::{Binding, BindingKind, Module, positional_args};
+use crate::python::model::{Binding, BindingKind, FunctionDef, Module, positional_args};
 use crate::python::values::{Provenance, Resolved, Value};
+
+/// The calls a function is decorated with (`@click.option(...)`, `@cli.command()`).
+fn decorator_calls<'a>(function: &FunctionDef<'a>) -> Vec<Node<'a>> {
+    let Some(decorated) = function
+        .node
+        .parent()
+        .filter(|p| p.kind() == "decorated_definition")
+    else {
+        return Vec::new();
+    };
+    let mut cursor = decorated.walk();
+    decorated
+        .named_children(&mut cursor)
+        .filter(|d| d.kind() == "decorator")
+        .filter_map(|d| d.named_child(0))
+        .filter(|e| e.kind() == "call")
+        .collect()
+}
+
+/// Whether `function` is a click command: `@click.command()`, `@click.group()`, or a group's
+/// `@cli.command()`. click runs it from the command line, with its options' defaults.
+pub(crate) fn is_command(m: &Module, function: &FunctionDef) -> bool {
+    decorator_calls(function).iter().any(|d| {
+        let callee = d.child_by_field_name("function");
+        matches!(
+            callee
+                .and_then(|f| m.qualified_in(f, function.parent_scope, 0))
+                .as_deref(),
+            Some("click.command" | "click.group")
+        ) || callee
+            .and_then(|f| f.child_by_field_name("attribute"))
+            .is_some_and(|a| m.text(a) == "command")
+    })
+}
 
 /// The default of the click option a command's parameter receives.
 pub(crate) fn parameter_value(m: &Module, param: &Binding, depth: u32) -> Option<Resolved> {
@@ -13,29 +47,12 @@ pub(crate) fn parameter_value(m: &Module, param: &Binding, depth: u32) -> Option
         return None;
     }
     let function = m.function(m.scopes().get(param.scope)?.function?)?;
-    let decorated = function
-        .node
-        .parent()
-        .filter(|p| p.kind() == "decorated_definition")?;
-    let mut cursor = decorated.walk();
-    let decorators: Vec<Node> = decorated
-        .named_children(&mut cursor)
-        .filter(|d| d.kind() == "decorator")
-        .filter_map(|d| d.named_child(0))
-        .filter(|e| e.kind() == "call")
-        .collect();
+    let decorators = decorator_calls(function);
     let callee = |call: Node| {
         call.child_by_field_name("function")
             .and_then(|f| m.qualified_in(f, function.parent_scope, depth + 1))
     };
-    // A command: `@click.command()`, or a group's `@cli.command()`.
-    let is_command = decorators.iter().any(|d| {
-        matches!(callee(*d).as_deref(), Some("click.command" | "click.group"))
-            || d.child_by_field_name("function")
-                .and_then(|f| f.child_by_field_name("attribute"))
-                .is_some_and(|a| m.text(a) == "command")
-    });
-    if !is_command {
+    if !is_command(m, function) {
         return None;
     }
     let mut options = decorators.iter().filter(|d| {

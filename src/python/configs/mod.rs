@@ -45,7 +45,7 @@ use crate::python::syntax;
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 pub(crate) use classes::instance_writers;
-pub(crate) use click::parameter_value;
+pub(crate) use click::{is_command, parameter_value};
 pub(crate) use pydict::imported_constant;
 pub(crate) use pyyaml::{SplatFile, YamlLoader, parser_defaults, returned_load, splat_file};
 pub(crate) use shipped::{copied_config, copied_keys, is_shipped_config, shipped_words};
