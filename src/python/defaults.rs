@@ -1239,10 +1239,13 @@ pub(crate) fn self_attribute_value(
         return hparams_value(m, inner, attribute, scope, depth);
     }
     let (class, self_name) = self_of(m, object, scope)?;
-    let init = m.method_id(class, "__init__")?;
     if subclass_writes(m, class, attribute) || written_elsewhere(m, class, attribute) {
         return None;
     }
+    if let Some(value) = class_attribute_value(m, class, attribute, depth) {
+        return Some(value);
+    }
+    let init = m.method_id(class, "__init__")?;
     let mut write = None;
     for w in m.attribute_assignments() {
         if w.attribute != attribute {
@@ -1289,6 +1292,12 @@ pub(crate) fn self_attribute_value(
         return None;
     }
     let inner = m.value_in(value, write.scope, depth + 1);
+    named_constant(m, inner, m.text(write.target), Module::range(write.target))
+}
+
+/// A known value bound to a name (`self.num_workers = 12`, `num_workers = 12` in a class
+/// body), said as that name's when it is written in place or computed there.
+fn named_constant(m: &Module, inner: Resolved, name: &str, at: TextRange) -> Option<Resolved> {
     if !inner.value.is_known() {
         return None;
     }
@@ -1296,13 +1305,47 @@ pub(crate) fn self_attribute_value(
         Provenance::Literal | Provenance::Computed => Resolved {
             value: inner.value,
             provenance: Provenance::Constant {
-                name: m.text(write.target).to_owned(),
-                line: m.line(write.target.start_byte()),
-                at: Module::range(write.target),
+                name: name.to_owned(),
+                line: m.line(at.start),
+                at,
             },
         },
         _ => inner,
     })
+}
+
+/// `self.num_workers` of a class without bases whose body binds `num_workers = 12` once, when
+/// nothing in the file assigns an attribute of that name (on `self`, an instance or the class)
+/// and the class sets no attribute by computed name: the class attribute every instance reads.
+fn class_attribute_value(
+    m: &Module,
+    class: ClassId,
+    attribute: &str,
+    depth: u32,
+) -> Option<Resolved> {
+    let def = m.class(class)?;
+    if !def.bases.is_empty() || sets_attributes_dynamically(m, class) {
+        return None;
+    }
+    let binding = m.single_binding(attribute, def.scope)?;
+    let (BindingKind::Assign, Some(value)) = (&binding.kind, binding.value) else {
+        return None;
+    };
+    // `self.num_workers = ...` in a method, `trainer.num_workers = 4` on an instance,
+    // `Trainer.num_workers = 4`: any write of the name in the file may be what runs.
+    if m.attribute_assignments()
+        .iter()
+        .any(|w| w.attribute == attribute)
+    {
+        return None;
+    }
+    let inner = m.value_in(value, def.scope, depth + 1);
+    named_constant(
+        m,
+        inner,
+        &format!("{}.{attribute}", def.name),
+        binding.name_range,
+    )
 }
 
 /// `self.hparams.x` after `self.save_hyperparameters()` (see [`saved_hyperparameters`]): the

@@ -381,6 +381,7 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
                     config_of(m, original, scope, depth + 1)
                 }
                 _ => yacs::copied(m, expr, scope, depth)
+                    .or_else(|| yacs::instance(m, expr))
                     .or_else(|| pyyaml::helper_load(m, expr, scope, depth)),
             }
         }

@@ -124,6 +124,25 @@ pub(super) fn global<'a>(m: &Module<'a>, name: &str) -> Option<Config<'a>> {
     })
 }
 
+/// An instance of a plain config class of this file built without arguments where it is
+/// used (`args = Args()` in `main`, `class Args: num_workers = 16`): a config of its own,
+/// made by that call, the class attributes its defaults (as for a module-level instance, see
+/// [`global`]).
+pub(super) fn instance<'a>(m: &Module<'a>, call: Node) -> Option<Config<'a>> {
+    let class = classes::constructed(m, call)?;
+    let name = m.class(class)?.name;
+    let start = classes::defaults(m, class)?.in_file(m, name);
+    Some(Config::Yacs {
+        object: Object::Copy {
+            at: call.start_byte(),
+        },
+        tree: Arc::new(defaults(m, name, start)),
+        path: Vec::new(),
+        file: m.path.to_path_buf(),
+        name: name.to_owned(),
+    })
+}
+
 /// The config an imported name (`from mit_semseg.config import cfg`) holds: a module-level
 /// `CfgNode()` of another file of the project.
 pub(super) fn imported<'a>(m: &Module<'a>, qualified: &str) -> Option<Config<'a>> {

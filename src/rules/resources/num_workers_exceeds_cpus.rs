@@ -81,7 +81,10 @@ keeps, when they all agree), an EasyDict config filled the same way (`__C = edic
 `__C.TRAIN.WORKERS = 16`, with an `update_config(args.cfg)` of its module read like
 `merge_from_file`, and an `update_config(cfg, args)` that copies every option of the namespace
 into it, `for k, v in vars(args).items(): cfg[k] = v`, giving the option's default), or the class attribute of a
-plain config class's module-level instance (`class Config: num_thread = 30`, `cfg = Config()`,
+plain config class's instance (`class Config: num_thread = 30`, `cfg = Config()` at module
+level, or `args = Args()` inside the function that reads it), or of a class without bases read
+through `self` (`class Trainer: num_workers = 12` and `num_workers=self.num_workers`) when the
+file assigns no attribute of that name, the module-level instance
 also imported by other modules when no file of the project that imports it assigns the key,
 and a subclass of such a class of this module or another, `class CloudConfig(Config):
 input_threads = 10`, the nearest class's value winning; a method that sets attributes by
