@@ -15,8 +15,8 @@ use std::sync::{Arc, LazyLock, Mutex};
 use tree_sitter::Node;
 
 use super::yaml::{self, Leaf};
-use super::{Config, hydra, written_in_file, yacs};
-use crate::python::model::{BindingKind, MODULE_SCOPE, Module};
+use super::{Config, hydra, pyyaml, written_in_file, yacs};
+use crate::python::model::{BindingKind, MODULE_SCOPE, Module, positional_args};
 use crate::python::values::{ConfigGap, Provenance, Resolved, Value};
 
 /// Methods of a dict that change its entries.
@@ -237,9 +237,17 @@ pub(super) fn handed_off(
             }
             "dictionary_splat" | "keyword_argument" | "argument_list" if !is_mapping => true,
             "dictionary_splat" => true,
-            "attribute" => parent
-                .child_by_field_name("attribute")
-                .is_some_and(|a| READERS.contains(&m.text(a))),
+            // `cfg.get(...)`, or a key read through a wrapper giving attribute access
+            // (`cfg.num_workers` of an `EasyDict`; a write of it is that key's own check).
+            "attribute" => {
+                let called = parent.parent().is_some_and(|call| {
+                    call.kind() == "call" && call.child_by_field_name("function") == Some(parent)
+                });
+                !called
+                    || parent
+                        .child_by_field_name("attribute")
+                        .is_some_and(|a| READERS.contains(&m.text(a)))
+            }
             "delete_statement" | "augmented_assignment" => false,
             "comparison_operator" | "dotted_name" | "aliased_import" | "import_from_statement" => {
                 true
@@ -263,16 +271,43 @@ fn at_path<'t>(tree: &'t yaml::Node, path: &[String]) -> Option<&'t yaml::Node> 
 }
 
 fn is_dict(m: &Module, value: Node) -> bool {
+    let value = unwrapped(m, value);
     match value.kind() {
         "dictionary" => true,
-        "call" => {
-            value
-                .child_by_field_name("function")
-                .and_then(|f| m.qualified_name(f))
-                .as_deref()
-                == Some("builtins.dict")
-        }
+        "call" => value
+            .child_by_field_name("function")
+            .and_then(|f| m.qualified_name(f))
+            .is_some_and(|q| {
+                KEYWORD_BAGS.contains(&q.as_str())
+                    || pyyaml::WRAPPERS.contains(&q.as_str()) && positional_args(value).is_empty()
+            }),
         _ => false,
+    }
+}
+
+/// Calls whose keyword arguments are the keys of what they make (`dict(num_workers=4)`,
+/// `SimpleNamespace(num_workers=4)`); so are those of a wrapper giving attribute access
+/// (`EasyDict(num_workers=4)`).
+const KEYWORD_BAGS: &[&str] = &[
+    "builtins.dict",
+    "types.SimpleNamespace",
+    "argparse.Namespace",
+];
+
+/// The dict literal a wrapper giving attribute access holds (`EasyDict({"num_workers": 4})`),
+/// else `value` itself.
+fn unwrapped<'a>(m: &Module, value: Node<'a>) -> Node<'a> {
+    let wraps = value.kind() == "call"
+        && value
+            .child_by_field_name("function")
+            .and_then(|f| m.qualified_name(f))
+            .is_some_and(|q| pyyaml::WRAPPERS.contains(&q.as_str()))
+        && value
+            .child_by_field_name("arguments")
+            .is_some_and(|a| a.named_child_count() == 1);
+    match positional_args(value).as_slice() {
+        [inner] if wraps && inner.kind() == "dictionary" => *inner,
+        _ => value,
     }
 }
 
@@ -285,6 +320,7 @@ fn node(
     shown: &str,
     depth: u32,
 ) -> yaml::Node {
+    let value = unwrapped(m, value);
     let line = m.line(value.start_byte());
     let computed = || {
         yaml::Node::Gap(ConfigGap::Computed {

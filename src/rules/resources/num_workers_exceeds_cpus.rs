@@ -91,8 +91,9 @@ input_threads = 10`, the nearest class's value winning; a method that sets attri
 computed name, `setattr(self, name, value)` in a `load(path)` or `setattr(cfg, k, v)` on the
 module-level instance in an `update(path)`, leaves every value unknown where a call of it, in
 any module of the project, may run: `if args.cfg: cfg.update(args.cfg)` with `--cfg`
-defaulting to `''` does not), or a Python dict config's value (a module-level dict literal, nested
-as deep as it goes, read key by key or unpacked, `DataLoader(ds,
+defaulting to `''` does not), or a Python dict config's value (a dict literal, `dict(k=v)`,
+`SimpleNamespace(k=v)`, `argparse.Namespace(k=v)` or a wrapper giving attribute access,
+`EasyDict({...})`, nested as deep as it goes, read key by key or unpacked, `DataLoader(ds,
 **cfgs.dataset_cfgs["dataloader_train"])` after `import cfgs.cfgs_LF_1 as cfgs`, unless a
 file writes the key, changes the dict by a method or hands it to a call); a config handed to
 a class of another file (`NuWave(hparams)`) is what that class keeps, also as `self.hparams`
