@@ -32,6 +32,44 @@ pub(super) fn local_dataclass(m: &Module, callee: Node, scope: ScopeId) -> Optio
 }
 
 fn is_dataclass(m: &Module, class: ClassId) -> bool {
+    is_pydantic_model(m, class) || is_decorated_dataclass(m, class)
+}
+
+/// pydantic's models as a run without arguments builds them: one base, `BaseModel`, no
+/// decorator, and nothing that may change a field's value on construction (a validator, an
+/// `__init__` or `model_post_init` of the class). Settings classes read the environment and
+/// are not among them.
+fn is_pydantic_model(m: &Module, class: ClassId) -> bool {
+    let Some(def) = m.class(class) else {
+        return false;
+    };
+    let [base] = def.bases.as_slice() else {
+        return false;
+    };
+    let is_model = m
+        .qualified_name(*base)
+        .is_some_and(|q| PYDANTIC_MODELS.contains(&q.as_str()));
+    let changes_fields = def.methods.iter().filter_map(|f| m.function(*f)).any(|f| {
+        matches!(f.name, "__init__" | "model_post_init" | "__post_init__")
+            || f.node.parent().is_some_and(|p| {
+                p.kind() == "decorated_definition"
+                    && m.text(p)
+                        .split("def ")
+                        .next()
+                        .is_some_and(|d| d.contains("validator"))
+            })
+    });
+    let decorated = def
+        .node
+        .parent()
+        .is_some_and(|p| p.kind() == "decorated_definition");
+    is_model && !changes_fields && !decorated
+}
+
+/// pydantic's model base as it is imported.
+const PYDANTIC_MODELS: &[&str] = &["pydantic.BaseModel", "pydantic.main.BaseModel"];
+
+fn is_decorated_dataclass(m: &Module, class: ClassId) -> bool {
     let Some(decorated) = m
         .class(class)
         .and_then(|c| c.node.parent())
