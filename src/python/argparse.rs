@@ -41,13 +41,13 @@ mod inherited;
 mod instance;
 mod writes;
 use writes::MappingWrite;
-pub(crate) use writes::branch_runs;
+pub(crate) use writes::{branch_runs, set_aside, setting_aside};
 
 pub(crate) use inherited::{KeptParameter, Writes, constructor_writes, kept_parameter};
 
 use crate::python::model::{
-    AttributeAssignment, AttributeValues, Binding, BindingId, BindingKind, CallSite, ClassId,
-    FunctionId, MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
+    AttributeAssignment, AttributeValues, Binding, BindingKind, CallSite, ClassId, FunctionId,
+    MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
 };
 use crate::python::values::{Provenance, Resolved, Value, Via};
 use crate::python::{configs, defaults, distributed, loaders, subclass, syntax};
@@ -3029,16 +3029,12 @@ impl<'m, 'a> Flow<'m, 'a> {
         // condition is read as if the rebinding were not there, as it runs before it (so a
         // `global args` rebound in two branches of `main` is sorted out branch by branch).
         let ids = if ids.len() > 1 {
-            let key = |id: BindingId| (m.source.as_ptr() as usize, id);
             ids.into_iter()
-                .filter(|id| !TESTED.with_borrow(|t| t.contains(&key(*id))))
+                .filter(|id| !set_aside(m, *id))
                 .filter(|id| {
-                    m.bindings().get(*id).is_none_or(|b| {
-                        TESTED.with_borrow_mut(|t| t.push(key(*id)));
-                        let skipped = never_runs(m, b.node);
-                        TESTED.with_borrow_mut(|t| t.pop());
-                        !skipped
-                    })
+                    m.bindings()
+                        .get(*id)
+                        .is_none_or(|b| !setting_aside(m, *id, || never_runs(m, b.node)))
                 })
                 .collect()
         } else {
@@ -3745,12 +3741,6 @@ thread_local! {
     /// the namespace again, so only a few are nested.
     static CONDITIONS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
-thread_local! {
-    /// The bindings whose branch condition the flow is reading on this thread (the source's
-    /// address and the binding): the condition is read without them.
-    static TESTED: std::cell::RefCell<Vec<(usize, BindingId)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
 /// How many branch conditions are evaluated one inside another.
 const MAX_CONDITIONS: u32 = 2;
 

@@ -5,12 +5,33 @@
 use tree_sitter::Node;
 
 use crate::python::model::{
-    AttributeAssignment, BindingKind, CallSite, FunctionDef, FunctionId, MODULE_SCOPE, Module,
-    ScopeId, positional_args,
+    AttributeAssignment, BindingId, BindingKind, CallSite, FunctionDef, FunctionId, MODULE_SCOPE,
+    Module, ScopeId, positional_args,
 };
 
 /// Deeper than this, conditions are not evaluated (each may read more of the namespace).
 const MAX_CONDITION_DEPTH: u32 = 8;
+
+thread_local! {
+    /// The bindings whose branch condition is being read on this thread (the source's address
+    /// and the binding): the condition runs before them, so it is read without them.
+    static SET_ASIDE: std::cell::RefCell<Vec<(usize, BindingId)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether the binding `id` of `m` is set aside while the condition of its branch is read
+/// (see [`setting_aside`]).
+pub(crate) fn set_aside(m: &Module, id: BindingId) -> bool {
+    SET_ASIDE.with_borrow(|s| s.contains(&(m.source.as_ptr() as usize, id)))
+}
+
+/// `read` with the binding `id` of `m` set aside: the condition of a branch that rebinds a
+/// name (`if args.resume: args = checkpoint["opt"]`) reads the name as it was before.
+pub(crate) fn setting_aside<T>(m: &Module, id: BindingId, read: impl FnOnce() -> T) -> T {
+    SET_ASIDE.with_borrow_mut(|s| s.push((m.source.as_ptr() as usize, id)));
+    let out = read();
+    SET_ASIDE.with_borrow_mut(|s| s.pop());
+    out
+}
 
 /// Whether the code at `node` runs, as far as the branches around it (up to its function, or
 /// up to the statement that also holds `stop`) decide: `Some(false)` when a condition on the

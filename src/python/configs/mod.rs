@@ -331,12 +331,7 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
             }
             // A config of an imported module, named through it (`cfgs.dataset_cfgs` after
             // `import cfgs.cfgs_LF_1 as cfgs`).
-            if object.kind() == "identifier"
-                && m.lookup(m.text(object), scope).is_some_and(|ids| {
-                    ids.iter()
-                        .filter_map(|id| m.bindings().get(*id))
-                        .all(|b| matches!(b.kind, BindingKind::Import { .. }))
-                })
+            if m.names_an_import(object, scope)
                 && let Some(qualified) = m.qualified_in(expr, scope, depth + 1)
                 && let Some(config) = yacs::imported(m, &qualified)
                     .or_else(|| pydict::imported(m, &qualified, attribute))
@@ -525,24 +520,13 @@ pub(super) fn items_loop<'a>(m: &Module<'a>, statement: Node<'a>) -> Option<Item
     )
 }
 
-thread_local! {
-    /// Bindings whose branch is being tested (the source's address and the binding): the
-    /// condition is read as if they were not there, as it runs before them.
-    static TESTING: std::cell::RefCell<Vec<(usize, BindingId)>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
 /// Whether the binding `id` (at `node`) sits in a branch that does not run under the defaults
 /// (`if cfg.wandb: cfg = DictConfig(wandb.config.as_dict())` with `wandb: false`), its
 /// condition read without it; also while such a test of it is under way.
 fn never_bound(m: &Module, id: BindingId, node: Node, depth: u32) -> bool {
-    let key = (m.source.as_ptr() as usize, id);
-    if TESTING.with_borrow(|t| t.contains(&key)) {
-        return true;
-    }
-    TESTING.with_borrow_mut(|t| t.push(key));
-    let runs = crate::python::argparse::branch_runs(m, node, None, depth + 1);
-    TESTING.with_borrow_mut(|t| t.pop());
-    runs == Some(false)
+    use crate::python::argparse::{branch_runs, set_aside, setting_aside};
+    set_aside(m, id)
+        || setting_aside(m, id, || branch_runs(m, node, None, depth + 1)) == Some(false)
 }
 
 /// A YAML mapping held by `name`, as the file's `name.update(other)` calls leave it: the

@@ -496,13 +496,7 @@ impl<'a> Module<'a> {
         scope: ScopeId,
         depth: u32,
     ) -> Option<Resolved> {
-        let imported = object.kind() == "identifier"
-            && self.lookup(self.text(object), scope).is_some_and(|ids| {
-                ids.iter()
-                    .filter_map(|id| self.bindings.get(*id))
-                    .all(|b| matches!(b.kind, BindingKind::Import { .. }))
-            });
-        if !imported {
+        if !self.names_an_import(object, scope) {
             return None;
         }
         configs::imported_constant(self, &self.qualified_in(expr, scope, depth + 1)?)

@@ -589,6 +589,17 @@ impl<'a> Module<'a> {
             .collect()
     }
 
+    /// Whether `expr` is a name every binding of which is an import (`cfgs` after `import
+    /// cfgs.cfgs_LF_1 as cfgs`, `settings` after `import settings`).
+    pub(crate) fn names_an_import(&self, expr: Node, scope: ScopeId) -> bool {
+        expr.kind() == "identifier"
+            && self.lookup(self.text(expr), scope).is_some_and(|ids| {
+                ids.iter()
+                    .filter_map(|id| self.bindings.get(*id))
+                    .all(|b| matches!(b.kind, BindingKind::Import { .. }))
+            })
+    }
+
     /// The one binding of a name, when it is bound exactly once where it is looked up.
     pub fn single_binding(&self, name: &str, scope: ScopeId) -> Option<&Binding<'a>> {
         match self.lookup(name, scope)? {
