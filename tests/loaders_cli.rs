@@ -119,6 +119,69 @@ fn a_loader_subclass_in_another_file_through_two_levels() {
     assert!(items.is_empty(), "{items:?}");
 }
 
+/// A loader subclass whose name the byte test does not know (`...Sampler`), through two
+/// levels in two files, built in files that name only it: `check` analyses those files too,
+/// and always a file named on the command line.
+#[test]
+fn files_that_name_only_a_project_loader_subclass_are_analysed() {
+    let samplers = "\
+import torch
+
+
+class LayerWiseSampler(torch.utils.data.DataLoader):
+    def __init__(self, edge_index, sizes, **kwargs):
+        super().__init__(edge_index, **kwargs)
+";
+    let fast = "\
+from graph.samplers import LayerWiseSampler
+
+
+class FastSampler(LayerWiseSampler):
+    pass
+";
+    let model = |class: &str, module: &str| {
+        format!(
+            "from graph.{module} import {class}\n\n\nclass Model:\n    \
+             def __init__(self, data):\n        \
+             self.train_loader = {class}(data, [10], num_workers=12)\n\n    \
+             def train_net(self):\n        \
+             for i, batch in enumerate(self.train_loader):\n            pass\n"
+        )
+    };
+    let dir = project(&[
+        ("graph/__init__.py", ""),
+        ("graph/samplers.py", samplers),
+        ("graph/fast.py", fast),
+        ("graph/layerwise.py", &model("LayerWiseSampler", "samplers")),
+        ("graph/fastgcn.py", &model("FastSampler", "fast")),
+        ("graph/plain.py", "import torch\n\nx = torch.zeros(3)\n"),
+    ]);
+    let (out, items) = check_json(dir.path());
+    assert_eq!(
+        codes_of(&items, "DL201"),
+        ["graph/fastgcn.py:6:DL201", "graph/layerwise.py:6:DL201"],
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Named alone, the file is analysed whatever it holds.
+    let named = dldoctor(
+        dir.path(),
+        &[
+            "check",
+            "--format",
+            "json",
+            "--assume-cpus",
+            "8",
+            "graph/fastgcn.py",
+        ],
+    );
+    let value: Value = serde_json::from_slice(&named.stdout).expect("json output");
+    assert_eq!(
+        codes_of(value.as_array().unwrap(), "DL201"),
+        ["graph/fastgcn.py:6:DL201"]
+    );
+}
+
 const MEDICAL_LOADERS: &str = "\
 import monai
 import torchio as tio

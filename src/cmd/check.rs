@@ -4,15 +4,15 @@
 //!
 //! Files are read, parsed and analysed one at a time per worker thread, in path order, and
 //! dropped once reported: memory follows the largest file, not the size of the tree. Files
-//! that cannot hold a finding are never parsed; names they import from other files of the
-//! project are resolved on demand by the shared [`ProjectIndex`].
+//! that cannot hold a finding are never parsed (see [`analyse_all`]); names they import from
+//! other files of the project are resolved on demand by the shared [`ProjectIndex`].
 
 use std::collections::{BTreeMap, HashSet};
 use std::io::{self, IsTerminal, Write};
 use std::path::{Component, Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::Context as _;
@@ -24,6 +24,7 @@ use dldoctor::fix;
 use dldoctor::host::{self, HostFacts};
 use dldoctor::notebook::{self, CellMap, Notebook};
 use dldoctor::output::{self, Emitter, FileReport, Summary};
+use dldoctor::python::catalogue::Words;
 use dldoctor::python::index::{PROJECT_MARKERS, ProjectIndex};
 use dldoctor::text::LineIndex;
 
@@ -60,7 +61,7 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
     }
 
     let mut errors = Errors::default();
-    let (files, index) = project_files(&args.paths, &mut errors);
+    let (files, named, index) = project_files(&args.paths, &mut errors);
 
     let mode = FixMode {
         enabled: args.fix,
@@ -81,26 +82,15 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
     let mut progress = Progress::new(files.len());
 
     let (tx, rx) = mpsc::channel::<(usize, Outcome)>();
-    let next_file = AtomicUsize::new(0);
     let write_result = std::thread::scope(|scope| -> io::Result<()> {
-        // Workers take files in path order, so results come back nearly in order and few wait
-        // for their turn to be printed.
-        for _ in 0..rayon::current_num_threads().max(1) {
-            let tx = tx.clone();
-            let (files, next_file, resolver, host, index) =
-                (&files, &next_file, &resolver, &host, &index);
-            scope.spawn(move || {
-                loop {
-                    let i = next_file.fetch_add(1, Ordering::Relaxed);
-                    let Some(path) = files.get(i) else { break };
-                    let outcome = check_file(path, resolver, host, index, mode);
-                    if tx.send((i, outcome)).is_err() {
-                        break;
-                    }
-                }
-            });
-        }
-        drop(tx);
+        let job = Job {
+            resolver: &resolver,
+            host: &host,
+            index: &index,
+            mode,
+        };
+        let (files, named) = (&files, &named);
+        scope.spawn(move || analyse_all(files, named, &job, tx));
         // Ordered reassembly: results arrive in any order, files are printed in path order.
         let mut pending = BTreeMap::new();
         let mut next = 0;
@@ -146,6 +136,105 @@ pub fn run(args: crate::CheckArgs) -> anyhow::Result<ExitCode> {
     })
 }
 
+/// Analyses the files in rounds, sending each outcome once. The first round analyses the files
+/// the catalogue's byte test passes ([`analyze::may_have_findings`]) and those named on the
+/// command line, and collects the project's loader subclasses whose names that test does not
+/// know ([`Catalogue::loader_subclass_words`]); each later round analyses the files left that
+/// name one found in the round before, until none is new. Most projects find none: one round.
+///
+/// [`Catalogue::loader_subclass_words`]: dldoctor::python::catalogue::Catalogue::loader_subclass_words
+fn analyse_all(
+    files: &[PathBuf],
+    named: &HashSet<PathBuf>,
+    job: &Job,
+    tx: mpsc::Sender<(usize, Outcome)>,
+) {
+    let mut pending: Vec<usize> = (0..files.len()).collect();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut gate_words: Option<Words> = None;
+    let stopped = AtomicBool::new(false);
+    loop {
+        let next = AtomicUsize::new(0);
+        let deferred = Mutex::new(Vec::new());
+        let found = Mutex::new(HashSet::new());
+        std::thread::scope(|scope| {
+            for _ in 0..rayon::current_num_threads().max(1) {
+                let (tx, pending, next) = (tx.clone(), &pending, &next);
+                let (deferred, found, stopped) = (&deferred, &found, &stopped);
+                let gate_words = gate_words.as_ref();
+                scope.spawn(move || {
+                    // Workers take files in path order, so results come back nearly in
+                    // order and few wait for their turn to be printed.
+                    while !stopped.load(Ordering::Relaxed) {
+                        let Some(&i) = pending.get(next.fetch_add(1, Ordering::Relaxed)) else {
+                            break;
+                        };
+                        let path = &files[i];
+                        let gate = match gate_words {
+                            _ if named.contains(path) => Gate::Named,
+                            None => Gate::Catalogue,
+                            Some(words) => Gate::Words(words),
+                        };
+                        let (outcome, words) = check_file(path, gate, job);
+                        if let Ok(mut found) = found.lock() {
+                            found.extend(words);
+                        }
+                        match outcome {
+                            Outcome::Skipped(errors) => {
+                                if let Ok(mut deferred) = deferred.lock() {
+                                    deferred.push((i, errors));
+                                }
+                            }
+                            outcome => {
+                                if tx.send((i, outcome.lightened())).is_err() {
+                                    stopped.store(true, Ordering::Relaxed);
+                                }
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        let mut deferred = deferred.into_inner().unwrap_or_default();
+        let fresh: HashSet<String> = found
+            .into_inner()
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|w| seen.insert(w.clone()))
+            .collect();
+        if fresh.is_empty() || deferred.is_empty() || stopped.load(Ordering::Relaxed) {
+            for (i, errors) in deferred {
+                if tx.send((i, Outcome::Skipped(errors))).is_err() {
+                    break;
+                }
+            }
+            return;
+        }
+        deferred.sort_by_key(|(i, _)| *i);
+        pending = deferred.into_iter().map(|(i, _)| i).collect();
+        gate_words = Some(Words::new(fresh));
+    }
+}
+
+/// What every file of a run is checked with.
+struct Job<'a> {
+    resolver: &'a ConfigResolver,
+    host: &'a HostFacts,
+    index: &'a ProjectIndex,
+    mode: FixMode,
+}
+
+/// What a file must hold to be parsed and analysed.
+#[derive(Clone, Copy)]
+enum Gate<'w> {
+    /// Named on the command line: always.
+    Named,
+    /// Something the catalogue's byte test finds ([`analyze::may_have_findings`]).
+    Catalogue,
+    /// One of the project's loader subclasses found in the round before.
+    Words(&'w Words),
+}
+
 #[derive(Clone, Copy)]
 struct FixMode {
     enabled: bool,
@@ -171,28 +260,35 @@ impl Errors {
 
 /// The files under `paths` (default `.`) and the project index that resolves what they import
 /// on demand.
+/// The files to check (sorted), those of them named on the command line, and the index of
+/// their projects.
 pub(crate) fn project_files(
     paths: &[PathBuf],
     errors: &mut Errors,
-) -> (Vec<PathBuf>, ProjectIndex) {
+) -> (Vec<PathBuf>, HashSet<PathBuf>, ProjectIndex) {
     let named = if paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         paths.to_vec()
     };
     let (named, roots) = project_roots(named);
-    let files = discover(&named, errors);
+    let (files, named) = discover(&named, errors);
     let index = ProjectIndex::on_disk(roots);
-    (files, index)
+    (files, named, index)
 }
 
 /// The paths to check: files named directly (whatever their extension), and the `.py` and
-/// `.ipynb` files under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated.
-fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
+/// `.ipynb` files under directories, honouring .gitignore, .ignore and hidden-file rules. Sorted, deduplicated;
+/// with the files named directly.
+fn discover(roots: &[PathBuf], errors: &mut Errors) -> (Vec<PathBuf>, HashSet<PathBuf>) {
     let mut files = Vec::new();
+    let mut named = HashSet::new();
     for root in roots {
         match std::fs::metadata(root) {
-            Ok(meta) if meta.is_file() => files.push(root.clone()),
+            Ok(meta) if meta.is_file() => {
+                files.push(root.clone());
+                named.insert(root.clone());
+            }
             Ok(_) => {
                 for entry in ignore::WalkBuilder::new(root).require_git(false).build() {
                     match entry {
@@ -215,7 +311,7 @@ fn discover(roots: &[PathBuf], errors: &mut Errors) -> Vec<PathBuf> {
     }
     files.sort();
     files.dedup();
-    files
+    (files, named)
 }
 
 /// A file's Python: its text, or a notebook's code cells as one module, with the notebook.
@@ -354,6 +450,28 @@ enum Outcome {
     Failed(String),
 }
 
+impl Outcome {
+    /// A file with nothing to print keeps no text while it waits for its turn to be reported
+    /// (files after one left for a later round of [`analyse_all`] wait until that round).
+    fn lightened(self) -> Self {
+        match self {
+            Outcome::Checked {
+                diagnostics,
+                applied,
+                query_errors,
+                ..
+            } if diagnostics.is_empty() => Outcome::Checked {
+                source: String::new(),
+                diagnostics,
+                applied,
+                cells: None,
+                query_errors,
+            },
+            outcome => outcome,
+        }
+    }
+}
+
 fn cannot_write(path: &Path, err: impl std::fmt::Display) -> Outcome {
     Outcome::Failed(format!(
         "{}: cannot write the fixed file: {err}",
@@ -361,31 +479,55 @@ fn cannot_write(path: &Path, err: impl std::fmt::Display) -> Outcome {
     ))
 }
 
-fn check_file(
-    path: &Path,
-    resolver: &ConfigResolver,
-    host: &HostFacts,
-    index: &ProjectIndex,
-    mode: FixMode,
-) -> Outcome {
+/// Checks one file if it passes `gate`: the outcome, and the loader subclasses it defines
+/// that the catalogue's byte test does not know (for the next round of [`analyse_all`]).
+fn check_file(path: &Path, gate: Gate, job: &Job) -> (Outcome, Vec<String>) {
     let (source, notebook) = match read_module(path) {
         Ok(read) => read,
-        Err(message) => return Outcome::Failed(message),
+        Err(message) => return (Outcome::Failed(message), Vec::new()),
     };
-    let settings = match resolver.settings_for(path) {
+    let settings = match job.resolver.settings_for(path) {
         Ok(settings) => settings,
-        Err(err) => return Outcome::Failed(err.to_string()),
+        Err(err) => return (Outcome::Failed(err.to_string()), Vec::new()),
     };
     let query_errors: Vec<String> = settings
         .catalogue_errors()
         .iter()
         .map(ToString::to_string)
         .collect();
-    if !analyze::may_have_findings(source.as_bytes(), settings.catalogue()) {
-        return Outcome::Skipped(query_errors);
+    let bytes = source.as_bytes();
+    let catalogue = settings.catalogue();
+    let passes = match gate {
+        Gate::Named => true,
+        Gate::Catalogue => analyze::may_have_findings(bytes, catalogue),
+        Gate::Words(words) => words.found_in(bytes),
+    };
+    if !passes {
+        return (Outcome::Skipped(query_errors), Vec::new());
     }
+    let none = Words::new(HashSet::new());
+    let known = match gate {
+        Gate::Words(words) => words,
+        _ => &none,
+    };
+    let words = catalogue.loader_subclass_words(bytes, known);
+    let outcome = analyse_file(path, (source, notebook), &settings, query_errors, job);
+    (outcome, words)
+}
+
+/// Analyses (and with `--fix`, fixes) one file that passed its gate.
+fn analyse_file(
+    path: &Path,
+    (source, notebook): (String, Option<Notebook>),
+    settings: &dldoctor::config::Settings,
+    query_errors: Vec<String>,
+    job: &Job,
+) -> Outcome {
+    let Job {
+        host, index, mode, ..
+    } = *job;
     let ctx = Context {
-        settings: &settings,
+        settings,
         host,
         index,
     };

@@ -29,7 +29,7 @@ pub fn run(args: crate::LoadersArgs) -> anyhow::Result<ExitCode> {
     let resolver = ConfigResolver::new(Overrides::default());
     let host = HostFacts::detect();
     let mut errors = Errors::default();
-    let (files, index) = project_files(&args.paths, &mut errors);
+    let (files, _, index) = project_files(&args.paths, &mut errors);
     // Each file gives its loaders, or an error; a broken `extend-queries` file is reported
     // and the built-in catalogue still used.
     let results: Vec<(Option<FileLoaders>, Vec<String>)> = files

@@ -15,6 +15,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 use std::time::SystemTime;
 
+use aho_corasick::AhoCorasick;
 use streaming_iterator::StreamingIterator;
 use thiserror::Error;
 use tree_sitter::{Node, Query, QueryCursor, QueryPredicateArg};
@@ -618,9 +619,9 @@ impl Catalogue {
 
     /// A cheap byte test: whether `source` may name a loader, however it is imported or
     /// aliased (the import names it): `DataLoader`, a project class named `...Loader`, or a
-    /// callee of the catalogue. A name that holds `Loader` but ends in `Mixin`
-    /// (`StableDiffusionLoraLoaderMixin`, hundreds of files of diffusers) names a mixin, which
-    /// builds no loader by itself.
+    /// callee of the catalogue. A name that holds `Loader` and then `Mixin`
+    /// (`StableDiffusionLoraLoaderMixin`, hundreds of files of diffusers, and their tests'
+    /// `PeftLoraLoaderMixinTests`) names a mixin, which builds no loader by itself.
     pub fn may_name_a_loader(&self, source: &[u8]) -> bool {
         const NEEDLE: &[u8] = b"Loader";
         let names_a_loader = memchr::memmem::find_iter(source, NEEDLE).any(|at| {
@@ -629,7 +630,7 @@ impl Catalogue {
                 .iter()
                 .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
                 .unwrap_or(rest.len());
-            !rest[..end].ends_with(b"Mixin")
+            memchr::memmem::find(&rest[..end], b"Mixin").is_none()
         });
         names_a_loader
             || match self.needles() {
@@ -639,6 +640,50 @@ impl Catalogue {
                 // A user pattern that names no callee may match anything.
                 None => true,
             }
+    }
+
+    /// The classes `source` defines whose bases name a loader ([`Catalogue::may_name_a_loader`])
+    /// or a word of `known`, and whose own name that byte test does not pass. A project's
+    /// `class FastGCNSampler(LayerWiseSampler)`, `LayerWiseSampler` a `DataLoader` subclass of
+    /// another file, is built in files that name only `FastGCNSampler`: `check` analyses the
+    /// files that hold such a word ([`Words`]) too. A byte scan of `class NAME(...)`
+    /// headers: a word too many only costs a file analysed for nothing.
+    pub fn loader_subclass_words(&self, source: &[u8], known: &Words) -> Vec<String> {
+        let mut found: Vec<String> = Vec::new();
+        for at in memchr::memmem::find_iter(source, b"class ") {
+            let line_start = source[..at]
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |p| p + 1);
+            if !source[line_start..at]
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t'))
+            {
+                continue;
+            }
+            let rest = &source[at + b"class ".len()..];
+            let name_len = rest
+                .iter()
+                .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                .unwrap_or(rest.len());
+            let after = &rest[name_len..];
+            let open = after.iter().position(|b| *b != b' ');
+            let (Some(open), Ok(name)) = (open, std::str::from_utf8(&rest[..name_len])) else {
+                continue;
+            };
+            if name.is_empty() || after[open] != b'(' {
+                continue;
+            }
+            let bases = &after[open + 1..];
+            let bases = &bases[..bases.iter().position(|b| *b == b')').unwrap_or(bases.len())];
+            let names_one = self.may_name_a_loader(bases)
+                || known.found_in(bases)
+                || found.iter().any(|w| word_at(bases, w.as_bytes()));
+            if names_one && !self.may_name_a_loader(name.as_bytes()) && !known.contains(name) {
+                found.push(name.to_owned());
+            }
+        }
+        found
     }
 
     /// Words a file must contain for any entry to match it (the last part of each name, and
@@ -830,6 +875,52 @@ fn resolved_name(m: &Module, node: Node) -> Option<String> {
     m.qualified_name(node)
 }
 
+/// Names of the project's loader subclasses, found as whole identifiers in one pass over a
+/// file (see [`Catalogue::loader_subclass_words`]).
+pub struct Words {
+    words: HashSet<String>,
+    /// `None` when there are no words (or, never in practice, the automaton cannot be built:
+    /// then every file counts as naming one, so none is missed).
+    automaton: Option<AhoCorasick>,
+}
+
+impl Words {
+    pub fn new(words: HashSet<String>) -> Self {
+        let automaton = (!words.is_empty())
+            .then(|| AhoCorasick::new(&words).ok())
+            .flatten();
+        Self { words, automaton }
+    }
+
+    pub fn contains(&self, word: &str) -> bool {
+        self.words.contains(word)
+    }
+
+    /// Whether `source` holds one of the words with no identifier character on either side.
+    pub fn found_in(&self, source: &[u8]) -> bool {
+        if self.words.is_empty() {
+            return false;
+        }
+        let Some(automaton) = &self.automaton else {
+            return true;
+        };
+        automaton
+            .find_overlapping_iter(source)
+            .any(|m| whole_word(source, m.start(), m.end()))
+    }
+}
+
+/// Whether `source` holds `word` with no identifier character on either side.
+fn word_at(source: &[u8], word: &[u8]) -> bool {
+    memchr::memmem::find_iter(source, word).any(|at| whole_word(source, at, at + word.len()))
+}
+
+fn whole_word(source: &[u8], start: usize, end: usize) -> bool {
+    let ident = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    let before = start.checked_sub(1).and_then(|i| source.get(i));
+    !before.is_some_and(ident) && !source.get(end).is_some_and(ident)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -854,6 +945,34 @@ mod tests {
             .collect();
         found.sort();
         found
+    }
+
+    #[test]
+    fn loader_subclass_words_are_classes_the_byte_test_would_miss() {
+        let catalogue = Catalogue::builtin_ref();
+        let set = |words: &[&str]| Words::new(words.iter().map(|w| (*w).to_owned()).collect());
+        let words = |source: &str, known: &[&str]| {
+            catalogue.loader_subclass_words(source.as_bytes(), &set(known))
+        };
+        let source = "import torch\n\n\
+                      class LayerWise(torch.utils.data.DataLoader):\n    pass\n\n\
+                      class Fast(\n    LayerWise,\n):\n    pass\n\n\
+                      class InfiniteDataLoader(LayerWise):\n    pass\n\n\
+                      class Model(torch.nn.Module):\n    pass\n\n\
+                      def make():\n    class Local(LayerWise):\n        pass\n\n\
+                      x = 'class Text(DataLoader)'\n";
+        // `InfiniteDataLoader` passes the byte test by itself; a class in a string is none.
+        assert_eq!(words(source, &[]), ["LayerWise", "Fast", "Local"]);
+        assert_eq!(
+            words("class Fast(LayerWise): pass\n", &["LayerWise"]),
+            ["Fast"]
+        );
+        assert!(words("class Fast(LayerWiseX): pass\n", &["LayerWise"]).is_empty());
+        assert!(words("class P(LoraLoaderMixin):\n    pass\n", &[]).is_empty());
+        assert!(words("class T(PeftLoraLoaderMixinTests):\n    pass\n", &[]).is_empty());
+        assert!(set(&["Slow", "Fast"]).found_in(b"loader = Fast(ds)"));
+        assert!(!set(&["Fast"]).found_in(b"loader = FastX(ds); x = self.Faster"));
+        assert!(!set(&[]).found_in(b"Fast"));
     }
 
     #[test]

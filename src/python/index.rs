@@ -1908,9 +1908,11 @@ impl ProjectIndex {
     }
 
     /// [`ProjectIndex::class_shape`] of a class that may be a loader. Every imported callee of
-    /// a file is asked this, so a file not yet summarised is parsed for it only if its text
-    /// names a loader of `catalogue` as a loader's file must (`DataLoader`, a base class
-    /// `...Loader`, a catalogue callee), or may re-export the name.
+    /// a file is asked this, so a file not yet summarised is parsed for it only if it may
+    /// re-export the name, or if the header of its class `name` may make it a loader: when its
+    /// text names a loader of `catalogue` (`DataLoader`, a base class `...Loader`, a catalogue
+    /// callee), a header it cannot read plainly may; when it names none, only a project class
+    /// of another file that is a loader does (`class FastSampler(LayerWiseSampler)`).
     pub fn loader_class_shape(
         &self,
         from_file: &Path,
@@ -1919,9 +1921,10 @@ impl ProjectIndex {
     ) -> Option<(PathBuf, ClassShape)> {
         self.shape_through(from_file, qualified, &|file, source, name| {
             may_import(source, name)
-                || (defines_class(source, name)
-                    && catalogue.may_name_a_loader(source.as_bytes())
-                    && self.header_may_be_loader(file, source, name, catalogue, 0))
+                || (defines_class(source, name) && {
+                    let names_a_loader = catalogue.may_name_a_loader(source.as_bytes());
+                    self.header_may_be_loader(file, source, name, catalogue, names_a_loader, 0)
+                })
         })
     }
 
@@ -1929,17 +1932,18 @@ impl ProjectIndex {
     /// it a loader: a catalogue class, a class of the same file that may be one, or a project
     /// class of another file that is one. Only the file's imports and the header are parsed
     /// (most classes that files naming `DataLoader` define are models and datasets); a header
-    /// the text does not show plainly counts as may.
+    /// the text does not show plainly, or too deep a chain, counts as `unreadable`.
     fn header_may_be_loader(
         &self,
         file: &Path,
         source: &str,
         name: &str,
         catalogue: &Catalogue,
+        unreadable: bool,
         depth: u32,
     ) -> bool {
         if depth > MAX_HEADER_DEPTH {
-            return true;
+            return unreadable;
         }
         let key = (file.to_path_buf(), name.to_owned());
         let known = lock(&self.headers).get(&key).cloned();
@@ -1949,10 +1953,12 @@ impl ProjectIndex {
             bases
         });
         let Some(bases) = bases else {
-            return true;
+            return unreadable;
         };
         bases.iter().any(|base| match base.strip_prefix('#') {
-            Some(local) => self.header_may_be_loader(file, source, local, catalogue, depth + 1),
+            Some(local) => {
+                self.header_may_be_loader(file, source, local, catalogue, unreadable, depth + 1)
+            }
             None => subclass::is_loader_class(catalogue, self, file, base),
         })
     }
