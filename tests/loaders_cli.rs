@@ -6477,3 +6477,89 @@ fn a_class_method_called_from_another_file_builds_no_instance_unless_it_names_cl
     let builds_instance = "    def make(cls, path):\n        return cls(path=path, workers=2)\n";
     assert!(run(builds_instance).is_empty());
 }
+
+/// A record config (a `NamedTuple` of another module, re-exported by its package) built in
+/// the entry script from the command line's values and handed to a trainer class of a third
+/// module, which keeps it and builds fresh instances of itself from it: `--workers` reaches
+/// the loader. A field the entry script changes after construction stays unknown.
+#[test]
+fn record_configs_built_in_one_file_reach_a_trainer_in_another() {
+    let config = "\
+from typing import NamedTuple
+
+
+class TrainerConfig(NamedTuple):
+    batch_per_gpu: int
+    workers: int
+    prefetch: int = 4
+";
+    let trainer = "\
+import torch
+
+from .config import TrainerConfig
+
+
+class Trainer:
+    def __init__(self, train_cfg: TrainerConfig) -> None:
+        self._train_cfg = train_cfg
+
+    def checkpoint(self):
+        return Trainer(self._train_cfg)
+
+    def __call__(self):
+        loader = torch.utils.data.DataLoader(
+            list(range(64)),
+            batch_size=self._train_cfg.batch_per_gpu,
+            num_workers=(self._train_cfg.workers - 1),
+            prefetch_factor=self._train_cfg.prefetch,
+        )
+        for _ in loader:
+            pass
+";
+    let main = |write: &str| {
+        format!(
+            "import argparse\n\nfrom imnet import Trainer, TrainerConfig\n\n\n\
+             def run(batch, workers):\n    \
+             train_cfg = TrainerConfig(\n        batch_per_gpu=batch,\n        \
+             workers=workers,\n    )\n{write}    Trainer(train_cfg)()\n\n\n\
+             if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    \
+             parser.add_argument('--batch', default=8, type=int)\n    \
+             parser.add_argument('--workers', default=10, type=int)\n    \
+             args = parser.parse_args()\n    run(args.batch, args.workers)\n"
+        )
+    };
+    let package = "from .train import Trainer\nfrom .config import TrainerConfig\n";
+    let run = |config: &str, write: &str| {
+        let dir = project(&[
+            ("imnet/__init__.py", package),
+            ("imnet/config.py", config),
+            ("imnet/train.py", trainer),
+            ("main_finetune.py", &main(write)),
+        ]);
+        let out = dldoctor(dir.path(), &["loaders", "imnet/train.py"]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        (codes_of(&check_json(dir.path()).1, "DL201"), text)
+    };
+    let (codes, text) = run(config, "");
+    assert_eq!(codes, ["imnet/train.py:17:DL201"], "{text}");
+    assert!(text.contains("num_workers = 9"), "{text}");
+    assert!(
+        text.contains("batch_size = 8: the default of --batch (main_finetune.py line 16)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "prefetch_factor = 4: the default of TrainerConfig.prefetch (config.py line 7)"
+        ),
+        "{text}"
+    );
+    // A dataclass instead, its instance changed after construction: the count is not the
+    // one passed.
+    let dataclass = "from dataclasses import dataclass\n\n\n@dataclass\nclass TrainerConfig:\n    \
+                     batch_per_gpu: int\n    workers: int\n    prefetch: int = 4\n";
+    let (codes, text) = run(dataclass, "");
+    assert_eq!(codes, ["imnet/train.py:17:DL201"], "{text}");
+    let (codes, text) = run(dataclass, "    train_cfg.workers = 2\n");
+    assert!(codes.is_empty(), "{text}");
+    assert!(text.contains("num_workers unknown"), "{text}");
+}

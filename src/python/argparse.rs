@@ -2321,7 +2321,17 @@ pub(crate) fn passed_in(
         }
     }
     for (call, arg) in calls_passing(m, helper, external) {
-        let table = arg.and_then(|arg| ArgparseDefaults::of(m)?.table(m, arg, call.scope));
+        // A namespace of a parser, or a record class's instance (`TrainerConfig(workers=...)`).
+        let table = arg.and_then(|arg| {
+            ArgparseDefaults::of(m)
+                .and_then(|defaults| defaults.table(m, arg, call.scope))
+                .or_else(|| {
+                    let values = configs::record_fields(m, arg, call.scope)?;
+                    Some(NamespaceTable {
+                        values: values.into_iter().collect(),
+                    })
+                })
+        });
         let named = format!(
             "`{}` ({file} line {}) passes it a namespace dldoctor cannot resolve",
             squeezed(m.text(call.node)),
@@ -3195,6 +3205,24 @@ impl<'m, 'a> Flow<'m, 'a> {
         // A call in a function nothing runs is no caller: the callers that run may be in
         // other files (below).
         calls.retain(|(call, _)| !defaults::in_uncalled_function(m, *call));
+        // `Trainer(self._train_cfg, ...)` in a method of the class (a fresh instance, as a
+        // checkpoint reload makes) hands on what the instance was given: no other caller.
+        if is_init {
+            calls.retain(|(call, scope)| {
+                let frame = CallFrame {
+                    function: function_id,
+                    call: *call,
+                    scope: *scope,
+                    outer: None,
+                };
+                match passed_for(m, &frame, position, keyword_only, param.name) {
+                    Passed::Value(value) => {
+                        !defaults::hands_on_own(m, function_id, param.name, value, *scope)
+                    }
+                    Passed::Nothing | Passed::Unknown => true,
+                }
+            });
+        }
         // `if args.cv: [main(a) for a in folds(args)]` is no caller under the defaults when
         // another call runs; a function only such calls reach (`if args.eval: test(args)`)
         // takes them as written.

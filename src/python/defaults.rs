@@ -28,8 +28,8 @@ use crate::python::argparse::{
 use crate::python::decorators;
 use crate::python::index::Construction;
 use crate::python::model::{
-    Binding, BindingKind, CallSite, ClassDef, ClassId, FunctionDef, FunctionId, MODULE_SCOPE,
-    Module, ScopeId, positional_args,
+    AttributeAssignment, Binding, BindingKind, CallSite, ClassDef, ClassId, FunctionDef,
+    FunctionId, MODULE_SCOPE, Module, ScopeId, positional_args,
 };
 use crate::python::subclass;
 use crate::python::values::{Provenance, Resolved, Value};
@@ -892,6 +892,46 @@ fn default_value(
 
 /// What `call` passes for the parameter at `position`; `None` when a `*args`/`**kwargs` may
 /// pass it.
+/// Whether `value` (passed in `scope`) is `self.x` in a method of the class whose
+/// `__init__` (`init`) keeps its parameter `param` as `self.x` and no method sets otherwise:
+/// `Trainer(self._train_cfg)` in a method of `Trainer` (a fresh instance, as a checkpoint
+/// reload makes) hands on what the instance was given, and is no other caller.
+pub(crate) fn hands_on_own(
+    m: &Module,
+    init: FunctionId,
+    param: &str,
+    value: Node,
+    scope: ScopeId,
+) -> bool {
+    let Some(class) = m.function(init).and_then(|f| f.class) else {
+        return false;
+    };
+    let (Some(object), Some(attribute)) = (
+        value.child_by_field_name("object"),
+        value.child_by_field_name("attribute"),
+    ) else {
+        return false;
+    };
+    if value.kind() != "attribute"
+        || self_of(m, object, scope).is_none_or(|(owner, _)| owner != class)
+    {
+        return false;
+    }
+    let attribute = m.text(attribute);
+    let mut writes = m.attribute_assignments().iter().filter(|w| {
+        w.attribute == attribute
+            && w.function
+                .and_then(|f| m.function(f))
+                .is_some_and(|f| f.class == Some(class))
+    });
+    let kept = |w: &AttributeAssignment| {
+        w.function == Some(init)
+            && w.value
+                .is_some_and(|v| v.kind() == "identifier" && m.text(v) == param)
+    };
+    writes.next().is_some_and(kept) && writes.next().is_none()
+}
+
 pub(crate) fn passed_for<'a>(
     m: &Module<'a>,
     call: Node<'a>,

@@ -277,6 +277,8 @@ pub struct FileSummary {
     /// The module-level functions that return the YAML document of a file opened from a
     /// parameter ([`configs::YamlLoader`]).
     yaml_loaders: HashMap<String, YamlLoader>,
+    /// The module-level record classes (dataclasses, `NamedTuple`s), by name.
+    records: HashMap<String, Arc<configs::Record>>,
 }
 
 impl FileSummary {
@@ -368,6 +370,11 @@ impl FileSummary {
                         summary.parser_helper(&module, key, *method);
                     }
                 }
+            }
+            if let BindingKind::Class(id) = binding
+                && let Some(record) = configs::record(&module, *id)
+            {
+                summary.records.insert(name.to_owned(), Arc::new(record));
             }
             if let BindingKind::Class(id) = binding
                 && let Some(views) = transforms::copies(&module, *id)
@@ -1896,6 +1903,24 @@ impl ProjectIndex {
     pub(crate) fn answers_world_size(&self, from_file: &Path, qualified: &str) -> bool {
         self.definition(from_file, qualified)
             .is_some_and(|def| def.summary().world_size.contains(&def.name))
+    }
+
+    /// The record class `qualified` (a dataclass or `NamedTuple` of the project, see
+    /// [`configs::Record`]), with the file that defines it.
+    pub(crate) fn record(
+        &self,
+        from_file: &Path,
+        qualified: &str,
+    ) -> Option<(PathBuf, Arc<configs::Record>)> {
+        let def = self.follow_to(
+            from_file,
+            qualified,
+            0,
+            &|entry, name| entry.summary.records.contains_key(name),
+            Some(&|_, source, name| may_import(source, name) || defines_class(source, name)),
+        )?;
+        let record = def.summary().records.get(&def.name)?.clone();
+        Some((def.file.clone(), record))
     }
 
     /// The bases and `__init__` of the class `qualified`, with the file that defines it.

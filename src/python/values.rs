@@ -299,6 +299,8 @@ pub enum Provenance {
         field: String,
         line: u32,
         at: TextRange,
+        /// The file of the class when it is not the file the value is used in.
+        file: Option<PathBuf>,
     },
     /// The `default=` of a `@click.option` on the entry function.
     ClickDefault {
@@ -510,8 +512,15 @@ impl Provenance {
                 place_en(file.as_deref(), *line)
             )),
             Provenance::FieldDefault {
-                class, field, line, ..
-            } => Some(format!("the default of {class}.{field} (line {line})")),
+                class,
+                field,
+                line,
+                file,
+                ..
+            } => Some(format!(
+                "the default of {class}.{field} ({})",
+                place_en(file.as_deref(), *line)
+            )),
             Provenance::ClickDefault { flag, line, .. } => {
                 Some(format!("the default of {flag} (line {line})"))
             }
@@ -594,8 +603,15 @@ impl Provenance {
                 place_zh(file.as_deref(), *line)
             )),
             Provenance::FieldDefault {
-                class, field, line, ..
-            } => Some(format!("第 {line} 行 {class}.{field} 的默认值")),
+                class,
+                field,
+                line,
+                file,
+                ..
+            } => Some(format!(
+                "{} {class}.{field} 的默认值",
+                place_zh(file.as_deref(), *line)
+            )),
             Provenance::ClickDefault { flag, line, .. } => {
                 Some(format!("第 {line} 行 {flag} 的默认值"))
             }
@@ -685,9 +701,24 @@ impl Resolved {
         match &self.provenance {
             Provenance::ArgparseDefault { file, .. }
             | Provenance::ParameterDefault { file, .. }
-            | Provenance::ParameterPassed { file, .. } => file.clone(),
+            | Provenance::ParameterPassed { file, .. }
+            | Provenance::FieldDefault { file, .. } => file.clone(),
             _ => None,
         }
+    }
+
+    /// The value resolved in the file `path`, as another file reads it: where it was
+    /// written names `path` unless it names a file already.
+    pub(crate) fn written_in(mut self, path: &Path) -> Resolved {
+        if let Provenance::ArgparseDefault { file, .. }
+        | Provenance::ParameterDefault { file, .. }
+        | Provenance::ParameterPassed { file, .. }
+        | Provenance::FieldDefault { file, .. } = &mut self.provenance
+            && file.is_none()
+        {
+            *file = Some(path.to_path_buf());
+        }
+        self
     }
 
     /// "64 (the default of --num_workers (line 12))" style text: the value, then where it came
@@ -765,6 +796,7 @@ mod tests {
             field: "num_workers".into(),
             line: 12,
             at: TextRange::default(),
+            file: None,
         };
         assert_eq!(
             field.note(Lang::En).as_deref(),

@@ -31,8 +31,23 @@ pub(super) fn local_dataclass(m: &Module, callee: Node, scope: ScopeId) -> Optio
     is_dataclass(m, class).then_some(class)
 }
 
-fn is_dataclass(m: &Module, class: ClassId) -> bool {
-    is_pydantic_model(m, class) || is_decorated_dataclass(m, class)
+/// A record class: a dataclass, a `NamedTuple` or a plain pydantic model, whose
+/// constructor only sets its fields.
+pub(crate) fn is_dataclass(m: &Module, class: ClassId) -> bool {
+    is_pydantic_model(m, class) || is_decorated_dataclass(m, class) || is_named_tuple(m, class)
+}
+
+/// `class TrainerConfig(NamedTuple): workers: int`, with no `__new__` of its own.
+fn is_named_tuple(m: &Module, class: ClassId) -> bool {
+    let Some(def) = m.class(class) else {
+        return false;
+    };
+    let [base] = def.bases.as_slice() else {
+        return false;
+    };
+    m.qualified_name(*base)
+        .is_some_and(|q| q == "typing.NamedTuple")
+        && m.method_id(class, "__new__").is_none()
 }
 
 /// pydantic's models as a run without arguments builds them: one base, `BaseModel`, no
@@ -135,6 +150,7 @@ pub(super) fn field_value(
                 field: name.to_owned(),
                 line: m.line(value.start_byte()),
                 at: Module::range(value),
+                file: None,
             },
         )
     })
@@ -192,12 +208,18 @@ fn passed<'a>(
     if positional.is_empty() {
         return Some(None);
     }
-    let c = m.class(class)?;
-    if !c.bases.is_empty() {
+    if !own_fields_only(m, class) {
         return None;
     }
     let index = fields(m, class).iter().position(|f| *f == name)?;
     Some(positional.get(index).copied())
+}
+
+/// Whether every field of the class is declared in its own body (no base may add fields
+/// before them), so positional arguments follow its fields.
+fn own_fields_only(m: &Module, class: ClassId) -> bool {
+    m.class(class)
+        .is_some_and(|c| c.bases.is_empty() || is_named_tuple(m, class))
 }
 
 enum Default<'a> {
@@ -281,6 +303,12 @@ fn field_default<'a>(
 /// but the `self` of another class's method, a `__post_init__` of the class (or a base) that
 /// writes it, or a `setattr`.
 fn written(m: &Module, class: ClassId, name: &str) -> bool {
+    written_but_by(m, Some(class), name)
+}
+
+/// [`written`], for an instance of `class` (`None`: a class of another file, whose own
+/// methods are not in this one).
+fn written_but_by(m: &Module, class: Option<ClassId>, name: &str) -> bool {
     let writes = m.attribute_assignments().iter().any(|w| {
         if w.attribute != name {
             return false;
@@ -288,13 +316,121 @@ fn written(m: &Module, class: ClassId, name: &str) -> bool {
         let object = w.target.child_by_field_name("object");
         let other_self = object
             .and_then(|o| crate::python::defaults::self_of(m, o, w.scope))
-            .is_some_and(|(owner, _)| owner != class && !is_dataclass(m, owner));
+            .is_some_and(|(owner, _)| Some(owner) != class && !is_dataclass(m, owner));
         !other_self
     });
     writes
         || m.calls()
             .iter()
             .any(|c| c.qualified.as_deref() == Some("builtins.setattr"))
+}
+
+/// A record class of a file as other files see it (see [`is_dataclass`]): its own fields in
+/// order, those its file may change after construction, and the defaults known.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Record {
+    fields: Vec<String>,
+    /// Whether positional arguments follow `fields`.
+    positional: bool,
+    written: Vec<String>,
+    defaults: Vec<(String, Resolved)>,
+}
+
+/// The [`Record`] of the module-level class `class`, if it is a record class.
+pub(crate) fn record(m: &Module, class: ClassId) -> Option<Record> {
+    if !is_dataclass(m, class) {
+        return None;
+    }
+    let fields: Vec<String> = fields(m, class).into_iter().map(str::to_owned).collect();
+    let written = fields
+        .iter()
+        .filter(|f| written(m, class, f))
+        .cloned()
+        .collect();
+    let defaults = fields
+        .iter()
+        .filter_map(|f| Some((f.clone(), field_value(m, class, None, f, 0)?)))
+        .collect();
+    Some(Record {
+        fields,
+        positional: own_fields_only(m, class),
+        written,
+        defaults,
+    })
+}
+
+/// What a record built in this file holds, field by field, where `arg` (its construction, or
+/// a name bound once to it) is handed to a callee in another file (`cfg = TrainerConfig(
+/// workers=workers); Trainer(cfg)`): each field the construction passes, else its class's
+/// default; a field the file may change after construction is left out. `None` when `arg`
+/// is not such a record.
+pub(crate) fn record_fields(
+    m: &Module,
+    arg: Node,
+    scope: ScopeId,
+) -> Option<Vec<(String, Resolved)>> {
+    let (call, scope) = match arg.kind() {
+        "call" => (arg, scope),
+        "identifier" => match m.single_binding(m.text(arg), scope)? {
+            Binding {
+                kind: BindingKind::Assign,
+                value: Some(value),
+                scope: bound_in,
+                ..
+            } if value.kind() == "call" => (*value, *bound_in),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let callee = call.child_by_field_name("function")?;
+    if let Some(class) = local_dataclass(m, callee, scope) {
+        let out = fields(m, class)
+            .into_iter()
+            .filter_map(|f| {
+                let value = field_value(m, class, Some((call, scope)), f, 0)?;
+                Some((f.to_owned(), value.written_in(m.path)))
+            })
+            .collect();
+        return Some(out);
+    }
+    let qualified = m.qualified_in(callee, scope, 0)?;
+    let (file, record) = m.index.record(m.path, &qualified)?;
+    let class_name = qualified.rsplit('.').next().unwrap_or(&qualified);
+    let positional = positional_args(call);
+    if has_splat(call) || (!positional.is_empty() && !record.positional) {
+        return None;
+    }
+    let mut out = Vec::new();
+    for (i, field) in record.fields.iter().enumerate() {
+        if record.written.contains(field) || written_but_by(m, None, field) {
+            continue;
+        }
+        let passed = m
+            .keyword_arg(call, field)
+            .or_else(|| positional.get(i).copied());
+        match passed {
+            Some(value) => {
+                let inner = m.value_in(value, scope, 1);
+                let value = placed(
+                    inner,
+                    Provenance::ParameterPassed {
+                        function: class_name.to_owned(),
+                        param: field.clone(),
+                        line: m.line(value.start_byte()),
+                        at: Module::range(value),
+                        file: None,
+                    },
+                );
+                out.push((field.clone(), value.written_in(m.path)));
+            }
+            None => {
+                if let Some((_, default)) = record.defaults.iter().find(|(f, _)| f == field) {
+                    out.push((field.clone(), default.clone().written_in(&file)));
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 /// What a destructured name gets from `HfArgumentParser`.

@@ -46,6 +46,7 @@ use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 pub(crate) use classes::instance_writers;
 pub(crate) use click::{is_command, parameter_value};
+pub(crate) use dataclass::{Record, record, record_fields};
 pub(crate) use pydict::imported_constant;
 pub(crate) use pyyaml::{SplatFile, YamlLoader, parser_defaults, returned_load, splat_file};
 pub(crate) use shipped::{copied_config, copied_keys, is_shipped_config, shipped_words};
@@ -672,7 +673,19 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
     };
     let mut found: Option<Config> = None;
     let mut calls = 0;
-    let references = defaults::references_to(m, name, name_range, Some(function_id), class);
+    let mut references = defaults::references_to(m, name, name_range, Some(function_id), class);
+    if class.is_some() {
+        references.retain(|(reference, scope)| {
+            let call = reference.parent().filter(|p| {
+                p.kind() == "call" && p.child_by_field_name("function") == Some(*reference)
+            });
+            let passed = call.and_then(|call| {
+                passed_for(m, call, *scope, position, keyword_only, true, param.name)
+            });
+            !matches!(passed, Some(Passed::Value(value, value_scope))
+                if defaults::hands_on_own(m, function_id, param.name, value, value_scope))
+        });
+    }
     // A module-level function or class no code of its file calls: what its callers in other
     // files pass (`setup_data(cfg)` in a Hydra entry point, `Model(cfg)` in `train.py`).
     let top_level = match class {

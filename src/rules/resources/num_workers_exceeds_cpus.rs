@@ -55,8 +55,11 @@ a call counts only where it reaches this factory, also through a package that re
 not one of the same name in another module, nor one that leaves out a required argument and
 so raises `TypeError`), also under `num_workers` into the `**kwargs` it hands to DataLoader
 (also through a dict the caller writes and unpacks, `make_loader(ds, **kwargs)`), the default of a dataclass config's field
-(`cfg = TrainConfig()`, also parsed by `HfArgumentParser`, or a pydantic `BaseModel` without
-validators), of a `@click.option`, or the
+(`cfg = TrainConfig()`, also parsed by `HfArgumentParser`, a `NamedTuple` without `__new__`,
+or a pydantic `BaseModel` without validators; built with the command line's values,
+`TrainerConfig(workers=args.workers)`, and handed to a class of another module that keeps it,
+`Trainer(train_cfg)`, unless the file changes the field after construction), of a
+`@click.option`, or the
 value in the YAML file Hydra composes by default (`@hydra.main(config_path=...,
 config_name=...)`, also named from the file's own path, `config_name=Path(__file__).stem`,
 and handed to a helper of another module, `setup_data(cfg)`, unless the entry point's file
