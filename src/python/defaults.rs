@@ -1,6 +1,6 @@
 //! Values that reach a loader through a function's parameters and an object's attributes:
 //! `def main(num_workers=16)` run as `main()` from the `__main__` guard (or handed to
-//! `fire.Fire`, `typer.run`, `jsonargparse.CLI`), or called by a function so run, a few
+//! `fire.Fire`, `typer.run`, `jsonargparse.CLI`, `tyro.cli`), or called by a function so run, a few
 //! functions deep (`main()` calling `train()` calling `make_loader(ds)`), or called by the
 //! project's other files (`evaluate(data)` in `metrics.py` for `def evaluate(data,
 //! num_workers=16)`); and `self.num_workers` set once in `__init__` from a parameter whose
@@ -42,6 +42,7 @@ const CLI_RUNNERS: &[&str] = &[
     "typer.run",
     "jsonargparse.CLI",
     "jsonargparse.auto_cli",
+    "tyro.cli",
 ];
 
 /// Classes a command line builds (Lightning's CLI: `LightningCLI(Model, DataModule)`), each

@@ -1,5 +1,6 @@
 //! Loader arguments read from configuration objects rather than argparse: dataclass configs
-//! (`cfg = TrainConfig()`, also through `HfArgumentParser(...).parse_args_into_dataclasses()`),
+//! (`cfg = TrainConfig()`, also through `HfArgumentParser(...).parse_args_into_dataclasses()`
+//! or `tyro.cli(TrainConfig)`),
 //! `@click.option` defaults, and Hydra / OmegaConf YAML files (`@hydra.main(config_path=...,
 //! config_name=...)`, `OmegaConf.load("x.yaml")`, PyYAML's `yaml.safe_load` of a file opened
 //! from a known path, also by a project helper handed the path, also turned into options and
@@ -35,7 +36,7 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
-use crate::python::argparse::{External, parameter_position};
+use crate::python::argparse::{External, has_splat, parameter_position};
 use crate::python::defaults::{self, Passed, passed_for};
 use crate::python::model::{
     AttributeAssignment, Binding, BindingId, BindingKind, CallSite, ClassId, FunctionId, MAX_DEPTH,
@@ -358,6 +359,18 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
             }
             match m.qualified_in(callee, scope, depth + 1).as_deref() {
                 Some("omegaconf.OmegaConf.load") => hydra::load_literal(m, expr, scope),
+                // `tyro.cli(TrainConfig)`: the command line's defaults are the fields' (not
+                // with `default=` an instance, nor `args=` a command line of the code's own).
+                Some("tyro.cli") => {
+                    let [class] = positional_args(expr)[..] else {
+                        return None;
+                    };
+                    let class = dataclass::local_dataclass(m, class, scope)?;
+                    let plain = m.keyword_arg(expr, "default").is_none()
+                        && m.keyword_arg(expr, "args").is_none()
+                        && !has_splat(expr);
+                    plain.then_some(Config::Dataclass { class, call: None })
+                }
                 Some(q) if asteroid::parses(q) => asteroid::parsed(m, expr, None, scope, depth),
                 Some(q) if pyyaml::LOADS.contains(&q) => pyyaml::load(m, expr, scope),
                 // A copy, or a wrapper giving attribute access, holds what the original holds

@@ -55,7 +55,7 @@ a call counts only where it reaches this factory, also through a package that re
 not one of the same name in another module, nor one that leaves out a required argument and
 so raises `TypeError`), also under `num_workers` into the `**kwargs` it hands to DataLoader
 (also through a dict the caller writes and unpacks, `make_loader(ds, **kwargs)`), the default of a dataclass config's field
-(`cfg = TrainConfig()`, also parsed by `HfArgumentParser`, a `NamedTuple` without `__new__`,
+(`cfg = TrainConfig()`, also parsed by `HfArgumentParser` or `tyro.cli`, a `NamedTuple` without `__new__`,
 or a pydantic `BaseModel` without validators; built with the command line's values,
 `TrainerConfig(workers=args.workers)`, and handed to a class of another module that keeps it,
 `Trainer(train_cfg)`, unless the file changes the field after construction), of a
@@ -164,7 +164,7 @@ that hands the rest on, `def __init__(self, root, *args, **kwargs): super().__in
 **kwargs)`, what it is given beyond them; another through its
 `super().__init__(...)` call), or the parameter's default when the project constructs it
 nowhere (a config or a command-line tool builds it; Python Fire, `Fire(train)` or
-`Fire({"train": train})`, runs a function with its defaults). Hydra's `instantiate` also
+`Fire({"train": train})`, or `tyro.cli(train)`, runs a function with its defaults). Hydra's `instantiate` also
 builds a class from the project's configs that name it (`_target_: pkg.data.TextMelDataModule`,
 each composed with its own `defaults:`) with their values, one run's among those of the
 constructions in the code, even one passing a config it composed itself (`Module(**cfg)`).
