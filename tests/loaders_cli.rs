@@ -6563,3 +6563,41 @@ class Trainer:
     assert!(codes.is_empty(), "{text}");
     assert!(text.contains("num_workers unknown"), "{text}");
 }
+
+/// The namespace's own dict (`cfg = vars(args)`) handed to a helper of another module: an item
+/// the helper writes (`cfg["num_workers"] = 2`, `cfg.update(...)`) is not the option's
+/// default any more; one it only reads, or another item it writes, leaves the count alone.
+#[test]
+fn a_namespace_dict_written_by_key_in_another_module() {
+    let main = "\
+import argparse
+
+from torch.utils.data import DataLoader
+
+from utils import adjust
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--num-workers', type=int, default=16)
+    args = parser.parse_args()
+    cfg = vars(args)
+    adjust(cfg)
+    for _ in DataLoader(list(range(8)), num_workers=cfg['num_workers']):
+        pass
+
+
+if __name__ == '__main__':
+    main()
+";
+    let run = |helper: &str| {
+        let dir = project(&[("main.py", main), ("utils.py", helper)]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(
+        run("def adjust(cfg):\n    print(cfg['num_workers'])\n    cfg['lr'] = 3\n"),
+        ["main.py:14:DL201"]
+    );
+    assert!(run("def adjust(cfg):\n    cfg['num_workers'] = 2\n").is_empty());
+    assert!(run("def adjust(cfg):\n    cfg.update(load())\n").is_empty());
+}

@@ -1226,9 +1226,22 @@ impl Namespace {
     }
 
     /// The writes through item syntax or a mapping method of the names the namespace went
-    /// through, on objects that may hold it.
+    /// through, and of the parameters of the file's functions (a helper handed `vars(args)`,
+    /// `cap(cfg)`), on objects that may hold it.
     fn mapping_writes<'a>(&self, m: &Module<'a>, flow: &Flow<'_, 'a>) -> Vec<MappingWrite<'a>> {
         let mut names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        names.extend(
+            m.bindings()
+                .iter()
+                .filter(|b| b.kind == BindingKind::Parameter)
+                .filter(|b| {
+                    let function = m.scopes().get(b.scope).and_then(|s| s.function);
+                    function
+                        .and_then(|f| m.function(f))
+                        .is_some_and(|f| writes::may_write_items(m.text(f.node), b.name))
+                })
+                .map(|b| b.name),
+        );
         names.sort_unstable();
         names.dedup();
         names
@@ -1626,6 +1639,35 @@ pub(crate) fn parameter_writes(m: &Module, function: FunctionId) -> Vec<ParamWri
             attribute: write.attribute.to_owned(),
             shipped: None,
         });
+    }
+    // `cfg["num_workers"] = 2`, `cfg.update(...)` on a parameter: the namespace's own dict
+    // (`adjust(vars(args))`) or an attribute-dict copy written through item syntax.
+    let body = m.text(def.node);
+    let mut params: Vec<&str> = m
+        .bindings()
+        .iter()
+        .filter(|b| b.scope == def.scope && b.kind == BindingKind::Parameter)
+        .map(|b| b.name)
+        .filter(|name| writes::may_write_items(body, name))
+        .collect();
+    params.sort_unstable();
+    params.dedup();
+    for name in params {
+        for write in writes::mapping_writes(m, name) {
+            if m.function_at(write.statement) != Some(function) {
+                continue;
+            }
+            let Some((position, param)) = param_of(write.object) else {
+                continue;
+            };
+            let keys = write.keys.unwrap_or_else(|| vec!["*".to_owned()]);
+            out.extend(keys.into_iter().map(|attribute| ParamWrite {
+                position,
+                param: param.clone(),
+                attribute,
+                shipped: None,
+            }));
+        }
     }
     for call in m.calls() {
         if call.function != Some(function) {
@@ -2897,8 +2939,12 @@ impl<'m, 'a> Flow<'m, 'a> {
                             return self.resolve(original, scope, frame, depth + 1, want);
                         }
                         // `copy.deepcopy(args)`: the copy starts with the namespace's values.
-                        let copied =
-                            matches!(qualified.as_deref(), Some("copy.deepcopy" | "copy.copy"));
+                        // `cfg = vars(args)`, read as `cfg["num_workers"]`: the namespace's
+                        // own dict, its items its attributes.
+                        let copied = matches!(
+                            qualified.as_deref(),
+                            Some("copy.deepcopy" | "copy.copy" | "builtins.vars")
+                        );
                         match positional_args(expr).as_slice() {
                             [original] if copied => {
                                 self.resolve(*original, scope, frame, depth + 1, want)

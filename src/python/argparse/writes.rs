@@ -631,6 +631,26 @@ pub(super) struct MappingWrite<'a> {
     pub keys: Option<Vec<String>>,
 }
 
+/// A cheap text test before [`mapping_writes`]: whether `text` (a function's) holds
+/// `name[` or a mapping method called on `name` at all.
+pub(super) fn may_write_items(text: &str, name: &str) -> bool {
+    let text = text.as_bytes();
+    memchr::memmem::find_iter(text, name.as_bytes()).any(|at| {
+        let rest = &text[at + name.len()..];
+        let before = at.checked_sub(1).and_then(|i| text.get(i));
+        !before.is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'.')
+            && (rest.starts_with(b"[")
+                || [
+                    ".update(",
+                    ".setdefault(",
+                    ".__setitem__(",
+                    ".merge_update(",
+                ]
+                .iter()
+                .any(|m| rest.starts_with(m.as_bytes())))
+    })
+}
+
 /// Every mapping write through an expression spelled `name`.
 pub(super) fn mapping_writes<'a>(m: &Module<'a>, name: &str) -> Vec<MappingWrite<'a>> {
     let last = name.rsplit('.').next().unwrap_or(name);

@@ -81,7 +81,20 @@ impl<'a> Module<'a> {
                                 .is_some_and(|a| self.text(a) == "hparams")
                     })
                     .and_then(|inner| defaults::hparams_value(self, inner, &key, scope, depth));
+                // `cfg["num_workers"]` after `cfg = vars(args)`: the namespace's attribute.
+                // Only in a file that takes a namespace's dict: following every dict read
+                // back to a namespace costs a search of callers in other files.
+                let namespace = || {
+                    (matches!(object.kind(), "identifier" | "attribute")
+                        && memchr::memmem::find(self.source.as_bytes(), b"vars(").is_some())
+                    .then(|| {
+                        self.attributes
+                            .attribute_value(self, object, &key, scope, depth)
+                    })
+                    .flatten()
+                };
                 hparams
+                    .or_else(namespace)
                     .or_else(|| configs::attribute_value(self, object, &key, scope, depth))
                     .unwrap_or_else(Resolved::unknown)
             }

@@ -43,7 +43,9 @@ rebound from a parameter's name, `tmp = defaults; defaults = {...}`, an `update(
 condition false by default not counting), and a namespace passed on as `main(args)`, copied
 for attribute access (`EasyDict(vars(args))`, `edict(opt.__dict__)`,
 `SimpleNamespace(**vars(args))`; an item write or `update(...)` of the copy leaves its keys
-unknown), kept as
+unknown), its own dict read by key in the file that takes it (`cfg = vars(args)`,
+`cfg["num_workers"]`; an item write there or in a helper it is handed to, of this module or
+another, leaves the key unknown), kept as
 `self.args` (also by a base class of another module, `super().__init__(args)`, and by a class
 other modules construct through a dict of classes, `trainer_mapping[args.kind](args)`), or handed to
 a loader factory of another module, or to a method of another module's class called on an
