@@ -3061,7 +3061,7 @@ fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
             | Provenance::ConfigDefault { .. }
             | Provenance::Shipped { .. }
             | Provenance::FieldDefault { .. }
-            | Provenance::ClickDefault { .. }
+            | Provenance::FlagDefault { .. }
     ) {
         return written_in_call(m, value, resolved);
     }

@@ -302,8 +302,9 @@ pub enum Provenance {
         /// The file of the class when it is not the file the value is used in.
         file: Option<PathBuf>,
     },
-    /// The `default=` of a `@click.option` on the entry function.
-    ClickDefault {
+    /// The default of a command-line flag the code declares: the `default=` of a
+    /// `@click.option` on the entry function, or of an absl `flags.DEFINE_integer(...)`.
+    FlagDefault {
         flag: String,
         line: u32,
         at: TextRange,
@@ -521,7 +522,7 @@ impl Provenance {
                 "the default of {class}.{field} ({})",
                 place_en(file.as_deref(), *line)
             )),
-            Provenance::ClickDefault { flag, line, .. } => {
+            Provenance::FlagDefault { flag, line, .. } => {
                 Some(format!("the default of {flag} (line {line})"))
             }
             Provenance::ConfigFile { key, shown, line } => {
@@ -612,7 +613,7 @@ impl Provenance {
                 "{} {class}.{field} 的默认值",
                 place_zh(file.as_deref(), *line)
             )),
-            Provenance::ClickDefault { flag, line, .. } => {
+            Provenance::FlagDefault { flag, line, .. } => {
                 Some(format!("第 {line} 行 {flag} 的默认值"))
             }
             Provenance::ConfigFile { key, shown, line } => {
@@ -690,7 +691,7 @@ impl Resolved {
             | Provenance::ParameterDefault { at, .. }
             | Provenance::ParameterPassed { at, .. }
             | Provenance::FieldDefault { at, .. }
-            | Provenance::ClickDefault { at, .. } => Some(*at),
+            | Provenance::FlagDefault { at, .. } => Some(*at),
             _ => None,
         }
     }

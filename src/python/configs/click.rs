@@ -79,7 +79,7 @@ pub(crate) fn parameter_value(m: &Module, param: &Binding, depth: u32) -> Option
         .or_else(|| spellings.first())
         .cloned()
         .unwrap_or_else(|| param.name.to_owned());
-    let provenance = |at: Node| Provenance::ClickDefault {
+    let provenance = |at: Node| Provenance::FlagDefault {
         flag: flag.clone(),
         line: m.line(at.start_byte()),
         at: Module::range(at),

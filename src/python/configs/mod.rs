@@ -18,6 +18,7 @@
 //! Anything else stays unknown; a config file's value that cannot be read (an interpolation,
 //! `???`, a missing key or file, broken YAML) stays unknown with its reason.
 
+mod absl;
 mod asteroid;
 mod classes;
 mod click;
@@ -45,6 +46,7 @@ use crate::python::model::{
 use crate::python::syntax;
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
+pub(crate) use absl::flag_value;
 pub(crate) use classes::instance_writers;
 pub(crate) use click::{is_command, parameter_value};
 pub(crate) use dataclass::{Record, record, record_fields};

@@ -58,6 +58,7 @@ impl<'a> Module<'a> {
                         defaults::self_attribute_value(self, object, attribute, scope, depth)
                     })
                     .or_else(|| configs::attribute_value(self, object, attribute, scope, depth))
+                    .or_else(|| configs::flag_value(self, object, attribute, scope, depth))
                     .or_else(|| self.module_constant(expr, object, scope, depth))
                     .unwrap_or_else(Resolved::unknown)
             }
