@@ -1226,10 +1226,22 @@ impl Namespace {
     }
 
     /// The writes through item syntax or a mapping method of the names the namespace went
-    /// through, and of the parameters of the file's functions (a helper handed `vars(args)`,
-    /// `cap(cfg)`), on objects that may hold it.
+    /// through, of names bound to a namespace's own dict (`cfg = vars(args)`), and of the
+    /// parameters of the file's functions (a helper handed `vars(args)`, `cap(cfg)`), on
+    /// objects that may hold it.
     fn mapping_writes<'a>(&self, m: &Module<'a>, flow: &Flow<'_, 'a>) -> Vec<MappingWrite<'a>> {
         let mut names: Vec<&str> = self.names.iter().map(String::as_str).collect();
+        names.extend(
+            m.bindings()
+                .iter()
+                .filter(|b| {
+                    b.value.is_some_and(|v| {
+                        let text = m.text(v);
+                        text.starts_with("vars(") || text.ends_with(".__dict__")
+                    })
+                })
+                .map(|b| b.name),
+        );
         names.extend(
             m.bindings()
                 .iter()
@@ -2839,6 +2851,16 @@ impl<'m, 'a> Flow<'m, 'a> {
                     self.names.borrow_mut().push(m.text(expr).to_owned());
                 }
                 self.name(expr, scope, frame, depth, want)
+            }
+            // `cfg = args.__dict__`: the namespace's own dict, as `vars(args)`.
+            "attribute"
+                if want == Want::Namespace
+                    && expr
+                        .child_by_field_name("attribute")
+                        .is_some_and(|a| m.text(a) == "__dict__") =>
+            {
+                let object = expr.child_by_field_name("object")?;
+                self.resolve(object, scope, frame, depth + 1, want)
             }
             "attribute" => {
                 if want == Want::Namespace {

@@ -1,7 +1,8 @@
 //! absl's flags: `flags.DEFINE_integer("num_workers", 16, "...")` at the top of the module,
 //! read as `FLAGS.num_workers` (`FLAGS = flags.FLAGS`): a run without options gets the
-//! default. A flag defined twice, or assigned anywhere in the file, stays unknown; flags
-//! defined in another module are not followed.
+//! default. A flag defined twice, assigned anywhere in the file or given another default
+//! (`FLAGS.set_default(...)`), or flags parsed from a list of the code's own (`FLAGS([...])`),
+//! stay unknown; flags defined in another module are not followed.
 
 use tree_sitter::Node;
 
@@ -33,6 +34,7 @@ pub(crate) fn flag_value(
     if m.attribute_assignments()
         .iter()
         .any(|w| w.attribute == attribute)
+        || reset(m, attribute)
     {
         return None;
     }
@@ -62,5 +64,21 @@ pub(crate) fn flag_value(
                 at: Module::range(default),
             },
         )
+    })
+}
+
+/// Whether the file may give flag `name` another value than its default before a read:
+/// `FLAGS.set_default("name", ...)` (or with a name not written out), or `FLAGS(argv)` on
+/// a command line of its own.
+fn reset(m: &Module, name: &str) -> bool {
+    m.calls().iter().any(|c| {
+        let parses = c.qualified.as_deref() == Some("absl.flags.FLAGS");
+        let sets = matches!(
+            c.method,
+            Some("set_default" | "__setattr__" | "__setitem__")
+        ) && positional_args(c.node)
+            .first()
+            .is_none_or(|n| m.string_value(*n).is_none_or(|s| s == name));
+        parses || sets
     })
 }

@@ -168,7 +168,7 @@ that hands the rest on, `def __init__(self, root, *args, **kwargs): super().__in
 nowhere (a config or a command-line tool builds it; Python Fire, `Fire(train)` or
 `Fire({"train": train})`, or `tyro.cli(train)`, runs a function with its defaults), or an
 absl flag's default (`flags.DEFINE_integer("num_workers", 16, ...)` read as
-`FLAGS.num_workers` in the same module, unless the file assigns it). Hydra's `instantiate` also
+`FLAGS.num_workers` in the same module, unless the file assigns it or sets another default). Hydra's `instantiate` also
 builds a class from the project's configs that name it (`_target_: pkg.data.TextMelDataModule`,
 each composed with its own `defaults:`) with their values, one run's among those of the
 constructions in the code, even one passing a config it composed itself (`Module(**cfg)`).
