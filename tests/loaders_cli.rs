@@ -6601,3 +6601,186 @@ if __name__ == '__main__':
     assert!(run("def adjust(cfg):\n    cfg['num_workers'] = 2\n").is_empty());
     assert!(run("def adjust(cfg):\n    cfg.update(load())\n").is_empty());
 }
+
+/// The pytracking family (OSTrack, STARK, AiATrack, ...): an EasyDict config whose module loads
+/// a YAML file into it through a helper it hands the config to (`_update_config(cfg, exp)`
+/// writing `base_cfg[k] = v`), imported by a module name computed at run time
+/// (`importlib.import_module("lib.config.%s.config" % settings.script_name)`), merged from a
+/// file named at run time and handed to a loader builder of another file: the count is what
+/// every shipped experiment file gives, when they agree.
+#[test]
+fn a_config_module_imported_by_computed_name_and_loaded_through_a_helper() {
+    let config = "\
+import yaml
+from easydict import EasyDict as edict
+
+cfg = edict()
+cfg.TRAIN = edict()
+cfg.TRAIN.NUM_WORKER = 4
+cfg.TRAIN.BATCH_SIZE = 16
+
+
+def _update_config(base_cfg, exp_cfg):
+    for k, v in exp_cfg.items():
+        if k in base_cfg:
+            if not isinstance(v, dict):
+                base_cfg[k] = v
+            else:
+                _update_config(base_cfg[k], v)
+        else:
+            raise ValueError(k)
+
+
+def update_config_from_file(filename):
+    with open(filename) as f:
+        exp_config = edict(yaml.safe_load(f))
+        _update_config(cfg, exp_config)
+";
+    let script = "\
+import importlib
+
+from lib.train.base_functions import build_dataloaders
+
+
+def run(settings):
+    config_module = importlib.import_module(\"lib.config.%s.config\" % settings.script_name)
+    cfg = config_module.cfg
+    config_module.update_config_from_file(settings.cfg_file)
+    loader = build_dataloaders(cfg, settings)
+    for _ in loader:
+        pass
+";
+    let builder = "\
+from torch.utils.data import DataLoader
+
+
+def build_dataloaders(cfg, settings):
+    return DataLoader(list(range(64)), batch_size=cfg.TRAIN.BATCH_SIZE,
+                      num_workers=cfg.TRAIN.NUM_WORKER)
+";
+    let run = |second_yaml: &str, other_module: bool| {
+        let mut files = vec![
+            ("lib/config/ostrack/config.py", config),
+            ("lib/train/train_script.py", script),
+            ("lib/train/base_functions.py", builder),
+            (
+                "experiments/ostrack/vitb_256.yaml",
+                "TRAIN:\n  NUM_WORKER: 10\n",
+            ),
+            ("experiments/ostrack/vitb_384.yaml", second_yaml),
+        ];
+        if other_module {
+            files.push(("lib/config/stark/config.py", config));
+        }
+        let dir = project(&files);
+        let (_, items) = check_json(dir.path());
+        let out = dldoctor(dir.path(), &["loaders"]);
+        (
+            codes_of(&items, "DL201"),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (codes, text) = run("TRAIN:\n  NUM_WORKER: 10\n  BATCH_SIZE: 8\n", false);
+    assert_eq!(codes, ["lib/train/base_functions.py:6:DL201"], "{text}");
+    assert!(
+        text.contains("num_workers = 10: TRAIN.NUM_WORKER in ../../experiments/ostrack/vitb_256.yaml line 2, as every one of the 2 config files"),
+        "{text}"
+    );
+    // The files disagree; or two config modules fit the computed name.
+    let (codes, text) = run("TRAIN:\n  NUM_WORKER: 6\n", false);
+    assert!(codes.is_empty(), "{text}");
+    let (codes, text) = run("TRAIN:\n  NUM_WORKER: 10\n", true);
+    assert!(codes.is_empty(), "{text}");
+}
+
+/// A function of a config's own module that writes it (handing it to a helper that assigns
+/// its items, `apply(overrides)`; or loading a YAML file through that helper) changes what the
+/// default said: the count is not the module's default of 16.
+#[test]
+fn a_config_module_function_that_writes_the_config_hides_its_default() {
+    let config = "\
+import yaml
+from easydict import EasyDict as edict
+
+cfg = edict()
+cfg.TRAIN = edict()
+cfg.TRAIN.NUM_WORKER = 16
+
+
+def _update_config(base_cfg, exp_cfg):
+    for k, v in exp_cfg.items():
+        base_cfg[k] = v
+
+
+def update_config_from_file(filename):
+    with open(filename) as f:
+        _update_config(cfg, edict(yaml.safe_load(f)))
+
+
+def apply(overrides):
+    _update_config(cfg, overrides)
+
+
+def show():
+    print(cfg)
+";
+    let run = |call: &str| {
+        let main = format!(
+            "import sys\n\nfrom torch.utils.data import DataLoader\n\nfrom config import apply, cfg, \
+             show, update_config_from_file\n\n\ndef main():\n    {call}\n    for _ in \
+             DataLoader(list(range(8)), num_workers=cfg.TRAIN.NUM_WORKER):\n        pass\n\n\n\
+             if __name__ == '__main__':\n    main()\n"
+        );
+        let dir = project(&[
+            ("config.py", config),
+            ("train.py", &main),
+            ("configs/small.yaml", "TRAIN:\n  NUM_WORKER: 2\n"),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run("show()"), ["train.py:10:DL201"]);
+    assert!(run("apply({'TRAIN': {'NUM_WORKER': 2}})").is_empty());
+    assert!(run("update_config_from_file(sys.argv[1])").is_empty());
+}
+
+/// A yacs config handed to a loader builder of another file (`build_loader(cfg)` in
+/// `data.py`) is read as the caller leaves it: its defaults, and the caller's own writes.
+#[test]
+fn a_yacs_config_handed_to_a_builder_of_another_file() {
+    let config = "\
+from yacs.config import CfgNode as CN
+
+_C = CN()
+_C.DATA = CN()
+_C.DATA.NUM_WORKERS = 16
+_C.DATA.BATCH_SIZE = 32
+
+
+def get_cfg_defaults():
+    return _C.clone()
+";
+    let data = "\
+from torch.utils.data import DataLoader
+
+
+def build_loader(cfg):
+    return DataLoader(list(range(8)), batch_size=cfg.DATA.BATCH_SIZE,
+                      num_workers=cfg.DATA.NUM_WORKERS)
+";
+    let run = |extra: &str| {
+        let train = format!(
+            "from config import get_cfg_defaults\nfrom data import build_loader\n\n\ndef main():\n    \
+             cfg = get_cfg_defaults()\n{extra}    for _ in build_loader(cfg):\n        pass\n\n\n\
+             if __name__ == '__main__':\n    main()\n"
+        );
+        let dir = project(&[
+            ("config.py", config),
+            ("data.py", data),
+            ("train.py", &train),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run(""), ["data.py:6:DL201"]);
+    assert!(run("    cfg.DATA.NUM_WORKERS = 4\n").is_empty());
+    assert!(run("    cfg.merge_from_list(['DATA.NUM_WORKERS', 2])\n").is_empty());
+}

@@ -163,6 +163,8 @@ struct ModuleFiles {
     found: HashMap<(PathBuf, usize, String), Option<PathBuf>>,
     /// Whether a candidate path is a file on disk.
     files: HashMap<PathBuf, bool>,
+    /// [`ProjectIndex::module_with_one_part`], by importing folder and pattern.
+    patterns: HashMap<(PathBuf, String), Option<String>>,
 }
 
 /// Given the text of a file not yet summarised and a name, whether the file is worth parsing
@@ -562,6 +564,7 @@ impl ProjectIndex {
         modules.generation += 1;
         modules.found.clear();
         modules.files.clear();
+        modules.patterns.clear();
     }
 
     /// Indexes (or re-indexes) one file from its text. Unparsable input leaves the file out.
@@ -2227,6 +2230,99 @@ impl ProjectIndex {
             modules.found.insert(key, found.clone());
         }
         found
+    }
+
+    /// The one module of the project a module name computed at run time can be, from
+    /// `from_file`: `importlib.import_module("lib.config.%s.config" % name)` is the module of
+    /// `lib/config/<one folder>/config.py` when the project has exactly one such folder.
+    /// `prefix` and `suffix` are the dotted parts around the one computed part. `None` when
+    /// no module or more than one fits.
+    pub(crate) fn module_with_one_part(
+        &self,
+        from_file: &Path,
+        prefix: &[&str],
+        suffix: &[&str],
+    ) -> Option<String> {
+        self.reader.as_ref()?;
+        let folder = from_file.parent()?;
+        let key = (
+            folder.to_path_buf(),
+            format!("{}.*.{}", prefix.join("."), suffix.join(".")),
+        );
+        let generation = {
+            let modules = lock(&self.modules);
+            if let Some(found) = modules.patterns.get(&key) {
+                return found.clone();
+            }
+            modules.generation
+        };
+        let found = self.find_module_with_one_part(from_file, prefix, suffix);
+        let mut modules = lock(&self.modules);
+        if modules.generation == generation {
+            modules.patterns.insert(key, found.clone());
+        }
+        found
+    }
+
+    fn find_module_with_one_part(
+        &self,
+        from_file: &Path,
+        prefix: &[&str],
+        suffix: &[&str],
+    ) -> Option<String> {
+        // The package's folder, as an absolute import finds it (a namespace package, without
+        // `__init__.py`, too): from the importing file's folder or an enclosing one.
+        let root = self.root_of(from_file);
+        let folder = from_file.parent()?.ancestors().find_map(|dir| {
+            let found = [dir.to_path_buf(), dir.join("src")]
+                .into_iter()
+                .find_map(|base| {
+                    let mut package = base;
+                    package.extend(prefix);
+                    package.is_dir().then_some(package)
+                });
+            match found {
+                Some(found) => Some(Some(found)),
+                None if root.as_deref() == Some(dir) => Some(None),
+                None => None,
+            }
+        })??;
+        let folder = folder.as_path();
+        let mut fitting = std::fs::read_dir(folder)
+            .ok()?
+            .filter_map(Result::ok)
+            .filter_map(|entry| {
+                let name = entry.file_name().into_string().ok()?;
+                let is_dir = entry.file_type().ok()?.is_dir();
+                let part = match (is_dir, suffix.is_empty()) {
+                    (true, _) => name,
+                    (false, true) => name.strip_suffix(".py")?.to_owned(),
+                    (false, false) => return None,
+                };
+                if !crate::python::model::is_dotted_name(&part) || part == "__init__" {
+                    return None;
+                }
+                self.existing(
+                    folder,
+                    &[part.as_str()]
+                        .iter()
+                        .chain(suffix)
+                        .copied()
+                        .collect::<Vec<_>>(),
+                )?;
+                Some(part)
+            });
+        let part = fitting.next()?;
+        if fitting.next().is_some() {
+            return None;
+        }
+        let dotted: Vec<&str> = prefix
+            .iter()
+            .copied()
+            .chain([part.as_str()])
+            .chain(suffix.iter().copied())
+            .collect();
+        Some(dotted.join("."))
     }
 
     /// [`ProjectIndex::module_file`] without the memo.

@@ -336,6 +336,7 @@ fn value_following(
                 },
                 Leaf::Mandatory => unknown(ConfigGap::Mandatory { key, shown, line }),
                 Leaf::Unreadable => unknown(ConfigGap::Unreadable { shown, line }),
+                Leaf::Resolved(resolved) => (**resolved).clone(),
             })
         }
         _ => None,

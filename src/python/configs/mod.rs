@@ -838,8 +838,33 @@ pub(crate) fn passed_in(
     crate::python::argparse::calls_passing(m, helper, external)
         .into_iter()
         .map(|(call, arg)| {
-            let Config::Yaml { tree, path, shown } = config_of(m, arg?, call.scope, 0)? else {
-                return None;
+            let (tree, path, shown) = match config_of(m, arg?, call.scope, 0)? {
+                Config::Yaml { tree, path, shown } => (tree, path, shown),
+                Config::Yacs {
+                    object,
+                    tree,
+                    path,
+                    file,
+                    name,
+                } => {
+                    let defaults = yacs::Defaults {
+                        tree: &tree,
+                        file: &file,
+                        name: &name,
+                    };
+                    let helper_text = m.index.source(helper)?;
+                    let named = |key: &str| {
+                        memchr::memmem::find(helper_text.as_bytes(), key.as_bytes()).is_some()
+                    };
+                    let handed = yacs::as_handed(m, &object, &defaults, &path, &named)?;
+                    let shown = hydra::shown(m.path.parent()?, &file);
+                    return Some(PassedConfig {
+                        tree: Arc::new(handed),
+                        path: Vec::new(),
+                        shown,
+                    });
+                }
+                _ => return None,
             };
             let mut tree = (*tree).clone();
             forget_written(m, &mut tree, &file);

@@ -32,8 +32,16 @@ pub(super) fn agreed(
     let keys: HashSet<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
     let mut agreed: Option<Resolved> = None;
     let mut files = 0usize;
-    let base = common_folder(m.path, config_file);
-    for top in fitting(m, &base, |k| k == "_BASE_" || keys.contains(k)) {
+    let fits = |k: &str| k == "_BASE_" || keys.contains(k);
+    let mut candidates = fitting(m, &common_folder(m.path, config_file), fits);
+    // The pytracking family keeps them in `experiments/` at the top, beside `lib/` that holds
+    // both the code and the config's module.
+    if candidates.is_empty()
+        && let Some(root) = m.index.root_of(m.path)
+    {
+        candidates = fitting(m, &root, fits);
+    }
+    for top in candidates {
         if top.iter().any(|(k, _)| k == "_BASE_") {
             return None;
         }

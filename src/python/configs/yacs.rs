@@ -8,8 +8,15 @@
 //!
 //! An EasyDict filled attribute by attribute (`__C = edict()`, `__C.TRAIN = edict()`) is read
 //! the same way, and a function of its module that loads YAML into it by computed keys
-//! (`update_config(args.cfg)`) is a `merge_from_file`. A merge of a file named only at run
-//! time leaves the value to the config files the project ships (see [`shipped`]).
+//! (`update_config(args.cfg)`, itself or through a helper of the module it hands the config
+//! to, `_update_config(cfg, exp_config)`) is a `merge_from_file`; any other function of the
+//! module that writes the config makes the value unknown. A merge of a file named only at run
+//! time leaves the value to the config files the project ships (see [`shipped`]). The module
+//! may be imported by a name computed at run time (`importlib.import_module("lib.config.%s.
+//! config" % name)`) when one module of the project fits it.
+//!
+//! Handed to a function of another file (`build_dataloaders(cfg, settings)`), the config is
+//! read there as this file leaves it ([`as_handed`]).
 //!
 //! A function of another project file that only merges what its caller gives
 //! (`update_config(cfg, args)`: `cfg.merge_from_file(args.cfg)`, [`Merger`]) is read as those
@@ -424,9 +431,9 @@ pub(super) type Cache<K, T> = Mutex<HashMap<(PathBuf, K), (u64, T)>>;
 static CONFIGS: LazyLock<Cache<(String, Kind), Option<Parts>>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
-/// Whether a function of another file merges YAML into a config of it (by function and config
-/// name, see [`writes_computed_keys`]).
-static MERGERS: LazyLock<Cache<(String, String), bool>> =
+/// What a function of another file does to a config of it (by function and config name, see
+/// [`effect_on_config`]).
+static MERGERS: LazyLock<Cache<(String, String), Effect>> =
     LazyLock::new(|| Mutex::new(HashMap::new()));
 
 /// `read` of the text of `file`, memoised under `key` in `cache` until the file's text
@@ -744,6 +751,73 @@ pub(super) struct Defaults<'d> {
     pub(super) name: &'d str,
 }
 
+/// The part at `path` of the config `object` as this file leaves it when it hands it to a
+/// function of another file (`build_dataloaders(cfg, settings)`): each entry read here, after
+/// the merges and writes of this file; an entry whose key the other file never names
+/// (`named`) is left unknown, unread.
+pub(super) fn as_handed(
+    m: &Module,
+    object: &Object,
+    defaults: &Defaults,
+    path: &[String],
+    named: &dyn Fn(&str) -> bool,
+) -> Option<yaml::Node> {
+    let mut part = defaults.tree;
+    for key in path {
+        part = part.get(key)?;
+    }
+    let mut at = path.to_vec();
+    Some(handed_node(m, object, defaults, part, &mut at, named))
+}
+
+fn handed_node(
+    m: &Module,
+    object: &Object,
+    defaults: &Defaults,
+    node: &yaml::Node,
+    at: &mut Vec<String>,
+    named: &dyn Fn(&str) -> bool,
+) -> yaml::Node {
+    match node {
+        yaml::Node::Map(entries) => yaml::Node::Map(
+            entries
+                .iter()
+                .map(|(key, child)| {
+                    at.push(key.clone());
+                    let handed = handed_node(m, object, defaults, child, at, named);
+                    at.pop();
+                    (key.clone(), handed)
+                })
+                .collect(),
+        ),
+        yaml::Node::Scalar {
+            text, file, line, ..
+        } => {
+            let resolved = match at.last().is_some_and(|key| named(key)) {
+                true => value(m, object, defaults, at, 1).unwrap_or_else(Resolved::unknown),
+                false => Resolved::unknown(),
+            };
+            yaml::Node::Scalar {
+                text: text.clone(),
+                leaf: Leaf::Resolved(Box::new(resolved)),
+                file: Arc::clone(file),
+                line: *line,
+            }
+        }
+        yaml::Node::Gap(_) => node.clone(),
+        // A list is read whole; the entries it holds are not followed.
+        yaml::Node::Seq(_) => yaml::Node::Gap(ConfigGap::Written {
+            key: at.join("."),
+            shown: m
+                .path
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy()
+                .into_owned(),
+        }),
+    }
+}
+
 /// The value at `path` of the config `object`, after the merges this file makes into it.
 pub(super) fn value(
     m: &Module,
@@ -851,14 +925,16 @@ pub(super) fn value(
             }
             continue;
         }
-        if let Some(argument) = file_merger(m, defaults, call) {
-            match is_conditional(m, call.node) {
-                true => merging.unknown(m, call),
-                false => {
-                    merging.file(m, m.value_in(argument, call.scope, depth + 1).value, call)?
-                }
+        match module_call(m, defaults, call) {
+            Some(ModuleCall::LoadsFile(argument)) if !is_conditional(m, call.node) => {
+                merging.file(m, m.value_in(argument, call.scope, depth + 1).value, call)?;
+                continue;
             }
-            continue;
+            Some(_) => {
+                merging.unknown(m, call);
+                continue;
+            }
+            None => {}
         }
         let Some(method) = call.method.filter(|method| MERGES.contains(method)) else {
             continue;
@@ -975,14 +1051,41 @@ fn merged_by(m: &Module, call: &CallSite) -> yaml::Node {
     })
 }
 
-/// The argument of `call` when it calls a function of the config's own module that loads a
-/// YAML file into the config by computed keys (`def update_config(config_file): ...
-/// config[k] = v`, the EasyDict configs of HRNet-style projects): the file it is given.
-fn file_merger<'a>(m: &Module<'a>, defaults: &Defaults, call: &CallSite<'a>) -> Option<Node<'a>> {
+/// What a call of a function of the config's own module does to the config.
+enum ModuleCall<'a> {
+    /// It loads the YAML file its one argument names into the config by computed keys
+    /// (`def update_config(config_file): ... config[k] = v`, the EasyDict configs of
+    /// HRNet-style projects; or through a function of the module it hands the config to,
+    /// `_update_config(cfg, exp_config)` of the pytracking family).
+    LoadsFile(Node<'a>),
+    /// It may change the config some other way.
+    Writes,
+}
+
+/// What `call` does to the config when it calls a function of the config's own module that
+/// writes it; `None` for any other call.
+fn module_call<'a>(
+    m: &Module<'a>,
+    defaults: &Defaults,
+    call: &CallSite<'a>,
+) -> Option<ModuleCall<'a>> {
+    let effect = module_function_effect(m, defaults, call)?;
     let args = positional_args(call.node);
-    let [argument] = args.as_slice() else {
-        return None;
-    };
+    let keywords = call.node.child_by_field_name("arguments").is_some_and(|a| {
+        let mut cursor = a.walk();
+        a.named_children(&mut cursor)
+            .any(|c| c.kind() != "comment" && !args.contains(&c))
+    });
+    match (effect, args.as_slice()) {
+        (Effect::None, _) => None,
+        (Effect::LoadsFile, [argument]) if !keywords => Some(ModuleCall::LoadsFile(*argument)),
+        _ => Some(ModuleCall::Writes),
+    }
+}
+
+/// The effect on the config of the function `call` calls, when it is a module-level function
+/// of the config's own module.
+fn module_function_effect(m: &Module, defaults: &Defaults, call: &CallSite) -> Option<Effect> {
     // A function of this file that holds the config itself.
     if defaults.file == m.path && call.callee.kind() == "identifier" {
         let name = m.text(call.callee);
@@ -990,7 +1093,7 @@ fn file_merger<'a>(m: &Module<'a>, defaults: &Defaults, call: &CallSite<'a>) -> 
             .single_binding(name, MODULE_SCOPE)
             .is_some_and(|b| matches!(b.kind, BindingKind::Function(_)));
         if local {
-            return writes_computed_keys(m, name, defaults.name).then_some(*argument);
+            return Some(effect_on_config(m, name, defaults.name));
         }
     }
     let qualified = call.qualified.as_deref()?;
@@ -998,49 +1101,165 @@ fn file_merger<'a>(m: &Module<'a>, defaults: &Defaults, call: &CallSite<'a>) -> 
     if found.file != defaults.file {
         return None;
     }
-    let merges = if found.file == m.path {
-        writes_computed_keys(m, &found.name, defaults.name)
-    } else {
-        // Asked for every read of the config: the config's module is parsed once.
-        let key = (found.name.clone(), defaults.name.to_owned());
-        memoised(&MERGERS, m, &found.file, key, |source| {
-            with_module(m, source, &found.file, |other| {
-                Some(writes_computed_keys(other, &found.name, defaults.name))
-            })
-            .unwrap_or(false)
-        })?
-    };
-    merges.then_some(*argument)
+    if found.file == m.path {
+        return Some(effect_on_config(m, &found.name, defaults.name));
+    }
+    // Asked for every read of the config: the config's module is parsed once.
+    let key = (found.name.clone(), defaults.name.to_owned());
+    memoised(&MERGERS, m, &found.file, key, |source| {
+        with_module(m, source, &found.file, |other| {
+            Some(effect_on_config(other, &found.name, defaults.name))
+        })
+        .unwrap_or(Effect::None)
+    })
 }
 
-/// Whether the module-level function `function` of `m` reads YAML and assigns items of the
-/// module-level config `name` by computed keys (`config[k] = v`).
-fn writes_computed_keys(m: &Module, function: &str, name: &str) -> bool {
+/// What the module-level function `function` of `m` does to the module-level config `name`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Effect {
+    None,
+    /// It reads YAML and assigns items of the config by computed keys.
+    LoadsFile,
+    /// It may write the config otherwise.
+    Writes,
+}
+
+fn effect_on_config(m: &Module, function: &str, name: &str) -> Effect {
     let Some(binding) = m.single_binding(function, MODULE_SCOPE) else {
-        return false;
+        return Effect::None;
     };
     let BindingKind::Function(id) = binding.kind else {
-        return false;
+        return Effect::None;
     };
     let Some(def) = m.function(id) else {
-        return false;
+        return Effect::None;
     };
-    if !m.text(def.node).contains("yaml") {
-        return false;
+    match writes_to(m, def.node, name, 0) {
+        Write::Computed if m.text(def.node).contains("yaml") => Effect::LoadsFile,
+        Write::Computed | Write::Other => Effect::Writes,
+        Write::None => Effect::None,
     }
-    m.references(name).into_iter().any(|reference| {
-        m.function_at(reference) == Some(id)
-            && reference.parent().is_some_and(|subscript| {
-                subscript.kind() == "subscript"
-                    && subscript.child_by_field_name("value") == Some(reference)
-                    && subscript
-                        .child_by_field_name("subscript")
-                        .is_some_and(|key| key.kind() != "string")
-                    && subscript.parent().is_some_and(|a| {
-                        a.kind() == "assignment" && a.child_by_field_name("left") == Some(subscript)
-                    })
+}
+
+/// How the code of `function` writes the object `name` names there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Write {
+    None,
+    /// Items by computed keys only (`config[k] = v`, `config[k][0] = v`).
+    Computed,
+    /// A fixed key, an attribute, a method that changes it, or `setattr`.
+    Other,
+}
+
+/// How `function` writes what `name` names in it: directly, or through a module-level function
+/// of the same file it hands it to (`_update_config(cfg, exp_config)` writing
+/// `base_cfg[k] = v`), a few calls deep.
+fn writes_to(m: &Module, function: Node, name: &str, depth: u32) -> Write {
+    const CHANGING: &[&str] = &[
+        "update",
+        "setdefault",
+        "pop",
+        "popitem",
+        "clear",
+        "merge_from_file",
+        "merge_from_list",
+        "merge_from_other_cfg",
+        "__setitem__",
+    ];
+    if depth > 3 {
+        return Write::Other;
+    }
+    let inside = function.byte_range();
+    let mut found = Write::None;
+    for reference in m.references(name) {
+        if !inside.contains(&reference.start_byte()) {
+            continue;
+        }
+        let write = write_at(m, reference, CHANGING).unwrap_or_else(|| {
+            handed_on(m, reference).map_or(Write::None, |(callee, param)| {
+                writes_to(m, callee, &param, depth + 1)
             })
-    })
+        });
+        found = found.max(write);
+        if found == Write::Other {
+            break;
+        }
+    }
+    found
+}
+
+/// The write `reference` is the object of, if any: `reference[k] = v` (computed),
+/// `reference.X = v`, `reference['x'] = v`, `reference.update(...)`, `setattr(reference, ...)`.
+fn write_at(m: &Module, reference: Node, changing: &[&str]) -> Option<Write> {
+    let mut at = reference;
+    let mut computed = None;
+    while let Some(parent) = at.parent() {
+        match parent.kind() {
+            "subscript" if parent.child_by_field_name("value") == Some(at) => {
+                let fixed = parent
+                    .child_by_field_name("subscript")
+                    .is_some_and(|k| k.kind() == "string" || k.kind() == "integer");
+                computed.get_or_insert(!fixed);
+            }
+            "attribute" if parent.child_by_field_name("object") == Some(at) => {
+                let method = parent.child_by_field_name("attribute").map(|a| m.text(a));
+                let called = parent.parent().is_some_and(|c| {
+                    c.kind() == "call" && c.child_by_field_name("function") == Some(parent)
+                });
+                if called && method.is_some_and(|n| changing.contains(&n)) {
+                    return Some(Write::Other);
+                }
+                computed.get_or_insert(false);
+            }
+            _ => break,
+        }
+        at = parent;
+    }
+    let parent = at.parent()?;
+    let assigned = at != reference
+        && matches!(parent.kind(), "assignment" | "augmented_assignment")
+        && parent.child_by_field_name("left") == Some(at);
+    if assigned {
+        return Some(match computed {
+            Some(true) => Write::Computed,
+            _ => Write::Other,
+        });
+    }
+    // `setattr(config, k, v)`.
+    let setattr = parent.kind() == "argument_list"
+        && parent.named_child(0) == Some(reference)
+        && parent
+            .parent()
+            .and_then(|c| c.child_by_field_name("function"))
+            .is_some_and(|f| m.text(f) == "setattr");
+    setattr.then_some(Write::Other)
+}
+
+/// The module-level function `reference` is handed to as a positional argument, with the
+/// name of the parameter that receives it.
+fn handed_on<'a>(m: &Module<'a>, reference: Node<'a>) -> Option<(Node<'a>, String)> {
+    let list = reference.parent().filter(|p| p.kind() == "argument_list")?;
+    let call = list.parent().filter(|c| c.kind() == "call")?;
+    let callee = call.child_by_field_name("function")?;
+    if callee.kind() != "identifier" {
+        return None;
+    }
+    let position = positional_args(call).iter().position(|a| *a == reference)?;
+    let binding = m.single_binding(m.text(callee), MODULE_SCOPE)?;
+    let BindingKind::Function(id) = binding.kind else {
+        return None;
+    };
+    let def = m.function(id)?;
+    let params = def.node.child_by_field_name("parameters")?;
+    let mut cursor = params.walk();
+    let param = params.named_children(&mut cursor).nth(position)?;
+    let name = match param.kind() {
+        "identifier" => Some(param),
+        "default_parameter" | "typed_default_parameter" => param.child_by_field_name("name"),
+        "typed_parameter" => param.named_child(0),
+        _ => None,
+    }?;
+    Some((def.node, m.text(name).to_owned()))
 }
 
 /// Whether a project file this one imports from (but the config's own) may change the shared

@@ -40,6 +40,9 @@ pub(crate) enum Leaf {
     Mandatory,
     /// An alias to an anchor that is not there, a tagged value.
     Unreadable,
+    /// A value already read, with where it comes from: an entry of a yacs config as the
+    /// file that hands the config to a function of another file leaves it.
+    Resolved(Box<crate::python::values::Resolved>),
 }
 
 impl Node {

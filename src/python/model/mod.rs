@@ -516,6 +516,7 @@ impl<'a> Module<'a> {
                                 Kind::Identifier | Kind::Attribute => {
                                     self.qualified_in(value, b.scope, depth + 1)
                                 }
+                                Kind::Call => self.imported_module(value, b.scope, depth + 1),
                                 _ => None,
                             };
                         }
@@ -534,6 +535,107 @@ impl<'a> Module<'a> {
             Kind::ParenthesizedExpression => {
                 let inner = expr.named_child(0)?;
                 self.qualified_in(inner, scope, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    /// The module `importlib.import_module(NAME)` imports: a literal name, or a name with one
+    /// part computed at run time (`"lib.config.%s.config" % args.script`, an f-string,
+    /// `.format`, `+`) that exactly one module of the project fits.
+    fn imported_module(&self, call: Node, scope: ScopeId, depth: u32) -> Option<String> {
+        let callee = call.child_by_field_name("function")?;
+        if !self.text(callee).ends_with("import_module")
+            || self.qualified_in(callee, scope, depth)? != "importlib.import_module"
+        {
+            return None;
+        }
+        let arguments = call.child_by_field_name("arguments")?;
+        let mut cursor = arguments.walk();
+        let given: Vec<Node> = arguments
+            .named_children(&mut cursor)
+            .filter(|a| a.kind() != "comment")
+            .collect();
+        // A `package=` makes the name relative to a package named at run time.
+        let [name] = given.as_slice() else {
+            return None;
+        };
+        if let Some(literal) = self.string_value(*name) {
+            return is_dotted_name(&literal).then_some(literal);
+        }
+        let (before, after) = self.one_computed_part(*name)?;
+        let prefix = before.strip_suffix('.')?;
+        let suffix = match after.as_str() {
+            "" => "",
+            after => after.strip_prefix('.')?,
+        };
+        if !is_dotted_name(prefix) || !(suffix.is_empty() || is_dotted_name(suffix)) {
+            return None;
+        }
+        let prefix: Vec<&str> = prefix.split('.').collect();
+        let suffix: Vec<&str> = suffix.split('.').filter(|p| !p.is_empty()).collect();
+        self.index.module_with_one_part(self.path, &prefix, &suffix)
+    }
+
+    /// The literal text before and after the one part of a string built at run time:
+    /// `"a.%s.b" % x`, `f"a.{x}.b"`, `"a.{}.b".format(x)`, `"a." + x + ".b"`.
+    fn one_computed_part(&self, expr: Node) -> Option<(String, String)> {
+        match expr.kind() {
+            "binary_operator" => {
+                let left = expr.child_by_field_name("left")?;
+                let right = expr.child_by_field_name("right")?;
+                match self.text(expr.child_by_field_name("operator")?) {
+                    "%" => {
+                        let template = self.string_value(left)?;
+                        let (before, after) = template.split_once("%s")?;
+                        (!before.contains('%') && !after.contains('%'))
+                            .then(|| (before.to_owned(), after.to_owned()))
+                    }
+                    "+" => {
+                        // `"a." + x + ".b"` parses as `("a." + x) + ".b"`.
+                        if let Some(after) = self.string_value(right) {
+                            let (before, rest) = match self.string_value(left) {
+                                Some(_) => return None,
+                                None if left.kind() == "binary_operator" => {
+                                    self.one_computed_part(left)?
+                                }
+                                None => (String::new(), String::new()),
+                            };
+                            return Some((before, rest + &after));
+                        }
+                        let before = self.string_value(left)?;
+                        Some((before, String::new()))
+                    }
+                    _ => None,
+                }
+            }
+            "string" => {
+                let mut cursor = expr.walk();
+                let mut texts = vec![String::new()];
+                for part in expr.children(&mut cursor) {
+                    match part.kind() {
+                        "string_content" => texts.last_mut()?.push_str(self.text(part)),
+                        "interpolation" => texts.push(String::new()),
+                        "escape_sequence" => return None,
+                        _ => {}
+                    }
+                }
+                match <[String; 2]>::try_from(texts) {
+                    Ok([before, after]) => Some((before, after)),
+                    Err(_) => None,
+                }
+            }
+            "call" => {
+                let callee = expr.child_by_field_name("function")?;
+                let object = callee.child_by_field_name("object")?;
+                let method = callee.child_by_field_name("attribute")?;
+                if callee.kind() != "attribute" || self.text(method) != "format" {
+                    return None;
+                }
+                let template = self.string_value(object)?;
+                let (before, after) = template.split_once("{}")?;
+                (!before.contains('{') && !after.contains('{'))
+                    .then(|| (before.to_owned(), after.to_owned()))
             }
             _ => None,
         }
@@ -594,9 +696,17 @@ impl<'a> Module<'a> {
     pub(crate) fn names_an_import(&self, expr: Node, scope: ScopeId) -> bool {
         expr.kind() == "identifier"
             && self.lookup(self.text(expr), scope).is_some_and(|ids| {
-                ids.iter()
-                    .filter_map(|id| self.bindings.get(*id))
-                    .all(|b| matches!(b.kind, BindingKind::Import { .. }))
+                ids.iter().filter_map(|id| self.bindings.get(*id)).all(|b| {
+                    match (&b.kind, b.value) {
+                        (BindingKind::Import { .. }, _) => true,
+                        // `config_module = importlib.import_module(...)`.
+                        (BindingKind::Assign, Some(value)) if ids.len() == 1 => {
+                            value.kind() == "call"
+                                && self.imported_module(value, b.scope, 0).is_some()
+                        }
+                        _ => false,
+                    }
+                })
             })
     }
 
@@ -765,6 +875,15 @@ pub(crate) fn literal_items(list: Node) -> Option<Vec<Node>> {
 /// Modules the analysis reads names of, which a star import of a project module (`from utils
 /// import *` where `utils.py` does `import argparse`) may hand on under their own names.
 const STAR_MODULES: &[&str] = &["argparse", "multiprocessing", "os", "sys", "torch", "yaml"];
+
+/// `a.b.c`: identifiers joined by dots.
+pub(crate) fn is_dotted_name(text: &str) -> bool {
+    text.split('.').all(|part| {
+        !part.is_empty()
+            && !part.starts_with(|c: char| c.is_ascii_digit())
+            && part.chars().all(|c| c.is_alphanumeric() || c == '_')
+    })
+}
 
 const BUILTINS: &[&str] = &[
     "abs",
