@@ -6784,3 +6784,83 @@ def build_loader(cfg):
     assert!(run("    cfg.DATA.NUM_WORKERS = 4\n").is_empty());
     assert!(run("    cfg.merge_from_list(['DATA.NUM_WORKERS', 2])\n").is_empty());
 }
+
+/// The project's shell scripts that run a training script (`scripts/train.sh`: `python
+/// train.py --workers 20`): when every command of them that runs the file passes a larger
+/// count than the option's default, DL201 weighs it too, and says where it comes from. The
+/// default still holds for a plain run: a default too large warns whatever the scripts pass.
+#[test]
+fn counts_the_projects_shell_scripts_pass() {
+    let train = |default: u32| {
+        format!(
+            "import argparse\n\nfrom torch.utils.data import DataLoader\n\n\ndef main():\n    \
+             parser = argparse.ArgumentParser()\n    parser.add_argument('-j', '--workers', \
+             type=int, default={default})\n    args = parser.parse_args()\n    for _ in \
+             DataLoader(list(range(8)), num_workers=args.workers):\n        pass\n\n\n\
+             if __name__ == '__main__':\n    main()\n"
+        )
+    };
+    let run = |default: u32, scripts: &[(&str, &str)]| {
+        let train = train(default);
+        let mut files = vec![("train.py", train.as_str())];
+        files.extend_from_slice(scripts);
+        let dir = project(&files);
+        let (_, items) = check_json(dir.path());
+        let messages: Vec<String> = items
+            .iter()
+            .filter(|d| d["code"] == "DL201")
+            .map(|d| d["message"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        (codes_of(&items, "DL201"), messages)
+    };
+    let bam = (
+        "scripts/bam.sh",
+        "python train.py \\\n    --workers 20 \\\n    --lr 0.1\n",
+    );
+    let (codes, messages) = run(4, &[bam]);
+    assert_eq!(codes, ["train.py:10:DL201"]);
+    assert!(
+        messages[0].starts_with(
+            "num_workers=20 (`--workers 20` in scripts/bam.sh line 1, the one command of the \
+             project's shell scripts that runs train.py, while a run without them gets 4, the \
+             default of --workers (line 8))"
+        ),
+        "{messages:?}"
+    );
+    // Every command agrees, through the script's own variable, another launcher, the short
+    // option; a command that leaves the option out gets the default.
+    let agreeing = [
+        bam,
+        (
+            "run.sh",
+            "NW=20\nCUDA_VISIBLE_DEVICES=0 torchrun --nproc_per_node=1 train.py -j=$NW\n",
+        ),
+    ];
+    assert_eq!(run(4, &agreeing).0, ["train.py:10:DL201"]);
+    let leaves_out = [bam, ("run.sh", "python train.py --lr 0.1\n")];
+    assert!(run(4, &leaves_out).0.is_empty());
+    assert!(
+        run(4, &[bam, ("run.sh", "python train.py --workers 6\n")])
+            .0
+            .is_empty()
+    );
+    assert!(
+        run(4, &[("run.sh", "python train.py --workers $1\n")])
+            .0
+            .is_empty()
+    );
+    // A script of another file, or a smaller count.
+    assert!(
+        run(4, &[("run.sh", "python other.py --workers 20\n")])
+            .0
+            .is_empty()
+    );
+    assert!(
+        run(4, &[("run.sh", "python train.py --workers 2\n")])
+            .0
+            .is_empty()
+    );
+    let (codes, messages) = run(16, &[("run.sh", "python train.py --workers 2\n")]);
+    assert_eq!(codes, ["train.py:10:DL201"]);
+    assert!(messages[0].starts_with("num_workers=16 (the default of --workers (line 8))"));
+}

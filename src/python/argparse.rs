@@ -45,11 +45,13 @@ pub(crate) use writes::{branch_runs, set_aside, setting_aside};
 
 pub(crate) use inherited::{KeptParameter, Writes, constructor_writes, kept_parameter};
 
+use crate::python::index::ProjectIndex;
 use crate::python::model::{
     AttributeAssignment, AttributeValues, Binding, BindingKind, CallSite, ClassId, FunctionId,
     MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
 };
-use crate::python::values::{Provenance, Resolved, Value, Via};
+use crate::python::scripts::Given;
+use crate::python::values::{Provenance, Resolved, ScriptPass, Value, Via};
 use crate::python::{configs, defaults, distributed, loaders, subclass, syntax};
 use crate::text::TextRange;
 
@@ -388,6 +390,12 @@ struct SetDefault {
 #[derive(Clone, Debug, PartialEq)]
 struct OptionDefault {
     flag: String,
+    /// Every option string (`-j`, `--workers`), as a command line may give it.
+    flags: Vec<String>,
+    /// How a command line's text becomes the value: the `type=` as written, and whether the
+    /// option takes a value (`store_true` takes none).
+    ty: Option<String>,
+    takes_value: bool,
     line: u32,
     at: TextRange,
     value: Value,
@@ -717,7 +725,7 @@ impl ArgparseDefaults {
         let namespace = Namespace::follow(m, arg, scope)?;
         let origin = namespace.origin()?;
         let mut table = match origin {
-            Origin::Parser(parser) => self.all_defaults(parser, m.path),
+            Origin::Parser(parser) => self.all_defaults(m.index, parser, m.path),
             Origin::Passed(external) => (*m.index.namespace_passed(m.path, external)?).clone(),
         };
         let Written { unknown, known } = written_attributes(m, &namespace)?;
@@ -758,7 +766,7 @@ impl ArgparseDefaults {
 
     /// The default of every option of `parser` and its parents that has one, located in
     /// `file`.
-    fn all_defaults(&self, parser: ParserId, file: &Path) -> NamespaceTable {
+    fn all_defaults(&self, index: &ProjectIndex, parser: ParserId, file: &Path) -> NamespaceTable {
         let mut dests: HashSet<&str> = HashSet::new();
         for options in self.lineage(parser).unwrap_or_default() {
             dests.extend(options.options.keys().map(String::as_str));
@@ -767,7 +775,7 @@ impl ArgparseDefaults {
         let values = dests
             .into_iter()
             .filter_map(|dest| {
-                let mut resolved = self.default_of(parser, dest)?;
+                let mut resolved = self.run_default(index, file, parser, dest)?;
                 if let Provenance::ArgparseDefault { file: f @ None, .. } = &mut resolved.provenance
                 {
                     *f = Some(file.to_path_buf());
@@ -826,6 +834,7 @@ impl ArgparseDefaults {
                         implicit: false,
                         file: set.file.clone(),
                         via: None,
+                        passed: None,
                     },
                 });
             }
@@ -841,10 +850,88 @@ impl ArgparseDefaults {
                     implicit: only.implicit,
                     file: only.file.clone(),
                     via: None,
+                    passed: None,
                 },
             }),
             _ => None,
         }
+    }
+
+    /// The value `dest` has on a run of `file`: [`ArgparseDefaults::default_of`], with the
+    /// larger whole number every command of the project's shell scripts that runs `file`
+    /// passes the option, when they agree on one (a command that leaves it out counts for the
+    /// default; scripts that disagree, or pass what cannot be read, add nothing). The value
+    /// stays the default, which a run without the scripts gets; the rule that warns of too
+    /// many workers weighs the scripts' count too.
+    fn run_default(
+        &self,
+        index: &ProjectIndex,
+        file: &Path,
+        parser: ParserId,
+        dest: &str,
+    ) -> Option<Resolved> {
+        let default = self.default_of(parser, dest);
+        let runs = index.script_runs(file);
+        if runs.is_empty() {
+            return default;
+        }
+        let lineage = self.lineage(parser)?;
+        let options: Vec<&OptionDefault> = lineage
+            .iter()
+            .flat_map(|o| o.options.get(dest).into_iter().flatten())
+            .collect();
+        let [option] = options.as_slice() else {
+            return default;
+        };
+        if option.flags.is_empty() || option.flags.iter().any(|f| !f.starts_with('-')) {
+            return default;
+        }
+        let mut agreed: Option<(Value, &crate::python::scripts::Run, String)> = None;
+        for run in &runs {
+            let value = match run.passed(&option.flags, option.takes_value) {
+                Given::Absent => default.as_ref()?.value.clone(),
+                Given::Unknown => return default,
+                Given::Flag => match option.takes_value {
+                    true => return default,
+                    false => Value::Bool(true),
+                },
+                Given::Value(text) => match typed(&text, option.ty.as_deref()) {
+                    Some(value) => value,
+                    None => return default,
+                },
+            };
+            if !value.is_known() {
+                return default;
+            }
+            match &agreed {
+                Some((first, ..)) if *first != value => return default,
+                Some(_) => {}
+                None => agreed = Some((value, run, written_option(run, &option.flags))),
+            }
+        }
+        let (value, run, written) = agreed?;
+        let mut default = default?;
+        let (Value::Int(larger), Value::Int(own)) = (&value, &default.value) else {
+            return Some(default);
+        };
+        if larger <= own {
+            return Some(default);
+        }
+        let runs_file = file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if let Provenance::ArgparseDefault { passed, .. } = &mut default.provenance {
+            *passed = Some(Box::new(ScriptPass {
+                value: *larger,
+                written,
+                script: run.script.clone(),
+                line: run.line,
+                runs: runs.len(),
+                runs_file,
+            }));
+        }
+        Some(default)
     }
 
     /// `parser` and its parents, each once; `None` for one the file does not build.
@@ -1104,7 +1191,7 @@ impl ArgparseDefaults {
         let before = match (last, origin) {
             (Some(write), _) => written(m, write, depth),
             (None, Origin::Parser(parser)) if defined => self
-                .default_of(parser, attribute)
+                .run_default(m.index, m.path, parser, attribute)
                 .ok_or_else(|| self.default_why(parser, attribute)),
             (None, Origin::Parser(_)) => {
                 Err(format!("no option of the parser writes `{attribute}`"))
@@ -1901,6 +1988,9 @@ fn library_options(m: &Module, call: Node, dests: &[&str]) -> ParserOptions {
             .or_default()
             .push(OptionDefault {
                 flag: format!("--{dest}"),
+                flags: Vec::new(),
+                ty: None,
+                takes_value: true,
                 line: m.line(call.start_byte()),
                 at: Module::range(call),
                 value: Value::Unknown,
@@ -4301,6 +4391,38 @@ fn other_parser_default(m: &Module, parser: Node, dest: &str, scope: ScopeId) ->
     found
 }
 
+/// A command line's text as the option's `type=` makes it: an `int`, a `float`, a `str`
+/// (no `type=`); `None` for another type, or text it does not take.
+fn typed(text: &str, ty: Option<&str>) -> Option<Value> {
+    match ty {
+        Some("int") => text.trim().parse().ok().map(Value::Int),
+        Some("float") => text.trim().parse().ok().map(Value::Float),
+        None | Some("str") => Some(Value::Str(text.to_owned())),
+        Some(_) => None,
+    }
+}
+
+/// How `run` writes the option: `--workers 20`, `--workers=20`, `--fp16`.
+fn written_option(run: &crate::python::scripts::Run, flags: &[String]) -> String {
+    let words: Vec<&str> = run
+        .args
+        .iter()
+        .map(|w| w.as_deref().unwrap_or("$?"))
+        .collect();
+    let at = words.iter().rposition(|w| {
+        let name = w.split_once('=').map_or(*w, |(n, _)| n);
+        flags.iter().any(|f| f == name)
+    });
+    match at {
+        Some(i) if words[i].contains('=') => words[i].to_owned(),
+        Some(i) => match words.get(i + 1) {
+            Some(value) if !value.starts_with("--") => format!("{} {value}", words[i]),
+            _ => words[i].to_owned(),
+        },
+        None => String::new(),
+    }
+}
+
 fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut ParserOptions) {
     let Some(args) = call.child_by_field_name("arguments") else {
         options.opaque = true;
@@ -4360,6 +4482,12 @@ fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
             .trim_start_matches('-')
             .replace('-', "_"),
     };
+    // `store_true`, `store_const`, `count`: the option alone.
+    let takes_value = match &action {
+        None => true,
+        Some(Some(a)) => matches!(a.as_str(), "store" | "append" | "extend"),
+        Some(None) => false,
+    };
     let (value, implicit) = if positional || required {
         (Value::Unknown, false)
     } else if let Some(default) = default {
@@ -4394,6 +4522,9 @@ fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
         .or_default()
         .push(OptionDefault {
             flag: long.unwrap_or(first).clone(),
+            flags: flags.clone(),
+            ty: ty.map(str::to_owned),
+            takes_value,
             line: m.line(call.start_byte()),
             at: Module::range(call),
             value,

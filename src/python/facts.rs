@@ -77,6 +77,10 @@ pub struct ArgumentFact {
     /// loader: its value on each caller's path (what DL201 checks).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub by_caller: Vec<PathFact>,
+    /// The larger count the project's shell scripts all pass for the option the value is the
+    /// default of (what DL201 checks beside the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_scripts: Option<PathFact>,
     /// The resolved value behind `value`, for renderers that word its origin themselves.
     #[serde(skip)]
     pub resolved: Option<Resolved>,
@@ -192,6 +196,7 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
         origin: String::new(),
         unknown_because: None,
         by_caller: Vec::new(),
+        by_scripts: None,
         resolved: None,
         conditional: false,
     };
@@ -254,6 +259,10 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
                 notes.extend(path_note(&arg.value, Lang::En).map(str::to_owned));
                 notes.push(how);
                 fact.origin = notes.join(", ");
+                fact.by_scripts = arg.value.script_pass().map(|pass| PathFact {
+                    value: pass.value.to_string(),
+                    when: pass.note(Lang::En, None),
+                });
                 fact.resolved = Some(arg.value.clone());
             } else if arg.conditional {
                 fact.origin = format!("set only under a condition, {how}");
@@ -355,6 +364,13 @@ pub fn render_text(path: &str, facts: &[LoaderFacts]) -> String {
             match &a.value {
                 Some(v) => {
                     let _ = writeln!(out, "    {name} = {v}: {}", a.origin);
+                    if let Some(scripts) = &a.by_scripts {
+                        let _ = writeln!(
+                            out,
+                            "        the project's shell scripts pass {}: {}",
+                            scripts.value, scripts.when
+                        );
+                    }
                 }
                 None => {
                     let _ = writeln!(out, "    {name} unknown: {}", a.origin);

@@ -47,7 +47,7 @@ use crate::python::model::{BindingKind, FunctionId, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
 use crate::python::values::{Provenance, Resolved, Via};
 use crate::python::workers::{self, Facts};
-use crate::python::{syntax, transforms};
+use crate::python::{fs, scripts, syntax, transforms};
 
 /// Files larger than this are generated or data, not code a Dataset is defined in.
 const MAX_FILE_BYTES: u64 = 4 << 20;
@@ -117,6 +117,9 @@ pub struct ProjectIndex {
     /// The folders outside any package that hold a top-level module, by the module's name,
     /// for each root ([`ProjectIndex::script_folder_module`]).
     script_modules: Mutex<HashMap<PathBuf, Arc<ScriptModules>>>,
+    /// The runs of the project's Python files by its shell scripts, for each root
+    /// ([`ProjectIndex::script_runs`]).
+    script_runs: Mutex<HashMap<PathBuf, Arc<ScriptRuns>>>,
     /// Whether a file of the project may write a key of a module-level config, by the
     /// config's file and the key ([`ProjectIndex::may_write_shared`]).
     shared_writes: Mutex<HashMap<(PathBuf, String, bool), bool>>,
@@ -170,6 +173,9 @@ struct ModuleFiles {
 /// Given the text of a file not yet summarised and a name, whether the file is worth parsing
 /// for what is asked of the name.
 type TextGate<'g> = dyn Fn(&Path, &str, &str) -> bool + 'g;
+
+/// Python file → the commands of the project's shell scripts that run it.
+type ScriptRuns = HashMap<PathBuf, Vec<scripts::Run>>;
 
 /// Top-level module name → the folders outside any package that hold it (as `name.py` or a
 /// folder `name/`).
@@ -672,6 +678,7 @@ impl ProjectIndex {
     /// A config file changed, appeared or went away: what was gathered from the project's
     /// config files is gathered again.
     pub fn forget_configs(&self) {
+        lock(&self.script_runs).clear();
         lock(&self.configs_passed).clear();
         lock(&self.config_listings).clear();
         lock(&self.shipped_words).clear();
@@ -689,6 +696,7 @@ impl ProjectIndex {
         lock(&self.config_listings).clear();
         lock(&self.shipped_words).clear();
         lock(&self.script_modules).clear();
+        lock(&self.script_runs).clear();
         self.forget_shared_writes(None);
         self.forget_modules();
     }
@@ -1499,18 +1507,11 @@ impl ProjectIndex {
         if let Some(files) = lock(&self.config_listings).get(base) {
             return Arc::clone(files);
         }
-        let here = base.as_os_str().is_empty();
-        let files: Vec<PathBuf> =
-            ignore::WalkBuilder::new(if here { Path::new(".") } else { base })
-                .require_git(false)
-                .sort_by_file_path(Path::cmp)
-                .build()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
-                .map(ignore::DirEntry::into_path)
-                .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml"))
-                .take(MAX_CONFIG_FILES)
-                .collect();
+        let files: Vec<PathBuf> = fs::files_under(base, None, true, |p| {
+            p.extension().is_some_and(|e| e == "yaml" || e == "yml")
+        })
+        .take(MAX_CONFIG_FILES)
+        .collect();
         let files = Arc::new(files);
         lock(&self.config_listings).insert(base.to_path_buf(), Arc::clone(&files));
         files
@@ -1540,6 +1541,27 @@ impl ProjectIndex {
             .filter(|r| file.starts_with(r))
             .max_by_key(|r| r.components().count())
             .cloned()
+    }
+
+    /// The commands of the shell scripts of `file`'s project that run it (`python main.py
+    /// --num_workers=32`, see [`scripts`]), the project's scripts read once.
+    pub(crate) fn script_runs(&self, file: &Path) -> Vec<scripts::Run> {
+        if self.reader.is_none() {
+            return Vec::new();
+        }
+        let Some(root) = self.root_of(file) else {
+            return Vec::new();
+        };
+        let known = lock(&self.script_runs).get(&root).cloned();
+        let runs = match known {
+            Some(runs) => runs,
+            None => {
+                let runs = Arc::new(scripts::runs_under(&root));
+                lock(&self.script_runs).insert(root, Arc::clone(&runs));
+                runs
+            }
+        };
+        runs.get(&fs::normalised(file)).cloned().unwrap_or_default()
     }
 
     /// The Python files under `base`, honouring ignore files, listed once.
@@ -3256,20 +3278,10 @@ fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
 /// files. A relative path's folder may be the empty path: the current folder, whose files are
 /// named as the importing files are (`main.py`, not `./main.py`).
 fn python_files(base: &Path, max_depth: Option<usize>) -> Vec<PathBuf> {
-    let here = base.as_os_str().is_empty();
-    ignore::WalkBuilder::new(if here { Path::new(".") } else { base })
-        .require_git(false)
-        .max_depth(max_depth)
-        .build()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_some_and(|t| t.is_file()))
-        .map(ignore::DirEntry::into_path)
-        .filter(|p| p.extension().is_some_and(|e| e == "py"))
-        .map(|p| match p.strip_prefix(".") {
-            Ok(rest) if here => rest.to_path_buf(),
-            _ => p,
-        })
-        .collect()
+    fs::files_under(base, max_depth, false, |p| {
+        p.extension().is_some_and(|e| e == "py")
+    })
+    .collect()
 }
 
 /// The top-level modules of `files` by name: `main/config.py` gives `config` → `main`, and

@@ -266,6 +266,10 @@ pub enum Provenance {
         file: Option<PathBuf>,
         /// The call of that file that hands the namespace on towards the use.
         via: Option<Box<Via>>,
+        /// The larger count every command of the project's shell scripts that runs the file
+        /// passes for the option, when they agree on one (the value stays the default: a run
+        /// without the scripts gets it).
+        passed: Option<Box<ScriptPass>>,
     },
     /// The default of a function's parameter, where every call found leaves it out (a script's
     /// `main()`, a class constructed from a config): `function` is `main` or
@@ -343,6 +347,74 @@ pub enum Provenance {
     /// The default of the loader's own callee (a catalogue entry or a project subclass), which
     /// differs from DataLoader's.
     EntryDefault { entry: EntryName },
+}
+
+/// An option's value as the project's shell scripts pass it (`--workers 20` in
+/// `scripts/train.sh`), every command of them that runs the file agreeing.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptPass {
+    pub value: i64,
+    /// The option and value as the first command writes them.
+    pub written: String,
+    /// That command's script and line.
+    pub script: PathBuf,
+    pub line: u32,
+    /// How many commands run the file, and its name.
+    pub runs: usize,
+    pub runs_file: String,
+}
+
+impl ScriptPass {
+    /// Where the value comes from, in `lang`, naming the option's `default` (as the default's
+    /// provenance says it) beside it.
+    pub fn note(&self, lang: Lang, default: Option<&str>) -> String {
+        match lang {
+            Lang::En => self.note_en(default),
+            Lang::Zh => self.note_zh(default),
+        }
+    }
+
+    fn note_en(&self, default: Option<&str>) -> String {
+        let shown = shown_script(&self.script);
+        let every = match self.runs {
+            1 => format!(
+                "the one command of the project's shell scripts that runs {}",
+                self.runs_file
+            ),
+            n => format!(
+                "as every one of the {n} commands of the project's shell scripts that run {} \
+                 passes it",
+                self.runs_file
+            ),
+        };
+        let passed = format!("`{}` in {shown} line {}, {every}", self.written, self.line);
+        match default {
+            Some(default) => format!("{passed}, while a run without them gets {default}"),
+            None => passed,
+        }
+    }
+
+    fn note_zh(&self, default: Option<&str>) -> String {
+        let shown = shown_script(&self.script);
+        let every = match self.runs {
+            1 => format!("项目中运行 {} 的唯一一条 shell 脚本命令", self.runs_file),
+            n => format!(
+                "项目的 shell 脚本中运行 {} 的全部 {n} 条命令都这样传入",
+                self.runs_file
+            ),
+        };
+        let passed = format!("{shown} 第 {} 行的 `{}`，{every}", self.line, self.written);
+        match default {
+            Some(default) => format!("{passed}；不经脚本运行时为{default}"),
+            None => passed,
+        }
+    }
+}
+
+/// A script's path as its project's listing gives it, without a leading `./`.
+fn shown_script(script: &Path) -> String {
+    let shown = script.strip_prefix(".").unwrap_or(script);
+    shown.to_string_lossy().into_owned()
 }
 
 /// Why a value read from a configuration file stays unknown.
@@ -682,6 +754,18 @@ impl Resolved {
         }
     }
 
+    /// The larger count the project's shell scripts pass for the argparse option the value is
+    /// the default of.
+    pub fn script_pass(&self) -> Option<&ScriptPass> {
+        match &self.provenance {
+            Provenance::ArgparseDefault {
+                passed: Some(passed),
+                ..
+            } => Some(passed),
+            _ => None,
+        }
+    }
+
     /// Where the value is written when that is not where it is used (a constant's
     /// assignment, an argparse option).
     pub fn defined_at(&self) -> Option<TextRange> {
@@ -837,6 +921,7 @@ mod tests {
                 implicit: false,
                 file: None,
                 via: None,
+                passed: None,
             },
         };
         assert_eq!(
@@ -851,6 +936,7 @@ mod tests {
                 implicit: false,
                 file: Some(PathBuf::from("/p/main.py")),
                 via: None,
+                passed: None,
             },
             ..r
         };
@@ -870,6 +956,7 @@ mod tests {
                     file: PathBuf::from("/p/run.py"),
                     line: 17,
                 })),
+                passed: None,
             },
             ..elsewhere
         };

@@ -12,20 +12,27 @@ pub fn is_python(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "py" || e == "pyi")
 }
 
-/// A YAML file: a config the analysis may read.
-pub fn is_yaml(path: &Path) -> bool {
-    path.extension().is_some_and(|e| e == "yaml" || e == "yml")
+/// A YAML file, a config the analysis may read; or a shell script, whose commands may pass
+/// the options of the project's scripts.
+pub fn is_config(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e == "yaml" || e == "yml" || e == "sh")
 }
 
-/// The registration of `workspace/didChangeWatchedFiles` for Python and YAML files, for a
-/// client that registers capabilities dynamically.
+/// The registration of `workspace/didChangeWatchedFiles` for Python, YAML and shell files,
+/// for a client that registers capabilities dynamically.
 pub fn watcher_registration() -> Option<Registration> {
     let watch = |glob: &str| FileSystemWatcher {
         glob_pattern: GlobPattern::String(glob.into()),
         kind: None,
     };
     let options = DidChangeWatchedFilesRegistrationOptions {
-        watchers: vec![watch("**/*.py"), watch("**/*.yaml"), watch("**/*.yml")],
+        watchers: vec![
+            watch("**/*.py"),
+            watch("**/*.yaml"),
+            watch("**/*.yml"),
+            watch("**/*.sh"),
+        ],
     };
     Some(Registration {
         id: "dldoctor/watch-python".into(),

@@ -185,8 +185,8 @@ impl Session {
         used
     }
 
-    /// A YAML file changed, appeared or went away: the configs read from the project's files
-    /// are read again.
+    /// A YAML file or shell script changed, appeared or went away: the configs and scripts
+    /// read from the project's files are read again.
     pub fn config_file_changed(&self) {
         self.index.forget_configs();
         self.epoch.fetch_add(1, Ordering::SeqCst);

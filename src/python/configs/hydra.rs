@@ -4,13 +4,14 @@
 //! named `x.yml` is read from `x.yml` under Hydra's defaults before 1.2 (no `version_base`, or
 //! an older one), as Hydra does; later ones look for `x.yml.yaml`.
 
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use tree_sitter::Node;
 
 use super::Config;
 use super::yaml::{self, Leaf, LoadError};
+use crate::python::fs::normalised;
 use crate::python::model::{BindingKind, FunctionDef, Module, ScopeId, positional_args};
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
@@ -65,8 +66,8 @@ pub(super) fn entry_config<'a>(
     let path_node = argument("config_path", 0)?;
     let dir = match m.string_value(path_node) {
         Some(literal) if literal.contains("://") => return None,
-        Some(literal) => normalize(&here.join(literal)),
-        None => normalize(&from_file(m, path_node, 0)?),
+        Some(literal) => normalised(&here.join(literal)),
+        None => normalised(&from_file(m, path_node, 0)?),
     };
     let name_node = argument("config_name", 1)?;
     let config_name = match m.string_value(name_node) {
@@ -239,14 +240,14 @@ pub(super) fn load_relative(m: &Module, relative: &str) -> Option<(yaml::Node, S
     } else {
         here.ancestors()
             .take(5)
-            .map(|d| normalize(&d.join(relative)))
+            .map(|d| normalised(&d.join(relative)))
             .collect()
     };
     let path = candidates
         .iter()
         .find(|p| p.is_file())
         .cloned()
-        .unwrap_or_else(|| normalize(&here.join(relative)));
+        .unwrap_or_else(|| normalised(&here.join(relative)));
     let shown = shown(here, &path);
     let tree = match &*yaml::load(&path) {
         Ok(tree) => tree.clone(),
@@ -562,28 +563,11 @@ fn package_directive(file: &Path, group: &[String]) -> bool {
     })
 }
 
-/// `a/./b/../c` as `a/c`, without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 /// A config file as the Python file in `here` would name it: relative to its folder or one
 /// of the folders above (`../conf/config.yaml`).
 pub(super) fn shown(here: &Path, file: &Path) -> String {
-    let here = normalize(here);
-    let file = &normalize(file);
+    let here = normalised(here);
+    let file = &normalised(file);
     let mut up = String::new();
     for base in here.ancestors().take(4) {
         if let Ok(rest) = file.strip_prefix(base) {
@@ -602,10 +586,9 @@ mod tests {
     fn config_files_are_named_from_the_file_using_them() {
         let here = Path::new("/p/src/demucs");
         assert_eq!(
-            shown(here, &normalize(&here.join("../../conf/config.yaml"))),
+            shown(here, &normalised(&here.join("../../conf/config.yaml"))),
             "../../conf/config.yaml"
         );
         assert_eq!(shown(here, Path::new("/p/src/demucs/c.yaml")), "c.yaml");
-        assert_eq!(normalize(Path::new("/a/./b/../c")), PathBuf::from("/a/c"));
     }
 }

@@ -167,7 +167,10 @@ pub(crate) fn shipped_words(
     if files.is_empty() {
         return None;
     }
-    let listed: HashSet<PathBuf> = files.iter().map(|f| normalised(f)).collect();
+    let listed: HashSet<PathBuf> = files
+        .iter()
+        .map(|f| crate::python::fs::normalised(f))
+        .collect();
     let mut words = HashSet::new();
     for file in &files {
         let text = reader(file)?;
@@ -190,23 +193,8 @@ fn bases_listed(text: &str, file: &Path, listed: &HashSet<PathBuf>) -> bool {
         let named = [".py", ".yaml", ".yml", ".json"]
             .iter()
             .any(|e| quoted.ends_with(e));
-        !named || listed.contains(&normalised(&folder.join(quoted)))
+        !named || listed.contains(&crate::python::fs::normalised(&folder.join(quoted)))
     })
-}
-
-/// `a/b/../c` as `a/c`, without asking the file system.
-fn normalised(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            std::path::Component::CurDir => {}
-            std::path::Component::ParentDir if out.file_name().is_some() => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 /// The keys a copy of a config read from a file named only at run time may write: `for k, v

@@ -179,6 +179,14 @@ A rewrite in the function that builds the loader (`if args.batch_size == -1: arg
 36`, then `num_workers=min(32, args.batch_size)`) counts when the function runs once (one call,
 no loop around it) and its condition is decided under the defaults.
 
+The project's shell scripts count too: when every command of its `*.sh` files that runs the
+script (`python train.py --workers 20`, also through `torchrun`, `deepspeed`, `accelerate
+launch` or `python -m`, found from the script's folder or one above it; `$NAME` read from
+the script's own `NAME=value` lines) passes the option the same count, larger than its
+default, that count is checked too: a README's `bash scripts/train.sh` runs it. A command
+that leaves the option out counts for the default; commands that disagree, or pass what
+cannot be read (`--workers $1`), add nothing.
+
 ## Why is this bad?
 Each worker is a process that decodes and augments samples. More workers than CPUs do not
 load faster: they compete for the same cores with the training process, each holds a copy of
@@ -255,6 +263,21 @@ pub fn check(checker: &mut Checker) {
                 None => continue,
             },
         };
+        // The project's shell scripts may all pass a larger count than the default a run
+        // without them gets (`--workers 20` in `scripts/train.sh`).
+        let scripts = loader.argument(Param::NumWorkers).and_then(|arg| {
+            arg.value
+                .script_pass()
+                .filter(|p| p.value > n)
+                .map(|p| (arg, p))
+        });
+        let (n, path) = match scripts {
+            Some((arg, pass)) => {
+                let note = |lang| pass.note(lang, Some(&arg.value.describe(lang)));
+                (pass.value, Some([note(Lang::En), note(Lang::Zh)]))
+            }
+            None => (n, path),
+        };
         if n <= i64::from(limit) || never_iterated(checker, loader) {
             continue;
         }
@@ -295,7 +318,7 @@ pub fn check(checker: &mut Checker) {
             continue;
         };
         let mut d = RULE.diagnostic(arg.anchor, message).zh(message_zh);
-        if let Some(at) = arg.value.defined_at() {
+        if let Some(at) = arg.value.defined_at().filter(|_| scripts.is_none()) {
             d = d.with_related_in(
                 arg.value.defined_in(),
                 at,

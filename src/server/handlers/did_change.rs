@@ -74,14 +74,14 @@ pub async fn did_close(session: &Arc<Session>, params: DidCloseTextDocumentParam
 /// forgotten, and the open files analysed again if one was used or a file appeared or went
 /// away (an import that found nothing may find it now). An open file's own text is the
 /// editor's, not the disk's, but a summary read from disk before it was opened is dropped too.
-/// A YAML file that changes may be a config the analysis read: every open file is analysed
-/// again.
+/// A YAML file or shell script that changes may be a config the analysis read: every open
+/// file is analysed again.
 pub async fn did_change_watched_files(session: &Arc<Session>, params: DidChangeWatchedFilesParams) {
     let mut changed = false;
     for event in &params.changes {
         let path = uri_path(&event.uri);
-        // A config file: what was read from the shipped configs is read again.
-        if crate::server::index::is_yaml(&path) {
+        // A config file or script: what was read from the shipped ones is read again.
+        if crate::server::index::is_config(&path) {
             session.config_file_changed();
             changed = true;
             continue;

@@ -1,0 +1,410 @@
+//! The shell scripts a project ships to run its Python scripts (`scripts/train.sh`:
+//! `python main.py --num_workers=32 --lr 5e-5 ...`): a research repository's README usually
+//! says to run one of them, so what they pass on the command line is what a run gets. Each
+//! `*.sh` file is read once per project: its commands that launch a Python file (through
+//! `python`, `python3.x`, `torchrun`, `deepspeed`, `accelerate launch`, or `python -m
+//! torch.distributed.launch`; or a module with `python -m pkg.train`), the file found from the
+//! script's folder or one above it (scripts run from the folder of the code, or from the top),
+//! and the words that follow it. `NAME=value` lines of the script give `$NAME` and `${NAME}`;
+//! any other `$` leaves a word unknown.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::python::fs::{self, normalised};
+
+/// A script larger than this is no launcher.
+const MAX_SCRIPT_BYTES: u64 = 256 * 1024;
+
+/// More shell scripts than this under a project and none is read.
+const MAX_SCRIPTS: usize = 2000;
+
+/// One command of a shell script that runs a Python file of the project.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Run {
+    /// The script, as the project's listing names it.
+    pub script: PathBuf,
+    /// The 1-based line the command starts on.
+    pub line: u32,
+    /// The words after the Python file, up to the end of the command; `None` for a word
+    /// holding a shell expansion that cannot be read.
+    pub args: Vec<Option<String>>,
+}
+
+/// What a run passes for an option.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Given {
+    /// The option is not on the command line.
+    Absent,
+    /// The option alone (`--fp16`).
+    Flag,
+    /// The option with a value (`--workers 20`, `--workers=20`).
+    Value(String),
+    /// The option with a value that cannot be read (`--workers $N`).
+    Unknown,
+}
+
+impl Run {
+    /// What this run passes for the option spelled any of `flags` (the last one given wins,
+    /// as argparse takes it).
+    pub(crate) fn passed(&self, flags: &[String], takes_value: bool) -> Given {
+        let mut found = Given::Absent;
+        let mut words = self.args.iter().peekable();
+        while let Some(word) = words.next() {
+            let Some(word) = word else {
+                continue;
+            };
+            let (name, inline) = match word.split_once('=') {
+                Some((name, value)) if name.starts_with('-') => (name, Some(value)),
+                _ => (word.as_str(), None),
+            };
+            if !flags.iter().any(|f| f == name) {
+                continue;
+            }
+            found = match (inline, takes_value) {
+                (Some(value), _) => Given::Value(value.to_owned()),
+                (None, false) => Given::Flag,
+                (None, true) => match words.next() {
+                    Some(Some(value)) if !is_option(value) => Given::Value(value.clone()),
+                    Some(None) => Given::Unknown,
+                    _ => Given::Unknown,
+                },
+            };
+        }
+        found
+    }
+}
+
+/// `--x` or `-x`, but not a negative number.
+fn is_option(word: &str) -> bool {
+    word.starts_with('-') && word.parse::<f64>().is_err()
+}
+
+/// The runs of every shell script under `root`, by the Python file each runs (as the
+/// listing names files: `root` joined with the path below it).
+pub(crate) fn runs_under(root: &Path) -> HashMap<PathBuf, Vec<Run>> {
+    let scripts: Vec<PathBuf> = fs::files_under(root, None, true, |p| {
+        p.extension().is_some_and(|e| e == "sh")
+    })
+    .take(MAX_SCRIPTS + 1)
+    .collect();
+    let mut runs: HashMap<PathBuf, Vec<Run>> = HashMap::new();
+    if scripts.len() > MAX_SCRIPTS {
+        return runs;
+    }
+    for script in scripts {
+        let Some(text) = read_script(&script) else {
+            continue;
+        };
+        for (line, words) in commands(&text) {
+            let Some((target, args)) = launched(&words) else {
+                continue;
+            };
+            let Some(file) = find_target(&script, root, &target) else {
+                continue;
+            };
+            runs.entry(file).or_default().push(Run {
+                script: script.clone(),
+                line,
+                args,
+            });
+        }
+    }
+    runs
+}
+
+fn read_script(path: &Path) -> Option<String> {
+    let meta = std::fs::metadata(path).ok()?;
+    if meta.len() > MAX_SCRIPT_BYTES {
+        return None;
+    }
+    String::from_utf8(std::fs::read(path).ok()?).ok()
+}
+
+/// A Python file or module a command names.
+#[derive(Debug, PartialEq)]
+enum Target {
+    File(String),
+    Module(String),
+}
+
+/// The commands of a script, each with the line it starts on and its words (`None` for a
+/// word with an expansion the script's own `NAME=value` lines do not give). A line ending
+/// in `\` goes on on the next; `;`, `&&`, `||`, `|` and `&` end a command.
+fn commands(text: &str) -> Vec<(u32, Vec<Option<String>>)> {
+    let mut out = Vec::new();
+    let mut variables: HashMap<String, String> = HashMap::new();
+    let mut logical = String::new();
+    let mut start = 0u32;
+    for (i, raw) in text.lines().enumerate() {
+        let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        if logical.is_empty() {
+            start = line;
+        }
+        match raw.strip_suffix('\\') {
+            Some(rest) => {
+                logical.push_str(rest);
+                logical.push(' ');
+                continue;
+            }
+            None => logical.push_str(raw),
+        }
+        let Some(words) = shlex::split(&logical) else {
+            logical.clear();
+            continue;
+        };
+        logical.clear();
+        // `NAME=value` (or `export NAME=value`) alone on its line: a variable later commands
+        // may expand.
+        let assignment = match words.as_slice() {
+            [word] => Some(word),
+            [export, word] if export == "export" => Some(word),
+            _ => None,
+        };
+        if let Some(word) = assignment
+            && let Some((name, value)) = word.split_once('=')
+            && is_shell_name(name)
+        {
+            match expand(value, &variables) {
+                Some(value) => variables.insert(name.to_owned(), value),
+                None => variables.remove(name),
+            };
+            continue;
+        }
+        let mut command = Vec::new();
+        for mut word in words {
+            // `done;`: the separator written against the word.
+            let ends = word.len() > 1 && word.ends_with(';');
+            if ends {
+                word.pop();
+            }
+            if ends || matches!(word.as_str(), ";" | "&&" | "||" | "|" | "&") {
+                if ends {
+                    command.push(expand(&word, &variables));
+                }
+                if !command.is_empty() {
+                    out.push((start, std::mem::take(&mut command)));
+                }
+                continue;
+            }
+            command.push(expand(&word, &variables));
+        }
+        if !command.is_empty() {
+            out.push((start, command));
+        }
+    }
+    out
+}
+
+fn is_shell_name(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with(|c: char| c.is_ascii_digit())
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `word` with `$NAME` and `${NAME}` replaced by the script's own values; `None` when it
+/// holds another expansion (`$1`, `$(...)`, a name the script does not set) or a backquote.
+fn expand(word: &str, variables: &HashMap<String, String>) -> Option<String> {
+    if word.contains('`') {
+        return None;
+    }
+    let mut out = String::new();
+    let mut rest = word;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        let (name, tail) = match after.strip_prefix('{') {
+            Some(braced) => {
+                let end = braced.find('}')?;
+                (&braced[..end], &braced[end + 1..])
+            }
+            None => {
+                let end = after
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(after.len());
+                (&after[..end], &after[end..])
+            }
+        };
+        if !is_shell_name(name) {
+            return None;
+        }
+        out.push_str(variables.get(name)?);
+        rest = tail;
+    }
+    out.push_str(rest);
+    Some(out)
+}
+
+/// The Python file or module a command launches, and the words after it; `None` for a
+/// command that launches none.
+fn launched(words: &[Option<String>]) -> Option<(Target, Vec<Option<String>>)> {
+    let mut launcher = false;
+    let mut module_next = false;
+    for (i, word) in words.iter().enumerate() {
+        let Some(word) = word else {
+            if launcher {
+                return None;
+            }
+            continue;
+        };
+        let rest = || words[i + 1..].to_vec();
+        if module_next {
+            module_next = false;
+            // A launcher module runs the file named after it.
+            if matches!(
+                word.as_str(),
+                "torch.distributed.launch" | "torch.distributed.run"
+            ) {
+                continue;
+            }
+            return Some((Target::Module(word.clone()), rest()));
+        }
+        if launcher {
+            if word == "-m" {
+                module_next = true;
+                continue;
+            }
+            if word.ends_with(".py") && !word.starts_with('-') {
+                return Some((Target::File(word.clone()), rest()));
+            }
+            continue;
+        }
+        let program = word.rsplit('/').next().unwrap_or(word);
+        launcher = is_python(program)
+            || matches!(
+                program,
+                "torchrun" | "deepspeed" | "accelerate" | "horovodrun"
+            );
+    }
+    None
+}
+
+/// `python`, `python3`, `python3.11`.
+fn is_python(program: &str) -> bool {
+    program
+        .strip_prefix("python")
+        .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+}
+
+/// The file of the project `target` names, from the script's folder or a folder above it up
+/// to `root`, nearest first, as the listing would name it.
+fn find_target(script: &Path, root: &Path, target: &Target) -> Option<PathBuf> {
+    let relative: PathBuf = match target {
+        Target::File(file) => {
+            let path = Path::new(file);
+            if path.is_absolute() {
+                return None;
+            }
+            path.to_path_buf()
+        }
+        Target::Module(module) => {
+            let parts: Vec<&str> = module.split('.').collect();
+            if !parts.iter().all(|p| is_shell_name(p)) {
+                return None;
+            }
+            let mut path: PathBuf = parts.iter().collect();
+            path.set_extension("py");
+            path
+        }
+    };
+    let mut folder = script.parent();
+    while let Some(dir) = folder {
+        let candidate = normalised(&dir.join(&relative));
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        if dir == root || dir.as_os_str().is_empty() {
+            break;
+        }
+        folder = dir.parent();
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(text: &str) -> Vec<(u32, Vec<Option<String>>)> {
+        commands(text)
+    }
+
+    #[test]
+    fn commands_join_continued_lines_and_expand_the_scripts_own_variables() {
+        let text = "#!/bin/bash\nNW=16\nCUDA_VISIBLE_DEVICES=0 python main.py --gpus \"0\" \\\n   \
+                    --num_workers=$NW \\\n   --lr ${LR}\necho done; python eval.py -j 4\n";
+        let found = words(text);
+        let (line, command) = &found[0];
+        assert_eq!(*line, 3);
+        let (target, args) = launched(command).unwrap();
+        assert_eq!(target, Target::File("main.py".into()));
+        assert_eq!(args[2], Some("--num_workers=16".into()));
+        // `LR` is not set by the script.
+        assert_eq!(args[4], None);
+        let (target, args) = launched(&found[2].1).unwrap();
+        assert_eq!(target, Target::File("eval.py".into()));
+        assert_eq!(args, [Some("-j".into()), Some("4".into())]);
+        assert!(launched(&found[1].1).is_none());
+    }
+
+    #[test]
+    fn launchers_and_modules() {
+        let launch = |text: &str| launched(&words(text)[0].1).map(|(t, _)| t);
+        assert_eq!(
+            launch("torchrun --nproc_per_node=8 tools/train.py --workers 4"),
+            Some(Target::File("tools/train.py".into()))
+        );
+        assert_eq!(
+            launch("python -m torch.distributed.launch --nproc_per_node 2 train.py"),
+            Some(Target::File("train.py".into()))
+        );
+        assert_eq!(
+            launch("python3.10 -m src.train --workers 4"),
+            Some(Target::Module("src.train".into()))
+        );
+        assert_eq!(
+            launch("accelerate launch --config_file a.yaml train.py"),
+            Some(Target::File("train.py".into()))
+        );
+        assert_eq!(launch("cp train.py backup.py"), None);
+        assert_eq!(launch("$PYTHON train.py"), None);
+    }
+
+    #[test]
+    fn what_a_run_passes() {
+        let run = |line: &str| Run {
+            script: PathBuf::from("run.sh"),
+            line: 1,
+            args: launched(&words(line)[0].1).unwrap().1,
+        };
+        let flags = ["--workers".to_owned(), "-j".to_owned()];
+        assert_eq!(
+            run("python t.py --workers 20 --lr 0.1").passed(&flags, true),
+            Given::Value("20".into())
+        );
+        assert_eq!(
+            run("python t.py -j=3 --workers=5").passed(&flags, true),
+            Given::Value("5".into())
+        );
+        assert_eq!(
+            run("python t.py --lr 0.1").passed(&flags, true),
+            Given::Absent
+        );
+        assert_eq!(
+            run("python t.py --workers $N").passed(&flags, true),
+            Given::Unknown
+        );
+        assert_eq!(
+            run("python t.py --workers --lr 1").passed(&flags, true),
+            Given::Unknown
+        );
+        assert_eq!(
+            run("python t.py --workers").passed(&flags, false),
+            Given::Flag
+        );
+        assert_eq!(
+            run("python t.py --shift -1 --workers 2").passed(&["--shift".to_owned()], true),
+            Given::Value("-1".into())
+        );
+    }
+}
