@@ -6693,6 +6693,69 @@ def build_dataloaders(cfg, settings):
     assert!(codes.is_empty(), "{text}");
 }
 
+/// The same family's distillation script merges a teacher's file named at run time into the
+/// same module-level config after the student's: every shipped file agreeing, the count
+/// stands. The builder module is chosen by a computed name too, and its function fetched by
+/// `getattr(module, "build_dataloaders")`.
+#[test]
+fn two_files_named_at_run_time_and_a_builder_fetched_by_getattr() {
+    let config = "\
+import yaml
+from easydict import EasyDict as edict
+
+cfg = edict()
+cfg.TRAIN = edict()
+cfg.TRAIN.NUM_WORKER = 4
+
+
+def _update_config(base_cfg, exp_cfg):
+    for k, v in exp_cfg.items():
+        base_cfg[k] = v
+
+
+def update_config_from_file(filename):
+    with open(filename) as f:
+        _update_config(cfg, edict(yaml.safe_load(f)))
+";
+    let script = "\
+import importlib
+
+
+def run(settings):
+    config_module = importlib.import_module(\"lib.config.%s.config\" % settings.script_name)
+    cfg = config_module.cfg
+    config_module.update_config_from_file(settings.cfg_file)
+    teacher = importlib.import_module(\"lib.config.%s.config\" % settings.script_teacher)
+    teacher.update_config_from_file(settings.cfg_file_teacher)
+    builder_module = importlib.import_module(\"lib.train.settings.%s\" % settings.script_name)
+    loader = getattr(builder_module, \"build_dataloaders\")(cfg, settings)
+    for _ in loader:
+        pass
+";
+    let builder = "\
+from torch.utils.data import DataLoader
+
+
+def build_dataloaders(cfg, settings):
+    return DataLoader(list(range(64)), num_workers=cfg.TRAIN.NUM_WORKER)
+";
+    let run = |second_yaml: &str| {
+        let dir = project(&[
+            ("lib/config/ostrack/config.py", config),
+            ("lib/train/train_script.py", script),
+            ("lib/train/settings/ostrack.py", builder),
+            ("experiments/ostrack/a.yaml", "TRAIN:\n  NUM_WORKER: 10\n"),
+            ("experiments/ostrack/b.yaml", second_yaml),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(
+        run("TRAIN:\n  NUM_WORKER: 10\n"),
+        ["lib/train/settings/ostrack.py:5:DL201"]
+    );
+    assert!(run("TRAIN:\n  NUM_WORKER: 2\n").is_empty());
+}
+
 /// A function of a config's own module that writes it (handing it to a helper that assigns
 /// its items, `apply(overrides)`; or loading a YAML file through that helper) changes what the
 /// default said: the count is not the module's default of 16.
@@ -6863,4 +6926,35 @@ fn counts_the_projects_shell_scripts_pass() {
     let (codes, messages) = run(16, &[("run.sh", "python train.py --workers 2\n")]);
     assert_eq!(codes, ["train.py:10:DL201"]);
     assert!(messages[0].starts_with("num_workers=16 (the default of --workers (line 8))"));
+}
+
+/// A builder of another module that shares the count out among the processes of a node
+/// (`int((opt.num_workers + ngpus_per_node - 1) / ngpus_per_node)`), every caller passing
+/// the node's GPU count: the node runs about the whole count, which is what is checked. A
+/// caller passing a plain number divides it.
+#[test]
+fn a_count_shared_out_by_a_gpu_count_callers_of_another_module_pass() {
+    let build = "\
+import torch
+
+
+def build_loader(opt, ngpus_per_node):
+    num_workers = int((opt.num_workers + ngpus_per_node - 1) / ngpus_per_node)
+    return torch.utils.data.DataLoader(list(range(8)), num_workers=num_workers)
+";
+    let run = |passed: &str| {
+        let main = format!(
+            "import argparse\n\nimport torch\nimport torch.multiprocessing as mp\n\nfrom \
+             datasets.build import build_loader\n\n\ndef main_worker(gpu, ngpus_per_node, \
+             args):\n    for _ in build_loader(args, {passed}):\n        pass\n\n\ndef main():\n    \
+             parser = argparse.ArgumentParser()\n    parser.add_argument('-j', '--num_workers', \
+             type=int, default=40)\n    args = parser.parse_args()\n    ngpus_per_node = \
+             torch.cuda.device_count()\n    mp.spawn(main_worker, nprocs=ngpus_per_node, \
+             args=(ngpus_per_node, args))\n\n\nif __name__ == '__main__':\n    main()\n"
+        );
+        let dir = project(&[("datasets/build.py", build), ("main.py", &main)]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run("ngpus_per_node"), ["datasets/build.py:6:DL201"]);
+    assert!(run("8").is_empty());
 }

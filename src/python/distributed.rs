@@ -225,6 +225,17 @@ fn passed_process_count(m: &Module, param: &Binding, depth: u32) -> bool {
         Some(function_id),
         None,
     );
+    // A module-level function no code of its file calls: what its callers in other files
+    // pass (`build_contrast_loader(args, ngpus_per_node)` in the training script).
+    if references.is_empty() && function.parent_scope == crate::python::model::MODULE_SCOPE {
+        let external = argparse::External {
+            callee: function.name.to_owned(),
+            position: (!keyword_only).then_some(position),
+            keyword: param.name.to_owned(),
+            method: None,
+        };
+        return m.index.process_count_passed(m.path, &external);
+    }
     if references.is_empty() || references.len() > MAX_CALLS {
         return false;
     }

@@ -103,6 +103,9 @@ pub struct ProjectIndex {
     /// The YAML config the callers of a helper pass it, by helper file and parameter. Kept
     /// for one analysis of the files: any change forgets it (a config file may have changed).
     configs_passed: Mutex<HashMap<(PathBuf, External), ConfigPassed>>,
+    /// Whether every caller in other files passes a helper's parameter a count of processes
+    /// ([`ProjectIndex::process_count_passed`]).
+    process_counts: Mutex<HashMap<(PathBuf, External), bool>>,
     /// The Python files under a folder callers are searched in, listed once.
     listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
     /// The files that may call a name of a helper file ([`ProjectIndex::caller_candidates`]),
@@ -591,6 +594,7 @@ impl ProjectIndex {
     /// whether what the file defines changed: an edit usually leaves it as it was.
     pub fn refresh(&self, path: &Path, source: &str, tree: &Tree) -> bool {
         lock(&self.configs_passed).clear();
+        lock(&self.process_counts).clear();
         if configs::is_shipped_config(path) {
             lock(&self.shipped_words).clear();
         }
@@ -613,6 +617,7 @@ impl ProjectIndex {
     /// next needed. Returns whether it had been made, i.e. whether an analysis may have used it.
     pub fn invalidate(&self, path: &Path) -> bool {
         lock(&self.configs_passed).clear();
+        lock(&self.process_counts).clear();
         lock(&self.shipped_words).clear();
         lock(&self.headers).retain(|(file, _), _| file != path);
         let callers = self.forget_callers_of(path, None);
@@ -680,6 +685,7 @@ impl ProjectIndex {
     pub fn forget_configs(&self) {
         lock(&self.script_runs).clear();
         lock(&self.configs_passed).clear();
+        lock(&self.process_counts).clear();
         lock(&self.config_listings).clear();
         lock(&self.shipped_words).clear();
     }
@@ -688,6 +694,7 @@ impl ProjectIndex {
     /// and a folder new files.
     pub fn forget_callers(&self) {
         lock(&self.configs_passed).clear();
+        lock(&self.process_counts).clear();
         lock(&self.constructions).clear();
         lock(&self.passed).clear();
         lock(&self.caller_files).clear();
@@ -1432,6 +1439,40 @@ impl ProjectIndex {
         seek(&self.configs_passed, helper, external, None, || {
             self.find_config_passed(helper, external).map(Arc::new)
         })
+    }
+
+    /// Whether the callers in other files of `helper`'s function all pass the parameter
+    /// `external` a count of processes (`build_loader(args, ngpus_per_node)`, the node's GPU
+    /// count, as [`distributed::is_process_count`] reads it): at least one such call, and no
+    /// other. Memoised for the run.
+    ///
+    /// [`distributed::is_process_count`]: crate::python::distributed::is_process_count
+    pub(crate) fn process_count_passed(&self, helper: &Path, external: &External) -> bool {
+        seek(&self.process_counts, helper, external, false, || {
+            self.find_process_count_passed(helper, external)
+                .unwrap_or(false)
+        })
+    }
+
+    fn find_process_count_passed(&self, helper: &Path, external: &External) -> Option<bool> {
+        let mut calls = 0usize;
+        for (file, source) in self.caller_candidates(helper, &external.needles())? {
+            let Some(tree) = crate::python::parse(&source, None) else {
+                return Some(false);
+            };
+            let m =
+                Module::build_definitions(&source, &tree, &file, self, Catalogue::builtin_ref());
+            for (call, arg) in argparse::calls_passing(&m, helper, external) {
+                let Some(arg) = arg else {
+                    return Some(false);
+                };
+                if !crate::python::distributed::is_process_count(&m, arg, call.scope, 1) {
+                    return Some(false);
+                }
+                calls += 1;
+            }
+        }
+        Some(calls > 0)
     }
 
     fn find_config_passed(&self, helper: &Path, external: &External) -> Option<PassedConfig> {
@@ -3218,9 +3259,11 @@ fn mentioning<'f>(
         .filter_map(move |path| {
             let source = reader(path)?;
             // Another file reaches a name of `file` only through an import that writes the
-            // module's name or a package's above it, or a relative one.
-            let imports =
-                modules.iter().any(|m| has(&source, m)) || (in_package && has(&source, "from ."));
+            // module's name or a package's above it, a relative one, or one by a name computed
+            // at run time (`importlib.import_module("lib.train.settings.%s" % name)`).
+            let imports = modules.iter().any(|m| has(&source, m))
+                || (in_package && has(&source, "from ."))
+                || has(&source, "import_module(");
             (imports && needles.iter().all(|n| has(&source, n))).then_some((path, source))
         })
 }

@@ -1017,6 +1017,11 @@ impl Merging {
         match path {
             Value::Str(relative) => {
                 let (loaded, shown) = hydra::load_relative(m, &relative)?;
+                // After a file named at run time, the shipped files' agreement is over the
+                // tree before it: a known file merged later is not in it.
+                if self.run_time_file.is_some() {
+                    self.other_merge = true;
+                }
                 if loaded.get("_BASE_").is_some() {
                     self.other_merge = true;
                     self.tree = yaml::Node::Gap(ConfigGap::Composed { shown });
@@ -1025,11 +1030,15 @@ impl Merging {
                 }
             }
             _ => {
-                match self.run_time_file.is_none() && !self.other_merge {
-                    true => {
+                // Another file named at run time after the first (a teacher's config merged
+                // into the same module-level config) keeps a value every shipped file agrees
+                // on: each file either sets it or keeps what was there.
+                match (&self.run_time_file, self.other_merge) {
+                    (None, false) => {
                         self.run_time_file = Some((self.tree.clone(), m.text(call.node).to_owned()))
                     }
-                    false => self.other_merge = true,
+                    (Some(_), false) => {}
+                    (_, true) => self.other_merge = true,
                 }
                 self.tree = merged_by(m, call);
             }

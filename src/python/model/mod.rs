@@ -536,6 +536,30 @@ impl<'a> Module<'a> {
                 let inner = expr.named_child(0)?;
                 self.qualified_in(inner, scope, depth + 1)
             }
+            // `getattr(module, "build_dataloaders")`: the attribute by a literal name.
+            Kind::Call => {
+                let callee = expr.child_by_field_name("function")?;
+                if self.text(callee) != "getattr"
+                    || self.qualified_in(callee, scope, depth + 1)? != "builtins.getattr"
+                {
+                    return None;
+                }
+                let arguments = expr.child_by_field_name("arguments")?;
+                let mut cursor = arguments.walk();
+                let given: Vec<Node> = arguments
+                    .named_children(&mut cursor)
+                    .filter(|a| a.kind() != "comment")
+                    .collect();
+                let [object, name] = given.as_slice() else {
+                    return None;
+                };
+                let name = self.string_value(*name).filter(|n| is_dotted_name(n))?;
+                if name.contains('.') {
+                    return None;
+                }
+                let base = self.qualified_in(*object, scope, depth + 1)?;
+                Some(format!("{base}.{name}"))
+            }
             _ => None,
         }
     }
