@@ -6958,3 +6958,50 @@ def build_loader(opt, ngpus_per_node):
     assert_eq!(run("ngpus_per_node"), ["datasets/build.py:6:DL201"]);
     assert!(run("8").is_empty());
 }
+
+/// The project's shell scripts that all run a script with no workers (`--num_workers 0`)
+/// while it passes `persistent_workers=True`: every such run raises, which DL302 reports with
+/// where the 0 comes from. An argument that follows the worker count, or scripts that
+/// disagree, say nothing.
+#[test]
+fn arguments_the_projects_shell_scripts_make_raise() {
+    let run = |persistent: &str, scripts: &[(&str, &str)]| {
+        let train = format!(
+            "import argparse\n\nfrom torch.utils.data import DataLoader\n\nparser = \
+             argparse.ArgumentParser()\nparser.add_argument('--num_workers', default=8, \
+             type=int)\nargs = parser.parse_args()\n\n\ndef main():\n    loader = \
+             DataLoader(list(range(8)), num_workers=args.num_workers,\n                        \
+             persistent_workers={persistent})\n    for _ in loader:\n        pass\n\n\nif \
+             __name__ == '__main__':\n    main()\n"
+        );
+        let mut files = vec![("tune.py", train.as_str())];
+        files.extend_from_slice(scripts);
+        let dir = project(&files);
+        let (_, items) = check_json(dir.path());
+        let messages: Vec<String> = items
+            .iter()
+            .filter(|d| d["code"] == "DL302")
+            .map(|d| d["message"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        (codes_of(&items, "DL302"), messages)
+    };
+    let zero = (
+        "expr/etth1/tune.sh",
+        "python tune.py --data etth1 --num_workers 0\n",
+    );
+    let (codes, messages) = run("True", &[zero]);
+    assert_eq!(codes, ["tune.py:12:DL302"]);
+    assert!(
+        messages[0].starts_with(
+            "persistent_workers=True with num_workers=0 (`--num_workers 0` in \
+             expr/etth1/tune.sh line 1, the one command of the project's shell scripts that \
+             runs tune.py, while a run without them gets 8, the default of --num_workers \
+             (line 6))"
+        ),
+        "{messages:?}"
+    );
+    assert!(run("args.num_workers > 0", &[zero]).0.is_empty());
+    let four = ("expr/ettm1/tune.sh", "python tune.py --num_workers 4\n");
+    assert!(run("True", &[zero, four]).0.is_empty());
+    assert!(run("True", &[]).0.is_empty());
+}

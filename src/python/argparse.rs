@@ -858,11 +858,12 @@ impl ArgparseDefaults {
     }
 
     /// The value `dest` has on a run of `file`: [`ArgparseDefaults::default_of`], with the
-    /// larger whole number every command of the project's shell scripts that runs `file`
-    /// passes the option, when they agree on one (a command that leaves it out counts for the
+    /// other whole number every command of the project's shell scripts that runs `file` passes
+    /// the option, when they agree on one (a command that leaves it out counts for the
     /// default; scripts that disagree, or pass what cannot be read, add nothing). The value
-    /// stays the default, which a run without the scripts gets; the rule that warns of too
-    /// many workers weighs the scripts' count too.
+    /// stays the default, which a run without the scripts gets; the rules weigh the scripts'
+    /// count beside it: a larger worker count (DL201), or none (the arguments DataLoader
+    /// rejects without workers).
     fn run_default(
         &self,
         index: &ProjectIndex,
@@ -911,10 +912,10 @@ impl ArgparseDefaults {
         }
         let (value, run, written) = agreed?;
         let mut default = default?;
-        let (Value::Int(larger), Value::Int(own)) = (&value, &default.value) else {
+        let (Value::Int(given), Value::Int(own)) = (&value, &default.value) else {
             return Some(default);
         };
-        if larger <= own {
+        if given == own {
             return Some(default);
         }
         let runs_file = file
@@ -923,7 +924,7 @@ impl ArgparseDefaults {
             .unwrap_or_default();
         if let Provenance::ArgparseDefault { passed, .. } = &mut default.provenance {
             *passed = Some(Box::new(ScriptPass {
-                value: *larger,
+                value: *given,
                 written,
                 script: run.script.clone(),
                 line: run.line,

@@ -77,8 +77,8 @@ pub struct ArgumentFact {
     /// loader: its value on each caller's path (what DL201 checks).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub by_caller: Vec<PathFact>,
-    /// The larger count the project's shell scripts all pass for the option the value is the
-    /// default of (what DL201 checks beside the default).
+    /// The other count the project's shell scripts all pass for the option the value is the
+    /// default of (what the rules check beside the default).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub by_scripts: Option<PathFact>,
     /// The resolved value behind `value`, for renderers that word its origin themselves.

@@ -266,7 +266,7 @@ pub enum Provenance {
         file: Option<PathBuf>,
         /// The call of that file that hands the namespace on towards the use.
         via: Option<Box<Via>>,
-        /// The larger count every command of the project's shell scripts that runs the file
+        /// The other count every command of the project's shell scripts that runs the file
         /// passes for the option, when they agree on one (the value stays the default: a run
         /// without the scripts gets it).
         passed: Option<Box<ScriptPass>>,
@@ -754,7 +754,7 @@ impl Resolved {
         }
     }
 
-    /// The larger count the project's shell scripts pass for the argparse option the value is
+    /// The other count the project's shell scripts pass for the argparse option the value is
     /// the default of.
     pub fn script_pass(&self) -> Option<&ScriptPass> {
         match &self.provenance {

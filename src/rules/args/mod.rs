@@ -100,7 +100,7 @@ pub(crate) fn check_without_workers(
         let (arg, workers, workers_zh) = if certain {
             (arg.clone(), workers_text(loader), workers_text_zh(loader))
         } else {
-            match on_zero_path(m, loader, arg) {
+            match on_zero_path(m, loader, arg).or_else(|| on_scripts_zero(m, loader, arg)) {
                 Some(found) => found,
                 None => continue,
             }
@@ -117,6 +117,37 @@ pub(crate) fn check_without_workers(
         }
         checker.report(d);
     }
+}
+
+/// `arg` as it is on the runs of the project's shell scripts, when they all pass no workers
+/// (`--num_workers 0` in `expr/tune.sh`, the default being 8): the call runs on a plain run,
+/// and `arg` has a known value the scripts do not change (none of their options, nor the
+/// worker count, goes into it). With the `num_workers` texts, in English and Chinese.
+fn on_scripts_zero<'a>(
+    m: &Module<'a>,
+    loader: &Loader<'a>,
+    arg: &Argument<'a>,
+) -> Option<(Argument<'a>, String, String)> {
+    let workers = loader.argument(Param::NumWorkers)?;
+    let pass = workers.value.script_pass().filter(|p| p.value == 0)?;
+    let reads_workers = m.text(arg.value_node).contains(m.text(workers.value_node));
+    if workers.conditional
+        || reads_workers
+        || arg.value.script_pass().is_some()
+        || !arg.value.value.is_known()
+        || matches!(arg.value.value, Value::OneCaller(_))
+        || argparse::branch_runs(m, loader.call, None, 0) != Some(true)
+    {
+        return None;
+    }
+    let [en, zh] = [Lang::En, Lang::Zh].map(|lang| {
+        let note = pass.note(lang, Some(&workers.value.describe(lang)));
+        match lang {
+            Lang::En => format!("num_workers=0 ({note})"),
+            Lang::Zh => format!("num_workers=0（{note}）"),
+        }
+    });
+    Some((arg.clone(), en, zh))
 }
 
 /// `arg` as it is on one caller's path with no workers: the loader's `num_workers` is a

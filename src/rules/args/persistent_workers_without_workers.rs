@@ -21,7 +21,10 @@ pub const RULE: Rule = Rule {
 };
 
 const DOCS: &str = r#"## What it does
-Checks for `DataLoader(..., persistent_workers=True)` where `num_workers` is 0.
+Checks for `DataLoader(..., persistent_workers=True)` where `num_workers` is 0: by default,
+on one caller's path, or on every run of the project's shell scripts that run the file
+(`--num_workers 0` in each of `expr/*/tune.sh`, the option's default being 8; the message
+names the script).
 
 ## Why is this bad?
 `persistent_workers` keeps the worker processes alive between epochs. With no workers the

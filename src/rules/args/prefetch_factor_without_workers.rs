@@ -43,7 +43,8 @@ default is 0, or a loader helper that one caller runs without workers
 (`create_data_loader(ds, num_workers=0)`) while its guard keeps `prefetch_factor` set
 (`prefetch_factor = 2 if num_workers == 0 else prefetch_factor`): that caller's path raises,
 and the message names it. On such a path no fix is offered, since the other callers may use
-the argument.
+the argument. The same holds when every command of the project's shell scripts that runs
+the file passes no workers (`--num_workers 0`) while the option's default starts some.
 
 ## Example
 ```python
