@@ -7004,4 +7004,16 @@ fn arguments_the_projects_shell_scripts_make_raise() {
     let four = ("expr/ettm1/tune.sh", "python tune.py --num_workers 4\n");
     assert!(run("True", &[zero, four]).0.is_empty());
     assert!(run("True", &[]).0.is_empty());
+    // The loader built where a module-level loop iterates it: what a `for` iterates over runs
+    // whenever the loop does.
+    let module_level = "import argparse\n\nfrom torch.utils.data import DataLoader\n\nparser = \
+                        argparse.ArgumentParser()\nparser.add_argument('--num_workers', \
+                        default=8, type=int)\nargs = parser.parse_args()\n\nfor _ in \
+                        DataLoader(list(range(8)), num_workers=args.num_workers,\n         \
+                        persistent_workers=True):\n    pass\n";
+    let dir = project(&[("tune.py", module_level), zero]);
+    assert_eq!(
+        codes_of(&check_json(dir.path()).1, "DL302"),
+        ["tune.py:10:DL302"]
+    );
 }

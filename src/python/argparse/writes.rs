@@ -117,6 +117,10 @@ pub(crate) fn branch_runs(m: &Module, node: Node, stop: Option<Node>, depth: u32
                 // `for ... else`, `try ... else`.
                 _ => None,
             },
+            // What a loop iterates over, and a `while` loop's condition, are evaluated
+            // whenever the loop statement runs (`for batch in DataLoader(...)`).
+            "for_statement" if in_body("right") => Some(true),
+            "while_statement" if in_body("condition") => Some(true),
             "for_statement"
             | "while_statement"
             | "try_statement"
