@@ -7017,3 +7017,37 @@ fn arguments_the_projects_shell_scripts_make_raise() {
         ["tune.py:10:DL302"]
     );
 }
+
+/// A namespace another module parses at import (`opt = parser.parse_args()` in `opt.py`),
+/// rewritten by the script that reads it (`opt.nThreads = int(opt.nThreads / num_gpu)`, shared
+/// out by the GPU count): that write is the script's own, read in place; a write in another
+/// file that imports the namespace still leaves the count unknown.
+#[test]
+fn a_namespace_parsed_at_import_rewritten_by_the_script_that_reads_it() {
+    let opt = "\
+import argparse
+
+parser = argparse.ArgumentParser()
+parser.add_argument('--nThreads', type=int, default=60)
+opt = parser.parse_args()
+";
+    let run = |write: &str, other: Option<&str>| {
+        let train = format!(
+            "import torch\n\nfrom opt import opt\n\nnum_gpu = torch.cuda.device_count()\n\n\n\
+             def main():\n    {write}\n    for _ in torch.utils.data.DataLoader(list(range(8)), \
+             num_workers=opt.nThreads):\n        pass\n\n\nif __name__ == '__main__':\n    \
+             main()\n"
+        );
+        let mut files = vec![("opt.py", opt), ("train.py", train.as_str())];
+        if let Some(other) = other {
+            files.push(("utils.py", other));
+        }
+        let dir = project(&files);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let shared = "opt.nThreads = int(opt.nThreads / num_gpu)";
+    assert_eq!(run(shared, None), ["train.py:10:DL201"]);
+    assert!(run("opt.nThreads = 2", None).is_empty());
+    let elsewhere = "from opt import opt\n\n\ndef setup():\n    opt.nThreads = 2\n";
+    assert!(run(shared, Some(elsewhere)).is_empty());
+}

@@ -1081,13 +1081,15 @@ impl ArgparseDefaults {
                 ));
             }
         }
-        // A namespace another module parses at import, which any importer may change.
+        // A namespace another module parses at import, which any other importer may change
+        // (this file's own writes are read below).
         if let Origin::Parser(parser) = origin
             && let Some(file) = self
                 .parsers
                 .get(&parser)
                 .and_then(|o| o.shared_in.as_deref())
-            && m.index.may_write_shared(file, attribute, true)
+            && m.index
+                .may_write_shared(file, attribute, true, Some(m.path))
         {
             return Err(format!(
                 "a file that imports the namespace from {} may assign `{attribute}`",

@@ -125,7 +125,7 @@ pub struct ProjectIndex {
     script_runs: Mutex<HashMap<PathBuf, Arc<ScriptRuns>>>,
     /// Whether a file of the project may write a key of a module-level config, by the
     /// config's file and the key ([`ProjectIndex::may_write_shared`]).
-    shared_writes: Mutex<HashMap<(PathBuf, String, bool), bool>>,
+    shared_writes: Mutex<HashMap<SharedWriteKey, bool>>,
     /// Whether a file of the project may change a module-level name of another, by that
     /// file and the name ([`ProjectIndex::may_write_constant`]).
     constant_writes: Mutex<HashMap<(PathBuf, String), bool>>,
@@ -147,6 +147,10 @@ pub struct ProjectIndex {
     /// `stat`s per enclosing folder. Forgotten when files are added, change or go away.
     modules: Mutex<ModuleFiles>,
 }
+
+/// [`ProjectIndex::may_write_shared`]'s question: the config's file, the key, whether its own
+/// file's writes are modelled, and the file asking.
+type SharedWriteKey = (PathBuf, String, bool, Option<PathBuf>);
 
 /// What [`ProjectIndex::may_call_writer`] found, by the config's file and name.
 type WriterCalled = Option<Arc<WriterCall>>;
@@ -637,9 +641,9 @@ impl ProjectIndex {
     /// or gone) names a key that was asked about, or may write keys it does not name.
     fn forget_shared_writes(&self, text: Option<&str>) -> bool {
         let mut known = lock(&self.shared_writes);
-        let names_one = known
-            .keys()
-            .any(|(_, key, _)| text.is_none_or(|t| t.contains(key.as_str()) || writes_unnamed(t)));
+        let names_one = known.keys().any(|(_, key, _, _)| {
+            text.is_none_or(|t| t.contains(key.as_str()) || writes_unnamed(t))
+        });
         known.clear();
         let mut constants = lock(&self.constant_writes);
         let names_constant = constants
@@ -1199,20 +1203,27 @@ impl ProjectIndex {
     /// `key` (`cfg.num_thread = 4`), merges into a config, or sets attributes it does not name
     /// (`setattr`, `__dict__`). The config's own file writes only through the model's eyes
     /// (its top-level writes are the defaults); its writes by computed name count too unless
-    /// `own_modelled` (a parsed namespace, whose file's writes the model has read). `true`
-    /// when the project's files cannot all be read. Memoised until a file changes.
+    /// `own_modelled` (a parsed namespace, whose file's writes the model has read). The file
+    /// `reading` asks, whose own writes its analysis follows, does not count. `true` when the
+    /// project's files cannot all be read. Memoised until a file changes.
     pub(crate) fn may_write_shared(
         &self,
         config_file: &Path,
         key: &str,
         own_modelled: bool,
+        reading: Option<&Path>,
     ) -> bool {
-        let memo_key = (config_file.to_path_buf(), key.to_owned(), own_modelled);
+        let memo_key = (
+            config_file.to_path_buf(),
+            key.to_owned(),
+            own_modelled,
+            reading.map(Path::to_path_buf),
+        );
         if let Some(known) = lock(&self.shared_writes).get(&memo_key) {
             return *known;
         }
         let found = self
-            .find_shared_write(config_file, key, own_modelled)
+            .find_shared_write(config_file, key, own_modelled, reading)
             .unwrap_or(true);
         lock(&self.shared_writes).insert(memo_key, found);
         found
@@ -1250,11 +1261,17 @@ impl ProjectIndex {
         Some(false)
     }
 
-    fn find_shared_write(&self, config_file: &Path, key: &str, own_modelled: bool) -> Option<bool> {
+    fn find_shared_write(
+        &self,
+        config_file: &Path,
+        key: &str,
+        own_modelled: bool,
+        reading: Option<&Path>,
+    ) -> Option<bool> {
         let reader = self.reader.as_ref()?;
         let names = import_names_of(config_file, |init| reader(init));
         let files = self.search_files(config_file)?;
-        for file in files.iter() {
+        for file in files.iter().filter(|f| Some(f.as_path()) != reading) {
             let own = file.as_path() == config_file;
             let Some(source) = reader(file) else {
                 continue;
@@ -3756,16 +3773,16 @@ mod tests {
         .expect("write");
         std::fs::write(&train, "from config import cfg\n").expect("write");
         let index = ProjectIndex::on_disk(vec![root.to_path_buf()]);
-        assert!(!index.may_write_shared(&config, "num_thread", false));
+        assert!(!index.may_write_shared(&config, "num_thread", false, None));
         let parse = |text: &str| crate::python::parse(text, None).expect("parses");
         let unrelated = "from config import cfg\nprint(cfg)\n";
         assert!(!index.refresh(&train, unrelated, &parse(unrelated)));
         // The analysis after the edit asks again.
-        assert!(!index.may_write_shared(&config, "num_thread", false));
+        assert!(!index.may_write_shared(&config, "num_thread", false, None));
         let writes = "from config import cfg\ncfg.num_thread = 4\n";
         assert!(index.refresh(&train, writes, &parse(writes)));
         std::fs::write(&train, writes).expect("write");
-        assert!(index.may_write_shared(&config, "num_thread", false));
+        assert!(index.may_write_shared(&config, "num_thread", false, None));
     }
 
     /// A class header read for whether the class may be a loader is remembered for the

@@ -854,7 +854,7 @@ pub(super) fn value(
         // computed name count where they are called).
         let unsure = match is_entry {
             true => imports_a_writer(m, file, key),
-            false => m.index.may_write_shared(file, key, true),
+            false => m.index.may_write_shared(file, key, true, None),
         };
         if unsure {
             return None;
