@@ -123,7 +123,7 @@ fn bound_names(m: &Module, node: Node, names: &mut HashSet<String>) {
 }
 
 /// The names a function's (or lambda's) parameters bind.
-fn parameter_names(m: &Module, function: Node) -> Vec<String> {
+pub(crate) fn parameter_names(m: &Module, function: Node) -> Vec<String> {
     let Some(parameters) = function.child_by_field_name("parameters") else {
         return Vec::new();
     };

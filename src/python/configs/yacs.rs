@@ -56,7 +56,8 @@ use crate::python::argparse;
 use crate::python::catalogue::Catalogue;
 use crate::python::index;
 use crate::python::model::{
-    BindingKind, CallSite, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, positional_args,
+    BindingKind, CallSite, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, only_positional,
+    positional_args,
 };
 use crate::python::values::{ConfigGap, Resolved, Value};
 
@@ -1079,15 +1080,10 @@ fn module_call<'a>(
     call: &CallSite<'a>,
 ) -> Option<ModuleCall<'a>> {
     let effect = module_function_effect(m, defaults, call)?;
-    let args = positional_args(call.node);
-    let keywords = call.node.child_by_field_name("arguments").is_some_and(|a| {
-        let mut cursor = a.walk();
-        a.named_children(&mut cursor)
-            .any(|c| c.kind() != "comment" && !args.contains(&c))
-    });
-    match (effect, args.as_slice()) {
+    // A keyword (`base_cfg=other`) may load the file into another config.
+    match (effect, only_positional(call.node).as_deref()) {
         (Effect::None, _) => None,
-        (Effect::LoadsFile, [argument]) if !keywords => Some(ModuleCall::LoadsFile(*argument)),
+        (Effect::LoadsFile, Some([argument])) => Some(ModuleCall::LoadsFile(*argument)),
         _ => Some(ModuleCall::Writes),
     }
 }
@@ -1259,16 +1255,10 @@ fn handed_on<'a>(m: &Module<'a>, reference: Node<'a>) -> Option<(Node<'a>, Strin
         return None;
     };
     let def = m.function(id)?;
-    let params = def.node.child_by_field_name("parameters")?;
-    let mut cursor = params.walk();
-    let param = params.named_children(&mut cursor).nth(position)?;
-    let name = match param.kind() {
-        "identifier" => Some(param),
-        "default_parameter" | "typed_default_parameter" => param.child_by_field_name("name"),
-        "typed_parameter" => param.named_child(0),
-        _ => None,
-    }?;
-    Some((def.node, m.text(name).to_owned()))
+    let name = crate::python::closures::parameter_names(m, def.node)
+        .into_iter()
+        .nth(position)?;
+    Some((def.node, name))
 }
 
 /// Whether a project file this one imports from (but the config's own) may change the shared

@@ -544,20 +544,14 @@ impl<'a> Module<'a> {
                 {
                     return None;
                 }
-                let arguments = expr.child_by_field_name("arguments")?;
-                let mut cursor = arguments.walk();
-                let given: Vec<Node> = arguments
-                    .named_children(&mut cursor)
-                    .filter(|a| a.kind() != "comment")
-                    .collect();
-                let [object, name] = given.as_slice() else {
+                let [object, name] = only_positional(expr)?[..] else {
                     return None;
                 };
-                let name = self.string_value(*name).filter(|n| is_dotted_name(n))?;
+                let name = self.string_value(name).filter(|n| is_dotted_name(n))?;
                 if name.contains('.') {
                     return None;
                 }
-                let base = self.qualified_in(*object, scope, depth + 1)?;
+                let base = self.qualified_in(object, scope, depth + 1)?;
                 Some(format!("{base}.{name}"))
             }
             _ => None,
@@ -574,20 +568,14 @@ impl<'a> Module<'a> {
         {
             return None;
         }
-        let arguments = call.child_by_field_name("arguments")?;
-        let mut cursor = arguments.walk();
-        let given: Vec<Node> = arguments
-            .named_children(&mut cursor)
-            .filter(|a| a.kind() != "comment")
-            .collect();
         // A `package=` makes the name relative to a package named at run time.
-        let [name] = given.as_slice() else {
+        let [name] = only_positional(call)?[..] else {
             return None;
         };
-        if let Some(literal) = self.string_value(*name) {
+        if let Some(literal) = self.string_value(name) {
             return is_dotted_name(&literal).then_some(literal);
         }
-        let (before, after) = self.one_computed_part(*name)?;
+        let (before, after) = self.one_computed_part(name)?;
         let prefix = before.strip_suffix('.')?;
         let suffix = match after.as_str() {
             "" => "",
@@ -870,6 +858,18 @@ pub fn statement_of(node: Node) -> Option<Node> {
 }
 
 /// The positional (non-keyword, non-splat) arguments of a call.
+/// The arguments of `call` when every one is positional (no keyword, no `*` or `**`).
+pub(crate) fn only_positional(call: Node) -> Option<Vec<Node>> {
+    let args = call.child_by_field_name("arguments")?;
+    let mut cursor = args.walk();
+    let all = args
+        .named_children(&mut cursor)
+        .filter(|n| n.kind() != "comment")
+        .count();
+    let positional = positional_args(call);
+    (positional.len() == all).then_some(positional)
+}
+
 pub(crate) fn positional_args(call: Node) -> Vec<Node> {
     let Some(args) = call.child_by_field_name("arguments") else {
         return Vec::new();
