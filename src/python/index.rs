@@ -2297,17 +2297,38 @@ impl ProjectIndex {
     fn module_file(&self, from_file: &Path, level: usize, parts: &[&str]) -> Option<PathBuf> {
         let folder = from_file.parent()?;
         let key = (folder.to_path_buf(), level, parts.join("."));
+        self.module_memo(
+            |modules| &mut modules.found,
+            &key,
+            || self.find_module_file(from_file, level, parts),
+        )
+    }
+
+    /// The answer memoised in the table of [`ModuleFiles`] `table` selects under `key`, or
+    /// `find`'s, kept unless files changed while it was found. Looked up by a borrowed key,
+    /// owned only when stored (`is_file` asks on every import).
+    fn module_memo<Q, V>(
+        &self,
+        table: fn(&mut ModuleFiles) -> &mut HashMap<Q::Owned, V>,
+        key: &Q,
+        find: impl FnOnce() -> V,
+    ) -> V
+    where
+        Q: ToOwned + std::hash::Hash + Eq + ?Sized,
+        Q::Owned: std::hash::Hash + Eq + std::borrow::Borrow<Q>,
+        V: Clone,
+    {
         let generation = {
-            let modules = lock(&self.modules);
-            if let Some(found) = modules.found.get(&key) {
+            let mut modules = lock(&self.modules);
+            if let Some(found) = table(&mut modules).get(key) {
                 return found.clone();
             }
             modules.generation
         };
-        let found = self.find_module_file(from_file, level, parts);
+        let found = find();
         let mut modules = lock(&self.modules);
         if modules.generation == generation {
-            modules.found.insert(key, found.clone());
+            table(&mut modules).insert(key.to_owned(), found.clone());
         }
         found
     }
@@ -2329,19 +2350,11 @@ impl ProjectIndex {
             folder.to_path_buf(),
             format!("{}.*.{}", prefix.join("."), suffix.join(".")),
         );
-        let generation = {
-            let modules = lock(&self.modules);
-            if let Some(found) = modules.patterns.get(&key) {
-                return found.clone();
-            }
-            modules.generation
-        };
-        let found = self.find_module_with_one_part(from_file, prefix, suffix);
-        let mut modules = lock(&self.modules);
-        if modules.generation == generation {
-            modules.patterns.insert(key, found.clone());
-        }
-        found
+        self.module_memo(
+            |modules| &mut modules.patterns,
+            &key,
+            || self.find_module_with_one_part(from_file, prefix, suffix),
+        )
     }
 
     fn find_module_with_one_part(
@@ -2496,19 +2509,7 @@ impl ProjectIndex {
     /// Whether `path` is a file on disk, asked once per path: the imports of files in
     /// neighbouring folders try the same candidates in their common ancestors.
     fn is_file(&self, path: &Path) -> bool {
-        let generation = {
-            let modules = lock(&self.modules);
-            if let Some(&found) = modules.files.get(path) {
-                return found;
-            }
-            modules.generation
-        };
-        let found = path.is_file();
-        let mut modules = lock(&self.modules);
-        if modules.generation == generation {
-            modules.files.insert(path.to_path_buf(), found);
-        }
-        found
+        self.module_memo(|modules| &mut modules.files, path, || path.is_file())
     }
 
     /// The file's entry, summarised now if no thread has yet.
