@@ -7051,3 +7051,84 @@ opt = parser.parse_args()
     let elsewhere = "from opt import opt\n\n\ndef setup():\n    opt.nThreads = 2\n";
     assert!(run(shared, Some(elsewhere)).is_empty());
 }
+
+/// A data module kept from `**kwargs` (`self.num_workers = kwargs["num_workers"]`) that the
+/// script of another module builds from its namespace unpacked whole (`DataModule(**vars(args))`,
+/// or `**hparams` after `hparams = dotdict(vars(args))`), while it tunes the namespace first
+/// (`args.num_workers = min(args.num_workers, 16)`): the key is the namespace's attribute. A keyword passed beside
+/// the unpacking, or a write on an object that may be the instance, leaves it unknown.
+#[test]
+fn a_data_module_kept_from_kwargs_that_another_module_unpacks_a_namespace_into() {
+    let config = "\
+import argparse
+
+
+def get_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--num_workers', default=16, type=int)
+    parser.add_argument('--batch_size', default=256, type=int)
+    return parser.parse_args()
+";
+    let utils = "\
+class dotdict(dict):
+    __getattr__ = dict.get
+    __setattr__ = dict.__setitem__
+";
+    let data = "\
+from torch.utils.data import DataLoader
+
+
+class DataModule:
+    def __init__(self, **kwargs):
+        self.num_workers = kwargs['num_workers']
+
+    def train_dataloader(self):
+        return DataLoader(list(range(8)), num_workers=self.num_workers)
+";
+    let run = |build: &str, after: &str| {
+        let main = format!(
+            "import config\nimport data\nfrom utils import dotdict\n\n\ndef main(args):\n    \
+             hparams = dotdict(vars(args))\n    dm = {build}\n    {after}\n    return dm\n\n\n\
+             if __name__ == '__main__':\n    args = config.get_args()\n    \
+             args.num_workers = min(args.num_workers, 16)\n    main(args)\n"
+        );
+        let dir = project(&[
+            ("config.py", config),
+            ("utils.py", utils),
+            ("data.py", data),
+            ("main.py", main.as_str()),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(
+        run("data.DataModule(**vars(args))", "pass"),
+        ["data.py:9:DL201"]
+    );
+    assert_eq!(
+        run("data.DataModule(**hparams)", "pass"),
+        ["data.py:9:DL201"]
+    );
+    assert!(run("data.DataModule(**hparams, num_workers=2)", "pass").is_empty());
+    assert!(run("data.DataModule(**hparams)", "dm.num_workers = 2").is_empty());
+}
+
+/// The same in one file: the constructions of the class there unpack the namespace whole.
+#[test]
+fn a_class_kept_from_kwargs_built_in_its_own_file() {
+    let run = |build: &str| {
+        let main = format!(
+            "import argparse\n\nfrom torch.utils.data import DataLoader\n\n\nclass DM:\n    \
+             def __init__(self, **kwargs):\n        self.num_workers = kwargs['num_workers']\n\n    \
+             def loader(self):\n        return DataLoader(list(range(8)), \
+             num_workers=self.num_workers)\n\n\ndef main():\n    parser = \
+             argparse.ArgumentParser()\n    parser.add_argument('--num_workers', default=16, \
+             type=int)\n    args = parser.parse_args()\n    return {build}\n\n\n\
+             if __name__ == '__main__':\n    main()\n"
+        );
+        let dir = project(&[("train.py", main.as_str())]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    assert_eq!(run("DM(**vars(args))"), ["train.py:11:DL201"]);
+    assert!(run("DM(**vars(args), num_workers=4)").is_empty());
+    assert!(run("DM(num_workers=4)").is_empty());
+}

@@ -105,6 +105,9 @@ pub(crate) struct External {
     pub position: Option<usize>,
     pub keyword: String,
     pub method: Option<Method>,
+    /// The parameter is `**keyword`: it holds the mapping a call unpacks whole
+    /// (`DataModule(**vars(args))`, read as `kwargs["num_workers"]`).
+    pub splat: bool,
 }
 
 /// A method whose callers are in other files: calls on an instance of its class built in
@@ -140,6 +143,7 @@ impl External {
                 name: def.name.to_owned(),
                 on_class: binds.is_some(),
             }),
+            splat: false,
         })
     }
 
@@ -2118,6 +2122,17 @@ const ATTRIBUTE_DICTS: &[&str] = &[
     "omegaconf.OmegaConf.create",
 ];
 
+/// The names projects give their own attribute dicts, a `dict` subclass read by attribute.
+const ATTRIBUTE_DICT_NAMES: &[&str] = &[
+    "dotdict",
+    "DotDict",
+    "Dotdict",
+    "AttrDict",
+    "AttributeDict",
+    "EasyDict",
+    "edict",
+];
+
 /// The namespace whose attributes `call` copies into a new object read the same way:
 /// `EasyDict(vars(args))`, `edict(opt.__dict__)`, `SimpleNamespace(**vars(args))`.
 fn attribute_dict_of<'a>(m: &Module<'a>, qualified: &str, call: Node<'a>) -> Option<Node<'a>> {
@@ -2135,6 +2150,14 @@ fn attribute_dict_of<'a>(m: &Module<'a>, qualified: &str, call: Node<'a>) -> Opt
             only.named_child(0)?
         }
         q if ATTRIBUTE_DICTS.contains(&q) => only,
+        // The project's own copy of one (`class dotdict(dict): __getattr__ = dict.get`).
+        q if q
+            .rsplit('.')
+            .next()
+            .is_some_and(|name| ATTRIBUTE_DICT_NAMES.contains(&name)) =>
+        {
+            only
+        }
         _ => return None,
     };
     configs::dict_of(m, mapping)
@@ -2548,6 +2571,7 @@ fn handed_to_base(
             position: (!keyword_only).then_some(index),
             keyword: name.clone(),
             method: None,
+            splat: false,
         },
         written,
     ))
@@ -2587,6 +2611,9 @@ pub(crate) fn calls_passing<'m, 'a>(
             .any(|d| d.file == helper && d.name == external.callee)
     };
     let arg = |call: &CallSite<'a>| {
+        if external.splat {
+            return unpacked_whole(call.node);
+        }
         m.keyword_arg(call.node, &external.keyword).or_else(|| {
             if has_splat(call.node) {
                 return None;
@@ -3298,16 +3325,25 @@ impl<'m, 'a> Flow<'m, 'a> {
         let m = self.m;
         let function_id = m.scopes().get(param.scope)?.function?;
         let function = m.function(function_id)?;
-        let (position, keyword_only) = parameter_position(m, function.node, param.name)?;
-        let follow = |call: &CallFrame<'_, 'a>| match passed_for(
-            m,
-            call,
-            position,
-            keyword_only,
-            param.name,
-        ) {
-            Passed::Value(v) => self.resolve(v, call.scope, call.outer, depth + 1, want),
-            Passed::Nothing | Passed::Unknown => None,
+        // `**kwargs`, as a namespace: the mapping a call unpacks into it whole
+        // (`DataModule(**vars(args))`), read by key (`kwargs["num_workers"]`).
+        let (position, keyword_only, splat) = match parameter_position(m, function.node, param.name)
+        {
+            Some((position, keyword_only)) => (position, keyword_only, false),
+            None if want == Want::Namespace && is_splat_parameter(m, function.node, param.name) => {
+                (usize::MAX, true, true)
+            }
+            None => return None,
+        };
+        let follow = |call: &CallFrame<'_, 'a>| {
+            let passed = match splat {
+                true => unpacked_whole(call.call).map_or(Passed::Unknown, Passed::Value),
+                false => passed_for(m, call, position, keyword_only, param.name),
+            };
+            match passed {
+                Passed::Value(v) => self.resolve(v, call.scope, call.outer, depth + 1, want),
+                Passed::Nothing | Passed::Unknown => None,
+            }
         };
         if let Some(call) = find_frame(frame, function_id) {
             return follow(call);
@@ -3430,6 +3466,7 @@ impl<'m, 'a> Flow<'m, 'a> {
                 position,
                 keyword: param.name.to_owned(),
                 method: None,
+                splat,
             });
             return Some(Vec::new());
         }
@@ -3559,6 +3596,7 @@ impl<'m, 'a> Flow<'m, 'a> {
             position: Some(kept.position),
             keyword: kept.keyword,
             method: None,
+            splat: false,
         });
         Some(Vec::new())
     }
@@ -4055,6 +4093,34 @@ fn passed_for<'a>(
         Some(v) if !keyword_only => Passed::Value(*v),
         _ => Passed::Nothing,
     }
+}
+
+/// Whether `name` is the `**name` parameter of `function`.
+fn is_splat_parameter(m: &Module, function: Node, name: &str) -> bool {
+    let Some(params) = function.child_by_field_name("parameters") else {
+        return false;
+    };
+    let mut cursor = params.walk();
+    params.named_children(&mut cursor).any(|p| {
+        p.kind() == "dictionary_splat_pattern"
+            && p.named_child(0).is_some_and(|n| m.text(n) == name)
+    })
+}
+
+/// The mapping `call` unpacks whole into a `**kwargs` parameter: its one `**mapping`, when it
+/// passes no keyword argument (which would add or replace a key) and no `*args`.
+pub(crate) fn unpacked_whole(call: Node) -> Option<Node> {
+    let args = call.child_by_field_name("arguments")?;
+    let mut cursor = args.walk();
+    let mut mapping = None;
+    for arg in args.named_children(&mut cursor) {
+        match arg.kind() {
+            "dictionary_splat" if mapping.is_none() => mapping = arg.named_child(0),
+            "dictionary_splat" | "keyword_argument" | "list_splat" => return None,
+            _ => {}
+        }
+    }
+    mapping
 }
 
 /// The 0-based position of a parameter and whether it is keyword-only.

@@ -233,6 +233,7 @@ fn passed_process_count(m: &Module, param: &Binding, depth: u32) -> bool {
             position: (!keyword_only).then_some(position),
             keyword: param.name.to_owned(),
             method: None,
+            splat: false,
         };
         return m.index.process_count_passed(m.path, &external);
     }

@@ -2625,10 +2625,10 @@ pub(crate) fn writes_unnamed_or_quoted(text: &str, key: &str) -> bool {
 }
 
 /// Whether `source`, which imports the module of the class `class` and names it, may set the
-/// attribute `key` of its instances: it assigns an attribute `key` (`dm.num_workers = 4`), or
-/// sets attributes by computed name (the builtin `setattr(`, `__dict__[k] = v`,
-/// `__dict__.update(...)`, `vars(x).update(...)`). A file that defines a class of the same name
-/// speaks of its own.
+/// attribute `key` of its instances: it assigns an attribute `key` on an object that may be one
+/// (`dm.num_workers = 4`; see [`may_hold_instance`]), or sets attributes by computed name (the
+/// builtin `setattr(`, `__dict__[k] = v`, `__dict__.update(...)`, `vars(x).update(...)`). A file
+/// that defines a class of the same name speaks of its own.
 fn writes_instances(source: &str, class: &str, key: &str) -> bool {
     let bytes = source.as_bytes();
     let has = |word: &str| memchr::memmem::find(bytes, word.as_bytes()).is_some();
@@ -2645,7 +2645,61 @@ fn writes_instances(source: &str, class: &str, key: &str) -> bool {
         || has("__dict__[")
         || has("__dict__.update(")
         || (has("vars(") && has(").update("))
-        || assigns(source, &format!(".{key}"))
+        || assigns_on_instance(source, class, key)
+}
+
+/// Names scripts give the namespace or config they tune before building objects from it
+/// (`args.num_workers = min(args.num_workers, 16)` beside `DataModule(**vars(args))`).
+const NAMESPACE_NAMES: &[&str] = &[
+    "args", "arg", "opt", "opts", "option", "options", "cfg", "cfgs", "config", "conf", "configs",
+    "hparams", "hp", "hps", "hyp", "params", "flags", "FLAGS",
+];
+
+/// Whether `source` assigns the attribute `key` (`x.key = ...`, `x.key += ...`) on an object
+/// that may be an instance of `class` (see [`may_hold_instance`]).
+fn assigns_on_instance(source: &str, class: &str, key: &str) -> bool {
+    let bytes = source.as_bytes();
+    let attribute = format!(".{key}");
+    memchr::memmem::find_iter(bytes, attribute.as_bytes())
+        .filter(|at| assigned_at(bytes, at + attribute.len()))
+        .any(|at| may_hold_instance(source, class, object_before(bytes, at)))
+}
+
+/// The plain name written right before the `.` at `dot` (`args` of `args.workers`); `None`
+/// for anything else (`self.dm`, `get()`, `x[0]`), which may hold anything.
+fn object_before(bytes: &[u8], dot: usize) -> Option<&str> {
+    let is_name = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+    let start = bytes[..dot]
+        .iter()
+        .rposition(|b| !is_name(b))
+        .map_or(0, |i| i + 1);
+    let after_dot = start > 0 && bytes.get(start - 1) == Some(&b'.');
+    if start == dot || after_dot {
+        return None;
+    }
+    std::str::from_utf8(&bytes[start..dot]).ok()
+}
+
+/// Whether an attribute write on `object` (a plain name, `None` for any other expression) may
+/// change an instance of `class`. Not when the name is one scripts give their namespace or
+/// config (unless `class` is itself such a class, `Config`), nor `self` in a file none of whose
+/// classes names `class` in its header (`self` is then an instance of another class).
+fn may_hold_instance(source: &str, class: &str, object: Option<&str>) -> bool {
+    let Some(object) = object else {
+        return true;
+    };
+    if object == "self" {
+        return source
+            .lines()
+            .map(str::trim_start)
+            .filter(|line| line.starts_with("class "))
+            .any(|header| header.contains(class));
+    }
+    let lowered = class.to_ascii_lowercase();
+    let config_like = ["config", "cfg", "opt", "arg", "param", "flag", "option"]
+        .iter()
+        .any(|w| lowered.contains(w));
+    config_like || !NAMESPACE_NAMES.contains(&object)
 }
 
 /// The text of the module-level `def name(` of `source`, up to the next statement that
@@ -2712,14 +2766,6 @@ fn writes_key(source: &str, key: &str) -> bool {
         .any(|at| !on_self(at) && assigned_at(bytes, at + attribute.len()))
         || quoted('"')
         || quoted('\'')
-}
-
-/// Whether `source` assigns `attribute` (`.num_thread`): `x.num_thread = 4`, `x.num_thread
-/// += 1` (not a comparison, not a longer name).
-fn assigns(source: &str, attribute: &str) -> bool {
-    let bytes = source.as_bytes();
-    memchr::memmem::find_iter(bytes, attribute.as_bytes())
-        .any(|at| assigned_at(bytes, at + attribute.len()))
 }
 
 /// Whether the attribute name ending at `end` of `bytes` is assigned there (not a longer
@@ -3911,17 +3957,39 @@ class Local(Model, metaclass=Meta):
 
     #[test]
     fn an_attribute_is_assigned_not_compared_or_read() {
-        assert!(assigns("cfg.num_thread = 4\n", ".num_thread"));
-        assert!(assigns("cfg.num_thread=4\n", ".num_thread"));
-        assert!(assigns("cfg.num_thread //= 2\n", ".num_thread"));
-        assert!(assigns("cfg.num_thread += 1\n", ".num_thread"));
-        assert!(!assigns(
-            "if cfg.num_thread == 4:\n    pass\n",
-            ".num_thread"
+        let on = |source: &str| assigns_on_instance(source, "Loader", "num_thread");
+        assert!(on("dm.num_thread = 4\n"));
+        assert!(on("dm.num_thread=4\n"));
+        assert!(on("dm.num_thread //= 2\n"));
+        assert!(on("dm.num_thread += 1\n"));
+        assert!(!on("if dm.num_thread == 4:\n    pass\n"));
+        assert!(!on("n = dm.num_thread\n"));
+        assert!(!on("dm.num_threads = 4\n"));
+        assert!(!on("f(dm.num_thread, x=1)\n"));
+    }
+
+    #[test]
+    fn a_namespace_or_another_class_written_is_no_instance() {
+        let on = |source: &str, class: &str| assigns_on_instance(source, class, "num_workers");
+        // The script's namespace, tuned before `DataModule(**vars(args))`.
+        assert!(!on(
+            "args.num_workers = min(args.num_workers, 16)\n",
+            "DataModule"
         ));
-        assert!(!assigns("n = cfg.num_thread\n", ".num_thread"));
-        assert!(!assigns("cfg.num_threads = 4\n", ".num_thread"));
-        assert!(!assigns("f(cfg.num_thread, x=1)\n", ".num_thread"));
+        assert!(!on("opt.num_workers //= 2\n", "DataModule"));
+        // Any other object may hold an instance.
+        assert!(on("dm.num_workers = 0\n", "DataModule"));
+        assert!(on("trainer.dm.num_workers = 0\n", "DataModule"));
+        assert!(on("self.dm.num_workers = 0\n", "DataModule"));
+        assert!(on("make()[0].num_workers = 0\n", "DataModule"));
+        // A config class's instances are the namespaces.
+        assert!(on("cfg.num_workers = 2\n", "TrainConfig"));
+        // `self` of a class that does not derive from it, and of one that does.
+        let other = "class Runner:\n    def __init__(self):\n        self.num_workers = 2\n";
+        assert!(!on(other, "DataModule"));
+        let sub =
+            "class Small(DataModule):\n    def __init__(self):\n        self.num_workers = 2\n";
+        assert!(on(sub, "DataModule"));
     }
 
     #[test]

@@ -716,6 +716,7 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
                 .flatten(),
             keyword: param.name.to_owned(),
             method: None,
+            splat: false,
         };
         return passed_config(m, &external);
     }

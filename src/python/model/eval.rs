@@ -87,7 +87,8 @@ impl<'a> Module<'a> {
                 // back to a namespace costs a search of callers in other files.
                 let namespace = || {
                     (matches!(object.kind(), "identifier" | "attribute")
-                        && memchr::memmem::find(self.source.as_bytes(), b"vars(").is_some())
+                        && (memchr::memmem::find(self.source.as_bytes(), b"vars(").is_some()
+                            || self.is_splat_parameter(object, scope)))
                     .then(|| {
                         self.attributes
                             .attribute_value(self, object, &key, scope, depth)
@@ -499,6 +500,23 @@ impl<'a> Module<'a> {
             },
             _ => inner,
         }
+    }
+
+    /// Whether `object` names the `**kwargs` parameter of its function: a mapping of the
+    /// keywords its callers pass, read by key as a namespace when a call unpacks one whole.
+    fn is_splat_parameter(&self, object: Node, scope: ScopeId) -> bool {
+        if object.kind() != "identifier" {
+            return false;
+        }
+        self.single_binding(self.text(object), scope)
+            .is_some_and(|b| {
+                let pattern = match b.node.kind() {
+                    "typed_parameter" => b.node.named_child(0),
+                    _ => Some(b.node),
+                };
+                b.kind == BindingKind::Parameter
+                    && pattern.is_some_and(|p| p.kind() == "dictionary_splat_pattern")
+            })
     }
 
     /// `settings.NUM_WORKERS` after `import settings` (or `import cfg.settings as settings`):
