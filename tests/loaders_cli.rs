@@ -7132,3 +7132,55 @@ fn a_class_kept_from_kwargs_built_in_its_own_file() {
     assert!(run("DM(**vars(args), num_workers=4)").is_empty());
     assert!(run("DM(num_workers=4)").is_empty());
 }
+
+/// A loader builder of another module whose collator moves batches to the device it is handed
+/// (`Collator(device=device)`, `.to(self.device)` in `__call__`), called from a Hydra entry
+/// point's process (`mp.spawn(main, args=(config,))`) with `torch.device(f"cuda:{gpu}")` and
+/// the config's worker count: DL101 when every caller passes a CUDA device and the config
+/// gives workers, quiet with a CPU device or none.
+#[test]
+fn a_collator_handed_the_training_scripts_cuda_device() {
+    let build = "\
+import torch
+from torch.utils.data import DataLoader
+
+
+class Collator:
+    def __init__(self, device='cpu'):
+        self.device = device
+
+    def __call__(self, batch):
+        return torch.stack(batch).to(self.device)
+
+
+def build_loaders(config=None, device='cpu'):
+    collators = {'train': Collator(device=device)}
+    return DataLoader(list(range(8)), batch_size=4,
+                      num_workers=config.optimizer.num_workers,
+                      collate_fn=collators['train'])
+";
+    let run = |device: &str, workers: u32| {
+        let train = format!(
+            "import hydra\nimport torch\nimport torch.multiprocessing as mp\n\n\
+             from data.build import build_loaders\n\n\ndef main(gpu, config):\n    \
+             device = {device}\n    return build_loaders(config, device=device)\n\n\n\
+             @hydra.main(config_path='configs', config_name='cfg')\ndef run_main(config):\n    \
+             mp.spawn(main, nprocs=2, args=(config,))\n\n\nif __name__ == '__main__':\n    \
+             run_main()\n"
+        );
+        let config = format!("optimizer:\n  num_workers: {workers}\n");
+        let dir = project(&[
+            ("data/__init__.py", ""),
+            ("data/build.py", build),
+            ("configs/cfg.yaml", config.as_str()),
+            ("train.py", train.as_str()),
+        ]);
+        codes_of(&check_json(dir.path()).1, "DL101")
+    };
+    assert_eq!(
+        run("torch.device(f'cuda:{gpu}')", 2),
+        ["data/build.py:17:DL101"]
+    );
+    assert!(run("torch.device('cpu')", 2).is_empty());
+    assert!(run("torch.device(f'cuda:{gpu}')", 0).is_empty());
+}

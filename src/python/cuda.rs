@@ -17,8 +17,11 @@
 use tree_sitter::Node;
 
 use crate::python::analysis::Analysis;
+use crate::python::argparse::{External, parameter_default, parameter_position};
+use crate::python::defaults::{self, Passed};
 use crate::python::kinds::{FIELDS, Kind, kind};
 use crate::python::labels::CudaCall;
+use crate::python::model::{BindingKind, MODULE_SCOPE};
 use crate::python::syntax;
 use crate::python::values::Value;
 use crate::text::TextRange;
@@ -290,6 +293,11 @@ fn device_cudaness_at(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudanes
         return None;
     }
     match expr.kind() {
+        // `f"cuda:{gpu}"`: the literal text before the first field names the device type.
+        "string" if is_f_string(expr) => {
+            let prefix = f_string_prefix(scope, expr)?;
+            (prefix == "cuda" || prefix.starts_with("cuda:")).then_some(Cudaness::Cuda)
+        }
         "string" => scope
             .string_value(expr)
             .filter(|s| is_cuda_device_string(s))
@@ -326,7 +334,7 @@ fn device_cudaness_at(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudanes
                 // `default=` of `add_argument("--device")`.
                 return match scope.m.value_of(expr).value {
                     Value::Str(s) if is_cuda_device_string(&s) => Some(Cudaness::Cuda),
-                    _ => None,
+                    _ => passed_device(scope, expr, depth),
                 };
             }
             let mut all_cuda = true;
@@ -354,6 +362,105 @@ fn device_cudaness_at(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudanes
         _ => None,
     }
 }
+
+/// Whether a string node is an f-string (`f"cuda:{gpu}"`).
+fn is_f_string(string: Node) -> bool {
+    let mut cursor = string.walk();
+    string
+        .named_children(&mut cursor)
+        .any(|c| c.kind() == "interpolation")
+}
+
+/// The literal text of an f-string before its first field (`cuda:` of `f"cuda:{gpu}"`).
+fn f_string_prefix(scope: &Analysis, string: Node) -> Option<String> {
+    let mut cursor = string.walk();
+    let mut prefix = String::new();
+    for child in string.named_children(&mut cursor) {
+        match child.kind() {
+            "string_start" => {}
+            "string_content" => prefix.push_str(scope.text(child)),
+            _ => break,
+        }
+    }
+    Some(prefix)
+}
+
+/// A parameter of a module-level function, as a device: what every call of the function
+/// passes it (at least one call; the default when a call passes nothing), in this file, or,
+/// for a function no code of this file calls, in the project's other files.
+fn passed_device(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudaness> {
+    let m = scope.m;
+    let binding = m.single_binding(scope.text(expr), m.scope_at(expr))?;
+    if binding.kind != BindingKind::Parameter {
+        return None;
+    }
+    let function_id = m.scopes().get(binding.scope)?.function?;
+    let function = m.function(function_id).filter(|f| f.class.is_none())?;
+    let (position, keyword_only) = parameter_position(m, function.node, binding.name)?;
+    let references = defaults::references_to(
+        m,
+        function.name,
+        function.name_range,
+        Some(function_id),
+        None,
+    );
+    if references.is_empty() {
+        if function.parent_scope != MODULE_SCOPE {
+            return None;
+        }
+        let external = External {
+            callee: function.name.to_owned(),
+            position: (!keyword_only).then_some(position),
+            keyword: binding.name.to_owned(),
+            method: None,
+            splat: false,
+        };
+        return m.index.cuda_device_passed(m.path, &external);
+    }
+    let default = function
+        .node
+        .child_by_field_name("parameters")
+        .and_then(|params| {
+            let mut cursor = params.walk();
+            params
+                .named_children(&mut cursor)
+                .find(|p| {
+                    p.child_by_field_name("name")
+                        .is_some_and(|n| scope.text(n) == binding.name)
+                })
+                .and_then(parameter_default)
+        });
+    let mut found: Option<Cudaness> = None;
+    for (reference, ref_scope) in references.into_iter().take(MAX_DEVICE_CALLS) {
+        let call = reference.parent().filter(|p| {
+            p.kind() == "call" && p.child_by_field_name("function") == Some(reference)
+        })?;
+        let given = match defaults::passed_for(
+            m,
+            call,
+            ref_scope,
+            position,
+            keyword_only,
+            false,
+            binding.name,
+        )? {
+            Passed::Value(value, _) => value,
+            Passed::Nothing => default?,
+            _ => return None,
+        };
+        let cudaness = device_cudaness_at(scope, given, depth + 1)?;
+        found = Some(match (found, cudaness) {
+            (Some(Cudaness::WhenAvailable), _) | (_, Cudaness::WhenAvailable) => {
+                Cudaness::WhenAvailable
+            }
+            _ => Cudaness::Cuda,
+        });
+    }
+    found
+}
+
+/// How many calls of a function [`passed_device`] reads.
+const MAX_DEVICE_CALLS: usize = 16;
 
 fn is_cuda_device_string(s: &str) -> bool {
     s == "cuda"
@@ -480,7 +587,56 @@ main()
     }
 
     #[test]
-    fn device_parameter_is_unknown() {
-        assert!(inits("def f(x, device):\n    return x.to(device)\nf(1, 'cuda')\n").is_empty());
+    fn f_string_devices_and_devices_every_caller_passes() {
+        let cudaness = to_cudaness;
+        let build = "import torch\ndef build(x, device='cpu'):\n    return x.to(device)\n";
+        assert_eq!(
+            cudaness(&format!("{build}build(1, torch.device(f'cuda:{{0}}'))\n")),
+            Some(Cudaness::Cuda)
+        );
+        assert_eq!(
+            cudaness(&format!("{build}build(1, device=f'cpu:{{0}}')\n")),
+            None
+        );
+        // One call leaves the default, `'cpu'`.
+        assert_eq!(
+            cudaness(&format!("{build}build(1, 'cuda')\nbuild(2)\n")),
+            None
+        );
+        assert_eq!(
+            cudaness(&format!(
+                "{build}build(1, 'cuda')\nbuild(2, 'cuda' if torch.cuda.is_available() else 'cpu')\n"
+            )),
+            Some(Cudaness::WhenAvailable)
+        );
+    }
+
+    #[test]
+    fn device_parameter_is_what_every_call_passes() {
+        let f = "def f(x, device):\n    return x.to(device)\n";
+        assert_eq!(
+            to_cudaness(&format!("{f}f(1, 'cuda')\nf(2, 'cpu')\n")),
+            None
+        );
+        assert_eq!(to_cudaness(&format!("{f}f(1, device)\n")), None);
+        assert_eq!(to_cudaness(f), None);
+        assert_eq!(
+            to_cudaness(&format!("{f}f(1, 'cuda')\n")),
+            Some(Cudaness::Cuda)
+        );
+    }
+
+    /// The cudaness of the first `.to()` call of `source`, wherever it is.
+    fn to_cudaness(source: &str) -> Option<Cudaness> {
+        crate::python::analysis::with_analysis(source, |scope| {
+            let to = scope
+                .m
+                .calls()
+                .iter()
+                .find(|c| c.method == Some("to"))
+                .map(|c| c.node)
+                .expect("a .to() call");
+            call_initialises_cuda(scope, to).map(|u| u.cudaness)
+        })
     }
 }

@@ -106,6 +106,8 @@ pub struct ProjectIndex {
     /// Whether every caller in other files passes a helper's parameter a count of processes
     /// ([`ProjectIndex::process_count_passed`]).
     process_counts: Mutex<HashMap<(PathBuf, External), bool>>,
+    /// [`ProjectIndex::cuda_device_passed`], by helper file and parameter.
+    cuda_devices: Mutex<HashMap<(PathBuf, External), Option<crate::python::cuda::Cudaness>>>,
     /// The Python files under a folder callers are searched in, listed once.
     listings: Mutex<HashMap<PathBuf, Arc<Vec<PathBuf>>>>,
     /// The files that may call a name of a helper file ([`ProjectIndex::caller_candidates`]),
@@ -599,6 +601,7 @@ impl ProjectIndex {
     pub fn refresh(&self, path: &Path, source: &str, tree: &Tree) -> bool {
         lock(&self.configs_passed).clear();
         lock(&self.process_counts).clear();
+        lock(&self.cuda_devices).clear();
         if configs::is_shipped_config(path) {
             lock(&self.shipped_words).clear();
         }
@@ -622,6 +625,7 @@ impl ProjectIndex {
     pub fn invalidate(&self, path: &Path) -> bool {
         lock(&self.configs_passed).clear();
         lock(&self.process_counts).clear();
+        lock(&self.cuda_devices).clear();
         lock(&self.shipped_words).clear();
         lock(&self.headers).retain(|(file, _), _| file != path);
         let callers = self.forget_callers_of(path, None);
@@ -690,6 +694,7 @@ impl ProjectIndex {
         lock(&self.script_runs).clear();
         lock(&self.configs_passed).clear();
         lock(&self.process_counts).clear();
+        lock(&self.cuda_devices).clear();
         lock(&self.config_listings).clear();
         lock(&self.shipped_words).clear();
     }
@@ -699,6 +704,7 @@ impl ProjectIndex {
     pub fn forget_callers(&self) {
         lock(&self.configs_passed).clear();
         lock(&self.process_counts).clear();
+        lock(&self.cuda_devices).clear();
         lock(&self.constructions).clear();
         lock(&self.passed).clear();
         lock(&self.caller_files).clear();
@@ -1490,6 +1496,48 @@ impl ProjectIndex {
             }
         }
         Some(calls > 0)
+    }
+
+    /// Whether the callers in other files of `helper`'s function all pass the parameter
+    /// `external` a CUDA device (`build_loaders(config, device=torch.device(f"cuda:{gpu}"))`
+    /// in the training script): at least one call, and none that passes anything else or
+    /// nothing. [`Cudaness::WhenAvailable`] when some pick CUDA only when it is available.
+    /// Memoised for the run.
+    ///
+    /// [`Cudaness::WhenAvailable`]: crate::python::cuda::Cudaness::WhenAvailable
+    pub(crate) fn cuda_device_passed(
+        &self,
+        helper: &Path,
+        external: &External,
+    ) -> Option<crate::python::cuda::Cudaness> {
+        seek(&self.cuda_devices, helper, external, None, || {
+            self.find_cuda_device_passed(helper, external)
+        })
+    }
+
+    fn find_cuda_device_passed(
+        &self,
+        helper: &Path,
+        external: &External,
+    ) -> Option<crate::python::cuda::Cudaness> {
+        use crate::python::cuda::{self, Cudaness};
+        let mut found: Option<Cudaness> = None;
+        for (file, source) in self.caller_candidates(helper, &external.needles())? {
+            let tree = crate::python::parse(&source, None)?;
+            let m =
+                Module::build_definitions(&source, &tree, &file, self, Catalogue::builtin_ref());
+            let scope = crate::python::analysis::Analysis::new(&m);
+            for (_, arg) in argparse::calls_passing(&m, helper, external) {
+                let cudaness = cuda::device_cudaness(&scope, arg?)?;
+                found = Some(match (found, cudaness) {
+                    (Some(Cudaness::WhenAvailable), _) | (_, Cudaness::WhenAvailable) => {
+                        Cudaness::WhenAvailable
+                    }
+                    _ => Cudaness::Cuda,
+                });
+            }
+        }
+        found
     }
 
     fn find_config_passed(&self, helper: &Path, external: &External) -> Option<PassedConfig> {

@@ -144,7 +144,7 @@ fn dataset_facts(scope: &Analysis, expr: Node, path: &Path, index: &ProjectIndex
         && let Some(class) = scope.visible_definition(constructor, scope.text(function))
         && class.kind() == "class_definition"
     {
-        Some(class_facts(scope, class))
+        Some(traced_class_facts(scope, class, Some(constructor)))
     } else {
         scope
             .qualified_name(function)
@@ -275,8 +275,16 @@ fn callable_facts(
             index.function_facts(path, &qualified)
         }
         "call" => {
-            // `functools.partial(f, ...)`
             let function = expr.child_by_field_name("function")?;
+            // An instance of a class of this file (`collate_fn=Collator(device)`): its
+            // `__call__` runs in the worker.
+            if function.kind() == "identifier"
+                && let Some(class) = scope.visible_definition(expr, scope.text(function))
+                && class.kind() == "class_definition"
+            {
+                return instance_facts(scope, class, expr);
+            }
+            // `functools.partial(f, ...)`
             let qualified = scope.qualified_name(function)?;
             if qualified != "functools.partial" {
                 return None;
@@ -284,6 +292,275 @@ fn callable_facts(
             let target = syntax::positional_argument(expr, 0)?;
             callable_facts(scope, target, path, index)
         }
+        // `collators["train"]` of a dict display bound once (`collators = {"train": ...}`).
+        "subscript" => callable_facts(scope, dict_item(scope, expr)?, path, index),
+        _ => None,
+    }
+}
+
+/// The value at a literal key of a dict display a name is bound to once
+/// (`collators["train"]` after `collators = {"train": Collator(...)}`).
+fn dict_item<'t>(scope: &Analysis<'t>, subscript: Node<'t>) -> Option<Node<'t>> {
+    let object = subscript.child_by_field_name("value")?;
+    let key = scope.string_value(subscript.child_by_field_name("subscript")?)?;
+    let [dict] = scope.bound_values(object)[..] else {
+        return None;
+    };
+    if dict.kind() != "dictionary" {
+        return None;
+    }
+    let mut cursor = dict.walk();
+    let pairs: Vec<Node> = dict.named_children(&mut cursor).collect();
+    let mut found = None;
+    for pair in pairs {
+        if pair.kind() != "pair" {
+            // `**other`: any key may come from it.
+            if pair.kind() == "dictionary_splat" {
+                return None;
+            }
+            continue;
+        }
+        if pair
+            .child_by_field_name("key")
+            .and_then(|k| scope.string_value(k))
+            .is_some_and(|k| k == key)
+        {
+            found = pair.child_by_field_name("value");
+        }
+    }
+    found
+}
+
+/// The worker-side facts of an instance of a class of this file used as a callable: its
+/// `__call__` and what that calls, with `.to(self.device)` read against the device the
+/// construction hands `__init__` (`Collator(device="cuda")`).
+fn instance_facts<'t>(
+    scope: &Analysis<'t>,
+    class: Node<'t>,
+    construction: Node<'t>,
+) -> Option<Facts> {
+    traced_methods(scope, class, &["__call__"], Some(construction))
+}
+
+/// The CUDA uses of the functions `tracer` went through that only the construction's
+/// arguments show (see [`constructed_device_use`]).
+fn constructed_device_uses<'t>(
+    scope: &Analysis<'t>,
+    class: Node<'t>,
+    construction: Node<'t>,
+    tracer: &mut Tracer<'_, 't>,
+) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for (def, within) in std::mem::take(&mut tracer.traced) {
+        let Some(body) = def.child_by_field_name("body") else {
+            continue;
+        };
+        syntax::walk_executed(body, &mut |call| {
+            found.extend(constructed_device_use(
+                scope,
+                class,
+                construction,
+                call,
+                &within,
+            ));
+        });
+    }
+    found
+}
+
+/// `x.to(self.device)` (or `device=self.device`) in a method of an instance built by
+/// `construction`, where `__init__` sets `self.device` from its parameter: a CUDA use when the
+/// construction hands that parameter a CUDA device. `None` for any other call, and for a
+/// device the model already reads (found by the trace itself).
+fn constructed_device_use<'t>(
+    scope: &Analysis<'t>,
+    class: Node<'t>,
+    construction: Node<'t>,
+    call: Node<'t>,
+    within: &CodePath,
+) -> Option<Finding> {
+    if kind(call) != Kind::Call {
+        return None;
+    }
+    let callee = call.child_by_field_name("function")?;
+    if callee.kind() != "attribute" || scope.text(callee.child_by_field_name("attribute")?) != "to"
+    {
+        return None;
+    }
+    let device = scope
+        .keyword_arg(call, "device")
+        .or_else(|| syntax::positional_argument(call, 0))?;
+    if device.kind() != "attribute"
+        || device
+            .child_by_field_name("object")
+            .is_none_or(|o| scope.text(o) != "self")
+        || cuda::device_cudaness(scope, device).is_some()
+    {
+        return None;
+    }
+    // `self.device = device` in the `__init__` that instances of the method's class run
+    // (its own or a base's).
+    let attribute = scope.text(device.child_by_field_name("attribute")?);
+    let (owner, init) = find_method(scope, syntax::enclosing_class(call)?, "__init__", 0)?;
+    let value = init_assignment(scope, init, attribute)?;
+    if value.kind() != "identifier" {
+        return None;
+    }
+    let given = constructed_argument(scope, class, owner, construction, scope.text(value), 0)?;
+    let cudaness = cuda::device_cudaness(scope, given)?;
+    Some(Finding {
+        file: None,
+        range: syntax::range(call),
+        what: CudaCall::Code(format!(".to({})", scope.text(device))),
+        within: within.clone(),
+        cudaness,
+    })
+}
+
+/// The one value `init` assigns `self.<attribute>` (`self.device = device`); `None` when it
+/// assigns it more than once or not at all.
+fn init_assignment<'t>(scope: &Analysis<'t>, init: Node<'t>, attribute: &str) -> Option<Node<'t>> {
+    let body = init.child_by_field_name("body")?;
+    let mut values = Vec::new();
+    syntax::walk_executed(body, &mut |n| {
+        if n.kind() != "assignment" {
+            return;
+        }
+        let Some(target) = n.child_by_field_name("left") else {
+            return;
+        };
+        let is_it = target.kind() == "attribute"
+            && target
+                .child_by_field_name("object")
+                .is_some_and(|o| scope.text(o) == "self")
+            && target
+                .child_by_field_name("attribute")
+                .is_some_and(|a| scope.text(a) == attribute);
+        if is_it {
+            values.push(n.child_by_field_name("right"));
+        }
+    });
+    match values[..] {
+        [Some(value)] => Some(value),
+        _ => None,
+    }
+}
+
+/// What `construction` (of `class`) hands the parameter `param` of the `__init__` of `owner`
+/// (`class` or a base of it): its argument, or the parameter's default when it passes none. A
+/// subclass's `__init__` that hands a parameter of its own on to the base's
+/// (`super().__init__(img_field, device)`) is followed to what the construction gives that one.
+fn constructed_argument<'t>(
+    scope: &Analysis<'t>,
+    class: Node<'t>,
+    owner: Node<'t>,
+    construction: Node<'t>,
+    param: &str,
+    depth: u8,
+) -> Option<Node<'t>> {
+    if depth > 3 {
+        return None;
+    }
+    let (_, init) = find_method(scope, class, "__init__", 0)?;
+    let init_owner = syntax::enclosing_class(init)?;
+    if init_owner.id() == owner.id() {
+        let (position, default) = init_parameter(scope, init, param)?;
+        return scope
+            .keyword_arg(construction, param)
+            .or_else(|| {
+                position.and_then(|p| {
+                    syntax::positional_argument(construction, p)
+                        .filter(|_| !crate::python::argparse::has_splat(construction))
+                })
+            })
+            .or(default);
+    }
+    // The subclass's own `__init__`: what it hands the base's, if one of its parameters.
+    let (base_init, skip_self) = base_init_call(scope, init)?;
+    let (position, _) = init_parameter(scope, find_method(scope, owner, "__init__", 0)?.1, param)?;
+    let handed = scope.keyword_arg(base_init, param).or_else(|| {
+        position.and_then(|p| syntax::positional_argument(base_init, p + usize::from(skip_self)))
+    })?;
+    if handed.kind() != "identifier" {
+        return None;
+    }
+    init_parameter(scope, init, scope.text(handed))?;
+    constructed_argument(
+        scope,
+        init_owner,
+        init_owner,
+        construction,
+        scope.text(handed),
+        depth + 1,
+    )
+}
+
+/// The position of the parameter `name` of `init` among a call's arguments (`self` not
+/// counted; `None` after `*`) and its default.
+fn init_parameter<'t>(
+    scope: &Analysis<'t>,
+    init: Node<'t>,
+    name: &str,
+) -> Option<(Option<usize>, Option<Node<'t>>)> {
+    let params = init.child_by_field_name("parameters")?;
+    let mut cursor = params.walk();
+    let mut keyword_only = false;
+    for (i, p) in params
+        .named_children(&mut cursor)
+        .filter(|p| p.kind() != "comment")
+        .enumerate()
+    {
+        let (pname, default) = match p.kind() {
+            "identifier" => (Some(p), None),
+            "typed_parameter" => (p.named_child(0), None),
+            "default_parameter" | "typed_default_parameter" => (
+                p.child_by_field_name("name"),
+                p.child_by_field_name("value"),
+            ),
+            "list_splat_pattern" | "keyword_separator" => {
+                keyword_only = true;
+                (None, None)
+            }
+            _ => (None, None),
+        };
+        if i > 0 && pname.is_some_and(|n| scope.text(n) == name) {
+            return Some(((!keyword_only).then(|| i - 1), default));
+        }
+    }
+    None
+}
+
+/// The one call of the base's `__init__` in a subclass's `__init__`: `super().__init__(...)`,
+/// `super(Sub, self).__init__(...)` (`false`: `self` is bound), or `Base.__init__(self,
+/// ...)` (`true`: `self` is its first argument).
+fn base_init_call<'t>(scope: &Analysis<'t>, init: Node<'t>) -> Option<(Node<'t>, bool)> {
+    let body = init.child_by_field_name("body")?;
+    let mut found = Vec::new();
+    syntax::walk_executed(body, &mut |n| {
+        if kind(n) != Kind::Call {
+            return;
+        }
+        let Some(callee) = n.child_by_field_name("function") else {
+            return;
+        };
+        if callee.kind() != "attribute"
+            || callee
+                .child_by_field_name("attribute")
+                .is_none_or(|a| scope.text(a) != "__init__")
+        {
+            return;
+        }
+        let Some(object) = callee.child_by_field_name("object") else {
+            return;
+        };
+        let through_super = kind(object) == Kind::Call
+            && object
+                .child_by_field_name("function")
+                .is_some_and(|f| scope.text(f) == "super");
+        found.push((n, !through_super));
+    });
+    match found[..] {
+        [one] => Some(one),
         _ => None,
     }
 }
@@ -291,12 +568,33 @@ fn callable_facts(
 /// The worker-side facts of a dataset class of this file: its `__getitem__`, `__getitems__`
 /// and `__iter__`, found on the class or its same-file base classes.
 pub fn class_facts(scope: &Analysis, class: Node) -> Facts {
+    traced_class_facts(scope, class, None)
+}
+
+/// [`class_facts`], with `.to(self.device)` read against what `construction`, when known,
+/// hands `__init__` (see [`constructed_device_use`]).
+fn traced_class_facts<'t>(
+    scope: &Analysis<'t>,
+    class: Node<'t>,
+    construction: Option<Node<'t>>,
+) -> Facts {
+    traced_methods(scope, class, DATASET_METHODS, construction).unwrap_or_default()
+}
+
+/// The facts of the `methods` of `class` (found on it or its same-file bases) and what they
+/// call; `None` when it has none of them.
+fn traced_methods<'t>(
+    scope: &Analysis<'t>,
+    class: Node<'t>,
+    methods: &[&str],
+    construction: Option<Node<'t>>,
+) -> Option<Facts> {
     let mut tracer = Tracer::new(scope);
-    let mut facts = Facts::default();
+    let mut facts = None;
     let class_name = class
         .child_by_field_name("name")
         .map_or("", |n| scope.text(n));
-    for method_name in DATASET_METHODS {
+    for method_name in methods {
         if let Some((owner, method)) = find_method(scope, class, method_name, 0) {
             let owner_name = owner
                 .child_by_field_name("name")
@@ -310,8 +608,18 @@ pub fn class_facts(scope: &Analysis, class: Node) -> Facts {
                     by: class_name.to_owned(),
                 }
             });
-            facts.extend(tracer.function(method, &label, 0));
+            facts
+                .get_or_insert_with(Facts::default)
+                .extend(tracer.function(method, &label, 0));
         }
+    }
+    if let (Some(facts), Some(construction)) = (facts.as_mut(), construction) {
+        facts.cuda.extend(constructed_device_uses(
+            scope,
+            class,
+            construction,
+            &mut tracer,
+        ));
     }
     facts
 }
@@ -351,10 +659,33 @@ fn find_method<'t>(
     })
 }
 
+/// The method `name` that `super().name` reaches from `class`: the first of its same-file
+/// bases to define or inherit it.
+fn base_method<'t>(
+    scope: &Analysis<'t>,
+    class: Node<'t>,
+    name: &str,
+) -> Option<(Node<'t>, Node<'t>)> {
+    let bases = class.child_by_field_name("superclasses")?;
+    let mut cursor = bases.walk();
+    let base_names: Vec<Node> = bases
+        .named_children(&mut cursor)
+        .filter(|b| b.kind() == "identifier")
+        .collect();
+    base_names.into_iter().find_map(|base| {
+        let base_class = scope.top_level_definition(scope.text(base))?;
+        (base_class.kind() == "class_definition")
+            .then(|| find_method(scope, base_class, name, 1))
+            .flatten()
+    })
+}
+
 /// Follows worker-side code through the calls it makes into the same file.
 struct Tracer<'s, 'a> {
     scope: &'s Analysis<'a>,
     visited: HashSet<usize>,
+    /// The functions traced, each with the path that reached it.
+    traced: Vec<(Node<'a>, CodePath)>,
 }
 
 impl<'s, 'a> Tracer<'s, 'a> {
@@ -362,6 +693,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
         Self {
             scope,
             visited: HashSet::new(),
+            traced: Vec::new(),
         }
     }
 
@@ -378,6 +710,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
         if !self.visited.insert(def.start_byte()) {
             return Facts::default();
         }
+        self.traced.push((def, label.clone()));
         let Some(body) = def.child_by_field_name("body") else {
             return Facts::default();
         };
@@ -443,12 +776,20 @@ impl<'s, 'a> Tracer<'s, 'a> {
             }
             "attribute" => {
                 let object = function.child_by_field_name("object")?;
-                if scope.text(object) != "self" {
-                    return None;
-                }
                 let name = scope.text(function.child_by_field_name("attribute")?);
                 let class = syntax::enclosing_class(call)?;
-                let (owner, def) = find_method(scope, class, name, 0)?;
+                // `super().__call__(batch)`: the method of a base class of this file.
+                let (owner, def) = if kind(object) == Kind::Call
+                    && object
+                        .child_by_field_name("function")
+                        .is_some_and(|f| scope.text(f) == "super")
+                {
+                    base_method(scope, class, name)?
+                } else if scope.text(object) == "self" {
+                    find_method(scope, class, name, 0)?
+                } else {
+                    return None;
+                };
                 let owner_name = owner
                     .child_by_field_name("name")
                     .map_or("", |n| scope.text(n));
@@ -603,6 +944,70 @@ mod tests {
              DataLoader(D())\n",
         );
         assert_eq!(code.returns_cuda().count(), 1);
+    }
+
+    /// A callable instance as `collate_fn`: its `__call__` (and `super().__call__`) with
+    /// `.to(self.device)` read against what the construction hands `__init__`, through a
+    /// subclass's `super().__init__` and a dict of collators.
+    #[test]
+    fn collator_instances_with_the_device_their_construction_gives() {
+        let classes = "import torch\n\
+             class Collator:\n    def __init__(self, field, device='cpu'):\n        self.device = device\n    \
+             def __call__(self, batch):\n        return torch.stack(batch).to(self.device)\n\
+             class Paired(Collator):\n    def __init__(self, field, device='cpu', max_len=5):\n        \
+             super().__init__(field, device)\n        self.max_len = max_len\n    \
+             def __call__(self, batch):\n        return super().__call__(batch)\n";
+        let cuda = |build: &str| {
+            facts_of(&format!("{classes}{build}"))
+                .cuda()
+                .map(|f| (f.what.render(Lang::En), f.within.render(Lang::En)))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            cuda("DataLoader([1], num_workers=2, collate_fn=Collator(None, 'cuda:0'))\n"),
+            [(
+                "`.to(self.device)`".to_owned(),
+                "`Collator.__call__`".to_owned()
+            )]
+        );
+        assert_eq!(
+            cuda(
+                "c = {'train': Paired(None, device=torch.device('cuda'))}\n\
+                  DataLoader([1], num_workers=2, collate_fn=c['train'])\n"
+            )
+            .len(),
+            1
+        );
+        assert!(cuda("DataLoader([1], num_workers=2, collate_fn=Collator(None))\n").is_empty());
+        assert!(
+            cuda("DataLoader([1], num_workers=2, collate_fn=Paired(None, device='cpu'))\n")
+                .is_empty()
+        );
+        // A key the dict does not hold, or a dict that may hold any key.
+        assert!(
+            cuda(
+                "c = {'train': Collator(None, 'cuda'), **extra}\n\
+                  DataLoader([1], num_workers=2, collate_fn=c['train'])\n"
+            )
+            .is_empty()
+        );
+    }
+
+    /// A dataset whose `__getitem__` moves samples to the device its construction gives.
+    #[test]
+    fn dataset_device_from_its_construction() {
+        let cuda = |device: &str| {
+            facts_of(&format!(
+                "import torch\nclass Images:\n    def __init__(self, device):\n        \
+                 self.device = device\n    def __getitem__(self, i):\n        \
+                 return torch.zeros(3).to(self.device)\n\
+                 DataLoader(Images({device}), num_workers=2)\n"
+            ))
+            .cuda()
+            .count()
+        };
+        assert_eq!(cuda("torch.device('cuda')"), 1);
+        assert_eq!(cuda("'cpu'"), 0);
     }
 
     #[test]

@@ -722,23 +722,37 @@ fn parameter_config<'a>(m: &Module<'a>, param: &Binding<'a>, depth: u32) -> Opti
     }
     for (reference, scope) in references {
         calls += 1;
-        let call = reference.parent().filter(|p| {
-            p.kind() == "call" && p.child_by_field_name("function") == Some(reference)
-        })?;
         if calls > MAX_CALLS {
             return None;
         }
-        let Passed::Value(value, value_scope) = passed_for(
-            m,
-            call,
-            scope,
-            position,
-            keyword_only,
-            class.is_some(),
-            param.name,
-        )?
-        else {
-            return None;
+        let call = reference
+            .parent()
+            .filter(|p| p.kind() == "call" && p.child_by_field_name("function") == Some(reference));
+        let (value, value_scope) = match call {
+            Some(call) => {
+                let Passed::Value(value, value_scope) = passed_for(
+                    m,
+                    call,
+                    scope,
+                    position,
+                    keyword_only,
+                    class.is_some(),
+                    param.name,
+                )?
+                else {
+                    return None;
+                };
+                (value, value_scope)
+            }
+            // `mp.spawn(main, args=(cfg,))` in a Hydra entry point: `main(i, cfg)`.
+            None if class.is_none() && !keyword_only => {
+                let spawn = crate::python::argparse::call_of(m, reference)?;
+                (
+                    crate::python::argparse::spawned_argument(m, spawn, position)?,
+                    scope,
+                )
+            }
+            None => return None,
         };
         let config = config_of(m, value, value_scope, depth + 1)?;
         match &found {

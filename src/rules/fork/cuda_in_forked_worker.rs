@@ -23,6 +23,12 @@ Checks for DataLoaders whose worker-side code (the dataset's `__getitem__`, `__g
 workers start by `fork`, either explicitly or because fork is the platform's default (Linux
 before Python 3.14).
 
+A `collate_fn` or `worker_init_fn` may be an instance of a class of the file (its `__call__`
+runs in the worker). `.to(self.device)` there, or in a dataset's `__getitem__`, counts when the
+construction hands `__init__` a CUDA device: a literal, `torch.device("cuda")`,
+`f"cuda:{rank}"`, or a parameter that every caller of the function building the loader
+passes one, in this file or in the project's other files.
+
 ## Why is this bad?
 A forked child cannot use CUDA. The first CUDA call in a worker fails with
 `RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with
