@@ -645,26 +645,16 @@ fn find_method<'t>(
     if depth > 3 {
         return None;
     }
-    let bases = class.child_by_field_name("superclasses")?;
-    let mut cursor = bases.walk();
-    let base_names: Vec<Node> = bases
-        .named_children(&mut cursor)
-        .filter(|b| b.kind() == "identifier")
-        .collect();
-    base_names.into_iter().find_map(|base| {
-        let base_class = scope.top_level_definition(scope.text(base))?;
-        (base_class.kind() == "class_definition")
-            .then(|| find_method(scope, base_class, name, depth + 1))
-            .flatten()
-    })
+    base_method(scope, class, name, depth + 1)
 }
 
 /// The method `name` that `super().name` reaches from `class`: the first of its same-file
-/// bases to define or inherit it.
+/// bases to define or inherit it (`depth`: how many bases deep `class` already is).
 fn base_method<'t>(
     scope: &Analysis<'t>,
     class: Node<'t>,
     name: &str,
+    depth: u8,
 ) -> Option<(Node<'t>, Node<'t>)> {
     let bases = class.child_by_field_name("superclasses")?;
     let mut cursor = bases.walk();
@@ -675,7 +665,7 @@ fn base_method<'t>(
     base_names.into_iter().find_map(|base| {
         let base_class = scope.top_level_definition(scope.text(base))?;
         (base_class.kind() == "class_definition")
-            .then(|| find_method(scope, base_class, name, 1))
+            .then(|| find_method(scope, base_class, name, depth))
             .flatten()
     })
 }
@@ -784,7 +774,7 @@ impl<'s, 'a> Tracer<'s, 'a> {
                         .child_by_field_name("function")
                         .is_some_and(|f| scope.text(f) == "super")
                 {
-                    base_method(scope, class, name)?
+                    base_method(scope, class, name, 1)?
                 } else if scope.text(object) == "self" {
                     find_method(scope, class, name, 0)?
                 } else {
