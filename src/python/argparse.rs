@@ -4109,7 +4109,7 @@ fn is_splat_parameter(m: &Module, function: Node, name: &str) -> bool {
 
 /// The mapping `call` unpacks whole into a `**kwargs` parameter: its one `**mapping`, when it
 /// passes no keyword argument (which would add or replace a key) and no `*args`.
-pub(crate) fn unpacked_whole(call: Node) -> Option<Node> {
+fn unpacked_whole(call: Node) -> Option<Node> {
     let args = call.child_by_field_name("arguments")?;
     let mut cursor = args.walk();
     let mut mapping = None;

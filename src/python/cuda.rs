@@ -430,8 +430,11 @@ fn passed_device(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudaness> {
                 })
                 .and_then(parameter_default)
         });
+    if references.len() > MAX_DEVICE_CALLS {
+        return None;
+    }
     let mut found: Option<Cudaness> = None;
-    for (reference, ref_scope) in references.into_iter().take(MAX_DEVICE_CALLS) {
+    for (reference, ref_scope) in references {
         let call = reference.parent().filter(|p| {
             p.kind() == "call" && p.child_by_field_name("function") == Some(reference)
         })?;
