@@ -7184,3 +7184,32 @@ def build_loaders(config=None, device='cpu'):
     assert!(run("torch.device('cpu')", 2).is_empty());
     assert!(run("torch.device(f'cuda:{gpu}')", 0).is_empty());
 }
+
+/// A namespace updated from option files by computed name (`vars(args).update(...)`) only
+/// under a flag the defaults leave empty (`--options`, `default=[]`; `--cfg`, `default=None`):
+/// the update never runs, so the default stands; with a default that names a file, it may
+/// change any attribute and the count stays unknown.
+#[test]
+fn a_namespace_updated_from_option_files_only_when_some_are_named() {
+    let run = |options_default: &str, guarded_call: &str| {
+        let train = format!(
+            "import argparse\n\nimport yaml\nfrom torch.utils.data import DataLoader\n\n\n\
+             def load_options(args, options):\n    varargs = vars(args)\n    for o in options:\n        \
+             with open(o) as f:\n            varargs.update(yaml.safe_load(f))\n\n\n\
+             def main(args):\n    return DataLoader(list(range(8)), num_workers=args.num_workers)\n\n\n\
+             if __name__ == '__main__':\n    parser = argparse.ArgumentParser()\n    \
+             parser.add_argument('--num_workers', default=10, type=int)\n    \
+             parser.add_argument('--options', default={options_default}, nargs='*')\n    \
+             args = parser.parse_args()\n    if args.options:\n        {guarded_call}\n    \
+             main(args)\n"
+        );
+        let dir = project(&[("train.py", train.as_str())]);
+        codes_of(&check_json(dir.path()).1, "DL201")
+    };
+    let helper = "load_options(args, args.options)";
+    let inline = "vars(args).update(yaml.safe_load(open(args.options[0])))";
+    assert_eq!(run("[]", helper), ["train.py:15:DL201"]);
+    assert_eq!(run("None", inline), ["train.py:15:DL201"]);
+    assert!(run("['exp.yaml']", helper).is_empty());
+    assert!(run("['exp.yaml']", inline).is_empty());
+}

@@ -1048,6 +1048,7 @@ impl ArgparseDefaults {
             if !aliases(object, call.scope)
                 || writes::code_runs_after(m, call.node, call.function, read)
                 || overlaying(call)
+                || never_reached(m, call.node)
             {
                 continue;
             }
@@ -1073,10 +1074,13 @@ impl ArgparseDefaults {
         }
         // `opt['workers'] = 2` on an attribute-dict copy.
         for write in namespace.mapping_writes(m, &flow) {
-            if write
-                .keys
-                .as_ref()
-                .is_none_or(|k| k.iter().any(|k| k == attribute))
+            let after =
+                writes::code_runs_after(m, write.statement, m.function_at(write.statement), read);
+            if !after
+                && write
+                    .keys
+                    .as_ref()
+                    .is_none_or(|k| k.iter().any(|k| k == attribute))
             {
                 return Err(format!(
                     "`{}` on line {} may change it",
@@ -1354,6 +1358,7 @@ impl Namespace {
             .into_iter()
             .flat_map(|name| writes::mapping_writes(m, name))
             .filter(|w| self.aliased_by(flow, w.object, m.scope_at(w.object)))
+            .filter(|w| !never_reached(m, w.statement))
             .collect()
     }
 
@@ -1523,6 +1528,7 @@ fn written_attributes(m: &Module, namespace: &Namespace) -> Option<Written> {
         };
         if !namespace.aliased_by(&flow, object, call.scope)
             || uncalled_parameter(m, object, call.scope)
+            || never_reached(m, call.node)
         {
             continue;
         }
@@ -3982,6 +3988,37 @@ fn never_runs(m: &Module, node: Node) -> bool {
     let runs = writes::branch_runs(m, node, None, 0);
     CONDITIONS.with(|c| c.set(nested));
     runs == Some(false)
+}
+
+/// Whether the code at `node` never runs under the defaults: [`never_runs`], or it is in a
+/// module-level function of the file every call of which never runs (`if args.options:
+/// load_options(args, args.options)` with `--options` empty by default).
+fn never_reached(m: &Module, node: Node) -> bool {
+    if never_runs(m, node) {
+        return true;
+    }
+    let Some(function) = m.function_at(node).and_then(|f| m.function(f)) else {
+        return false;
+    };
+    if function.class.is_some() || function.parent_scope != MODULE_SCOPE {
+        return false;
+    }
+    let references = defaults::references_to(
+        m,
+        function.name,
+        function.name_range,
+        m.function_at(node),
+        None,
+    );
+    !references.is_empty()
+        && references.iter().all(|(reference, _)| {
+            reference
+                .parent()
+                .filter(|p| {
+                    p.kind() == "call" && p.child_by_field_name("function") == Some(*reference)
+                })
+                .is_some_and(|call| never_runs(m, call))
+        })
 }
 
 /// How long a call quoted in a message may be before its arguments are elided.

@@ -71,6 +71,9 @@ pub enum Value {
     /// rule takes it for unknown, as a value for one path cannot be set beside another
     /// parameter's value for a different path.
     OneCaller(i64),
+    /// An empty list, tuple, dict or set display (`default=[]`), spelled as written: false
+    /// in a condition, nothing else known of it.
+    Empty(&'static str),
     Unknown,
 }
 
@@ -112,7 +115,7 @@ impl Value {
             Value::Float(f) => Some(*f != 0.0),
             Value::Str(s) => Some(!s.is_empty()),
             Value::Bool(b) => Some(*b),
-            Value::None => Some(false),
+            Value::None | Value::Empty(_) => Some(false),
             // A machine has at least one CPU; a context object is truthy.
             Value::CpuCount { exact: true, .. } | Value::Context { .. } => Some(true),
             Value::CpuCount { exact: false, .. } | Value::OneCaller(_) | Value::Unknown => None,
@@ -161,6 +164,7 @@ impl fmt::Display for Value {
             } => write!(f, "get_context({method:?})"),
             Value::Context { method: None } => f.write_str("get_context()"),
             Value::OneCaller(i) => write!(f, "{i}"),
+            Value::Empty(spelled) => f.write_str(spelled),
             Value::Unknown => f.write_str("<unknown>"),
         }
     }

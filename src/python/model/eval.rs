@@ -33,6 +33,14 @@ impl<'a> Module<'a> {
             "true" => literal(Value::Bool(true)),
             "false" => literal(Value::Bool(false)),
             "none" => literal(Value::None),
+            // `[]`, `()`, `{}`: empty, so false in a condition.
+            "list" | "tuple" | "dictionary" | "set" if expr.named_child_count() == 0 => {
+                literal(Value::Empty(match expr.kind() {
+                    "list" => "[]",
+                    "tuple" => "()",
+                    _ => "{}",
+                }))
+            }
             "string" | "concatenated_string" => self
                 .string_value(expr)
                 .map(|s| literal(Value::Str(s)))
