@@ -417,19 +417,7 @@ fn passed_device(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudaness> {
         };
         return m.index.cuda_device_passed(m.path, &external);
     }
-    let default = function
-        .node
-        .child_by_field_name("parameters")
-        .and_then(|params| {
-            let mut cursor = params.walk();
-            params
-                .named_children(&mut cursor)
-                .find(|p| {
-                    p.child_by_field_name("name")
-                        .is_some_and(|n| scope.text(n) == binding.name)
-                })
-                .and_then(parameter_default)
-        });
+    let default = parameter_default(binding.node);
     if references.len() > MAX_DEVICE_CALLS {
         return None;
     }
@@ -600,6 +588,13 @@ main()
         assert_eq!(
             cudaness(&format!("{build}build(1, device=f'cpu:{{0}}')\n")),
             None
+        );
+        // A call that leaves the default passes it.
+        assert_eq!(
+            cudaness(
+                "import torch\ndef build(x, device='cuda'):\n    return x.to(device)\nbuild(1)\n"
+            ),
+            Some(Cudaness::Cuda)
         );
         // One call leaves the default, `'cpu'`.
         assert_eq!(

@@ -16,10 +16,14 @@ use crate::python::cuda::{self, Cudaness};
 use crate::python::index::ProjectIndex;
 use crate::python::kinds::{Kind, kind};
 use crate::python::labels::{CodeLabel, CodePath, CudaCall};
+use crate::python::model::{BindingKind, ClassId};
 use crate::python::syntax;
 use crate::text::TextRange;
 
 const DATASET_METHODS: &[&str] = &["__getitem__", "__getitems__", "__iter__"];
+
+/// How many bases up a constructor's default is looked for.
+const MAX_BASE_DEPTH: usize = 4;
 
 /// How deep calls from worker-side code are followed.
 const MAX_CALL_DEPTH: u8 = 4;
@@ -398,15 +402,18 @@ fn constructed_device_use<'t>(
     {
         return None;
     }
-    // `self.device = device` in the `__init__` that instances of the method's class run
-    // (its own or a base's).
+    // `self.device = device` kept by the constructor of the class built (its own `__init__`
+    // or a base's it hands the parameter to).
     let attribute = scope.text(device.child_by_field_name("attribute")?);
-    let (owner, init) = find_method(scope, syntax::enclosing_class(call)?, "__init__", 0)?;
-    let value = init_assignment(scope, init, attribute)?;
-    if value.kind() != "identifier" {
-        return None;
-    }
-    let given = constructed_argument(scope, class, owner, construction, scope.text(value), 0)?;
+    let class_id = scope.classes().iter().position(|c| c.node == class)?;
+    let kept = crate::python::argparse::kept_parameter(scope, class_id, attribute, false)?;
+    let given = scope
+        .keyword_arg(construction, &kept.keyword)
+        .or_else(|| {
+            syntax::positional_argument(construction, kept.position)
+                .filter(|_| !crate::python::argparse::has_splat(construction))
+        })
+        .or_else(|| constructor_default(scope, class_id, &kept.keyword))?;
     let cudaness = cuda::device_cudaness(scope, given)?;
     Some(Finding {
         file: None,
@@ -417,152 +424,26 @@ fn constructed_device_use<'t>(
     })
 }
 
-/// The one value `init` assigns `self.<attribute>` (`self.device = device`); `None` when it
-/// assigns it more than once or not at all.
-fn init_assignment<'t>(scope: &Analysis<'t>, init: Node<'t>, attribute: &str) -> Option<Node<'t>> {
-    let body = init.child_by_field_name("body")?;
-    let mut values = Vec::new();
-    syntax::walk_executed(body, &mut |n| {
-        if n.kind() != "assignment" {
-            return;
+/// The default of the parameter `name` of the constructor instances of `class` run (its
+/// own `__init__`, or the first of its same-file bases' that defines one).
+fn constructor_default<'t>(scope: &Analysis<'t>, class: ClassId, name: &str) -> Option<Node<'t>> {
+    let mut class = class;
+    for _ in 0..=MAX_BASE_DEPTH {
+        if let Some(init) = scope.method_id(class, "__init__") {
+            let init = scope.function(init)?;
+            let param = scope.single_binding(name, init.scope)?;
+            return crate::python::argparse::parameter_default(param.node);
         }
-        let Some(target) = n.child_by_field_name("left") else {
-            return;
+        let base = crate::python::subclass::one_base(scope, class)?;
+        let BindingKind::Class(base) = scope
+            .single_binding(scope.text(base), scope.class(class)?.parent_scope)?
+            .kind
+        else {
+            return None;
         };
-        let is_it = target.kind() == "attribute"
-            && target
-                .child_by_field_name("object")
-                .is_some_and(|o| scope.text(o) == "self")
-            && target
-                .child_by_field_name("attribute")
-                .is_some_and(|a| scope.text(a) == attribute);
-        if is_it {
-            values.push(n.child_by_field_name("right"));
-        }
-    });
-    match values[..] {
-        [Some(value)] => Some(value),
-        _ => None,
-    }
-}
-
-/// What `construction` (of `class`) hands the parameter `param` of the `__init__` of `owner`
-/// (`class` or a base of it): its argument, or the parameter's default when it passes none. A
-/// subclass's `__init__` that hands a parameter of its own on to the base's
-/// (`super().__init__(img_field, device)`) is followed to what the construction gives that one.
-fn constructed_argument<'t>(
-    scope: &Analysis<'t>,
-    class: Node<'t>,
-    owner: Node<'t>,
-    construction: Node<'t>,
-    param: &str,
-    depth: u8,
-) -> Option<Node<'t>> {
-    if depth > 3 {
-        return None;
-    }
-    let (_, init) = find_method(scope, class, "__init__", 0)?;
-    let init_owner = syntax::enclosing_class(init)?;
-    if init_owner.id() == owner.id() {
-        let (position, default) = init_parameter(scope, init, param)?;
-        return scope
-            .keyword_arg(construction, param)
-            .or_else(|| {
-                position.and_then(|p| {
-                    syntax::positional_argument(construction, p)
-                        .filter(|_| !crate::python::argparse::has_splat(construction))
-                })
-            })
-            .or(default);
-    }
-    // The subclass's own `__init__`: what it hands the base's, if one of its parameters.
-    let (base_init, skip_self) = base_init_call(scope, init)?;
-    let (position, _) = init_parameter(scope, find_method(scope, owner, "__init__", 0)?.1, param)?;
-    let handed = scope.keyword_arg(base_init, param).or_else(|| {
-        position.and_then(|p| syntax::positional_argument(base_init, p + usize::from(skip_self)))
-    })?;
-    if handed.kind() != "identifier" {
-        return None;
-    }
-    init_parameter(scope, init, scope.text(handed))?;
-    constructed_argument(
-        scope,
-        init_owner,
-        init_owner,
-        construction,
-        scope.text(handed),
-        depth + 1,
-    )
-}
-
-/// The position of the parameter `name` of `init` among a call's arguments (`self` not
-/// counted; `None` after `*`) and its default.
-fn init_parameter<'t>(
-    scope: &Analysis<'t>,
-    init: Node<'t>,
-    name: &str,
-) -> Option<(Option<usize>, Option<Node<'t>>)> {
-    let params = init.child_by_field_name("parameters")?;
-    let mut cursor = params.walk();
-    let mut keyword_only = false;
-    for (i, p) in params
-        .named_children(&mut cursor)
-        .filter(|p| p.kind() != "comment")
-        .enumerate()
-    {
-        let (pname, default) = match p.kind() {
-            "identifier" => (Some(p), None),
-            "typed_parameter" => (p.named_child(0), None),
-            "default_parameter" | "typed_default_parameter" => (
-                p.child_by_field_name("name"),
-                p.child_by_field_name("value"),
-            ),
-            "list_splat_pattern" | "keyword_separator" => {
-                keyword_only = true;
-                (None, None)
-            }
-            _ => (None, None),
-        };
-        if i > 0 && pname.is_some_and(|n| scope.text(n) == name) {
-            return Some(((!keyword_only).then(|| i - 1), default));
-        }
+        class = base;
     }
     None
-}
-
-/// The one call of the base's `__init__` in a subclass's `__init__`: `super().__init__(...)`,
-/// `super(Sub, self).__init__(...)` (`false`: `self` is bound), or `Base.__init__(self,
-/// ...)` (`true`: `self` is its first argument).
-fn base_init_call<'t>(scope: &Analysis<'t>, init: Node<'t>) -> Option<(Node<'t>, bool)> {
-    let body = init.child_by_field_name("body")?;
-    let mut found = Vec::new();
-    syntax::walk_executed(body, &mut |n| {
-        if kind(n) != Kind::Call {
-            return;
-        }
-        let Some(callee) = n.child_by_field_name("function") else {
-            return;
-        };
-        if callee.kind() != "attribute"
-            || callee
-                .child_by_field_name("attribute")
-                .is_none_or(|a| scope.text(a) != "__init__")
-        {
-            return;
-        }
-        let Some(object) = callee.child_by_field_name("object") else {
-            return;
-        };
-        let through_super = kind(object) == Kind::Call
-            && object
-                .child_by_field_name("function")
-                .is_some_and(|f| scope.text(f) == "super");
-        found.push((n, !through_super));
-    });
-    match found[..] {
-        [one] => Some(one),
-        _ => None,
-    }
 }
 
 /// The worker-side facts of a dataset class of this file: its `__getitem__`, `__getitems__`
