@@ -60,6 +60,17 @@ pub enum Cudaness {
     WhenAvailable,
 }
 
+impl Cudaness {
+    /// Two readings of one device together (a name bound twice, two callers): CUDA only
+    /// when it is available as soon as one of them is.
+    pub fn join(self, other: Cudaness) -> Cudaness {
+        match (self, other) {
+            (Cudaness::Cuda, Cudaness::Cuda) => Cudaness::Cuda,
+            _ => Cudaness::WhenAvailable,
+        }
+    }
+}
+
 /// One place that initialises CUDA (or uses a CUDA-capable library).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CudaUse {
@@ -341,14 +352,7 @@ fn device_cudaness_at(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudanes
             let mut any = None;
             for value in values {
                 match device_cudaness_at(scope, value, depth + 1) {
-                    Some(c) => {
-                        any = Some(match (any, c) {
-                            (Some(Cudaness::WhenAvailable), _) | (_, Cudaness::WhenAvailable) => {
-                                Cudaness::WhenAvailable
-                            }
-                            _ => Cudaness::Cuda,
-                        })
-                    }
+                    Some(c) => any = Some(any.map_or(c, |a: Cudaness| a.join(c))),
                     None => all_cuda = false,
                 }
             }
@@ -440,12 +444,7 @@ fn passed_device(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudaness> {
             _ => return None,
         };
         let cudaness = device_cudaness_at(scope, given, depth + 1)?;
-        found = Some(match (found, cudaness) {
-            (Some(Cudaness::WhenAvailable), _) | (_, Cudaness::WhenAvailable) => {
-                Cudaness::WhenAvailable
-            }
-            _ => Cudaness::Cuda,
-        });
+        found = Some(found.map_or(cudaness, |f: Cudaness| f.join(cudaness)));
     }
     found
 }

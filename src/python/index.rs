@@ -43,7 +43,7 @@ use crate::python::catalogue::Catalogue;
 use crate::python::configs::{self, Merger, PassedConfig, YamlLoader};
 use crate::python::defaults;
 use crate::python::distributed;
-use crate::python::model::{BindingKind, FunctionId, MODULE_SCOPE, Module};
+use crate::python::model::{BindingKind, CallSite, FunctionId, MODULE_SCOPE, Module};
 use crate::python::subclass::{self, ClassShape};
 use crate::python::values::{Provenance, Resolved, Via};
 use crate::python::workers::{self, Facts};
@@ -1478,24 +1478,33 @@ impl ProjectIndex {
     }
 
     fn find_process_count_passed(&self, helper: &Path, external: &External) -> Option<bool> {
-        let mut calls = 0usize;
+        let counts = self.read_passed(helper, external, |scope, call, arg| {
+            distributed::is_process_count(scope.m, arg?, call.scope, 1).then_some(())
+        })?;
+        Some(!counts.is_empty())
+    }
+
+    /// What each call in other files of `helper`'s function passes the parameter `external`,
+    /// as `read` reads it (given the call and its argument, `None` when it passes nothing).
+    /// `None` when a caller's file does not parse or `read` gives up on one call: the
+    /// searches that use it need every caller to agree.
+    fn read_passed<T>(
+        &self,
+        helper: &Path,
+        external: &External,
+        mut read: impl FnMut(&Analysis, &CallSite, Option<Node>) -> Option<T>,
+    ) -> Option<Vec<T>> {
+        let mut found = Vec::new();
         for (file, source) in self.caller_candidates(helper, &external.needles())? {
-            let Some(tree) = crate::python::parse(&source, None) else {
-                return Some(false);
-            };
+            let tree = crate::python::parse(&source, None)?;
             let m =
                 Module::build_definitions(&source, &tree, &file, self, Catalogue::builtin_ref());
+            let scope = Analysis::new(&m);
             for (call, arg) in argparse::calls_passing(&m, helper, external) {
-                let Some(arg) = arg else {
-                    return Some(false);
-                };
-                if !crate::python::distributed::is_process_count(&m, arg, call.scope, 1) {
-                    return Some(false);
-                }
-                calls += 1;
+                found.push(read(&scope, call, arg)?);
             }
         }
-        Some(calls > 0)
+        Some(found)
     }
 
     /// Whether the callers in other files of `helper`'s function all pass the parameter
@@ -1521,23 +1530,11 @@ impl ProjectIndex {
         external: &External,
     ) -> Option<crate::python::cuda::Cudaness> {
         use crate::python::cuda::{self, Cudaness};
-        let mut found: Option<Cudaness> = None;
-        for (file, source) in self.caller_candidates(helper, &external.needles())? {
-            let tree = crate::python::parse(&source, None)?;
-            let m =
-                Module::build_definitions(&source, &tree, &file, self, Catalogue::builtin_ref());
-            let scope = crate::python::analysis::Analysis::new(&m);
-            for (_, arg) in argparse::calls_passing(&m, helper, external) {
-                let cudaness = cuda::device_cudaness(&scope, arg?)?;
-                found = Some(match (found, cudaness) {
-                    (Some(Cudaness::WhenAvailable), _) | (_, Cudaness::WhenAvailable) => {
-                        Cudaness::WhenAvailable
-                    }
-                    _ => Cudaness::Cuda,
-                });
-            }
-        }
-        found
+        self.read_passed(helper, external, |scope, _, arg| {
+            cuda::device_cudaness(scope, arg?)
+        })?
+        .into_iter()
+        .reduce(Cudaness::join)
     }
 
     fn find_config_passed(&self, helper: &Path, external: &External) -> Option<PassedConfig> {
