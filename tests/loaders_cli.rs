@@ -73,6 +73,15 @@ fn codes_of(items: &[Value], code: &str) -> Vec<String> {
         .collect()
 }
 
+/// The messages of the findings of `code`.
+fn messages_of(items: &[Value], code: &str) -> Vec<String> {
+    items
+        .iter()
+        .filter(|d| d["code"] == code)
+        .map(|d| d["message"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
 const UTILS: &str = "\
 import torch
 
@@ -6869,12 +6878,7 @@ fn counts_the_projects_shell_scripts_pass() {
         files.extend_from_slice(scripts);
         let dir = project(&files);
         let (_, items) = check_json(dir.path());
-        let messages: Vec<String> = items
-            .iter()
-            .filter(|d| d["code"] == "DL201")
-            .map(|d| d["message"].as_str().unwrap_or_default().to_owned())
-            .collect();
-        (codes_of(&items, "DL201"), messages)
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
     };
     let bam = (
         "scripts/bam.sh",
@@ -6885,8 +6889,8 @@ fn counts_the_projects_shell_scripts_pass() {
     assert!(
         messages[0].starts_with(
             "num_workers=20 (`--workers 20` in scripts/bam.sh line 1, the one command of the \
-             project's shell scripts that runs train.py, while a run without them gets 4, the \
-             default of --workers (line 8))"
+             project's shell scripts and READMEs that runs train.py, while a run without them \
+             gets 4, the default of --workers (line 8))"
         ),
         "{messages:?}"
     );
@@ -6978,12 +6982,7 @@ fn arguments_the_projects_shell_scripts_make_raise() {
         files.extend_from_slice(scripts);
         let dir = project(&files);
         let (_, items) = check_json(dir.path());
-        let messages: Vec<String> = items
-            .iter()
-            .filter(|d| d["code"] == "DL302")
-            .map(|d| d["message"].as_str().unwrap_or_default().to_owned())
-            .collect();
-        (codes_of(&items, "DL302"), messages)
+        (codes_of(&items, "DL302"), messages_of(&items, "DL302"))
     };
     let zero = (
         "expr/etth1/tune.sh",
@@ -6994,9 +6993,9 @@ fn arguments_the_projects_shell_scripts_make_raise() {
     assert!(
         messages[0].starts_with(
             "persistent_workers=True with num_workers=0 (`--num_workers 0` in \
-             expr/etth1/tune.sh line 1, the one command of the project's shell scripts that \
-             runs tune.py, while a run without them gets 8, the default of --num_workers \
-             (line 6))"
+             expr/etth1/tune.sh line 1, the one command of the project's shell scripts and \
+             READMEs that runs tune.py, while a run without them gets 8, the default of \
+             --num_workers (line 6))"
         ),
         "{messages:?}"
     );
@@ -7212,4 +7211,119 @@ fn a_namespace_updated_from_option_files_only_when_some_are_named() {
     assert_eq!(run("None", inline), ["train.py:15:DL201"]);
     assert!(run("['exp.yaml']", helper).is_empty());
     assert!(run("['exp.yaml']", inline).is_empty());
+}
+
+/// A README's shell code blocks count as the project's scripts do (users copy its training
+/// command): `python -m pkg.train --num_workers 12`, found from a folder the README `cd`s
+/// into, and a command whose last line ends in `\`. A Python block, or a README command
+/// that disagrees with a script, adds nothing.
+#[test]
+fn counts_the_commands_of_a_readme() {
+    let train = "import argparse\n\nfrom torch.utils.data import DataLoader\n\nparser = \
+                 argparse.ArgumentParser()\nparser.add_argument('--num_workers', type=int, \
+                 default=4)\nargs = parser.parse_args()\nfor _ in DataLoader(list(range(8)), \
+                 num_workers=args.num_workers):\n    pass\n";
+    let run = |readme: &str, extra: &[(&str, &str)]| {
+        let mut files = vec![("src/training/train.py", train), ("README.md", readme)];
+        files.extend_from_slice(extra);
+        let dir = project(&files);
+        let (_, items) = check_json(dir.path());
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
+    };
+    let readme = "# Train\n\n```shell\n$ CUDA_VISIBLE_DEVICES=0 python -m training.train \\\n  \
+                  --num_workers 12 \\\n```\n\nFirst:\n\n```bash\ncd src\n```\n";
+    let (codes, messages) = run(readme, &[]);
+    assert_eq!(codes, ["src/training/train.py:8:DL201"]);
+    assert!(
+        messages[0].starts_with(
+            "num_workers=12 (`--num_workers 12` in README.md line 4, the one command of the \
+             project's shell scripts and READMEs that runs train.py, while a run without them \
+             gets 4"
+        ),
+        "{messages:?}"
+    );
+    // The file found from the README's own folder.
+    let direct = "```\npython src/training/train.py --num_workers=12\n```\n";
+    assert_eq!(run(direct, &[]).0, ["src/training/train.py:8:DL201"]);
+    // Not shell; or no fence at all.
+    let python = "```python\npython src/training/train.py --num_workers 12\n```\n";
+    assert!(run(python, &[]).0.is_empty());
+    assert!(
+        run(
+            "Run `python src/training/train.py --num_workers 12`.\n",
+            &[]
+        )
+        .0
+        .is_empty()
+    );
+    // A script that runs it with the default disagrees.
+    let script = (
+        "scripts/train.sh",
+        "python src/training/train.py --lr 0.1\n",
+    );
+    assert!(run(direct, &[script]).0.is_empty());
+}
+
+/// A yacs config merged from a `--cfg` a run must give (`required=True`): the file every
+/// command of the project's scripts and READMEs names is what a run loads, and the config
+/// files the project ships need not agree. Without such a command, or when two disagree, the
+/// value stays what the shipped files agree on (here nothing).
+#[test]
+fn merges_the_config_file_a_readme_names() {
+    let train = "\
+import argparse
+
+import torch
+from seg.config import cfg
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument(\"--cfg\", required=True, type=str)
+    args = parser.parse_args()
+    cfg.merge_from_file(args.cfg)
+    for batch in torch.utils.data.DataLoader(ds, num_workers=cfg.TRAIN.workers):
+        pass
+
+
+if __name__ == \"__main__\":
+    main()
+";
+    let defaults = "from yacs.config import CfgNode as CN\n\n_C = CN()\n_C.TRAIN = CN()\n\
+                    _C.TRAIN.workers = 4\ncfg = _C\n";
+    let run = |readme: &str| {
+        let dir = project(&[
+            ("tools/train.py", train),
+            ("seg/__init__.py", ""),
+            ("seg/config.py", defaults),
+            ("experiments/big.yaml", "TRAIN:\n  workers: 24\n"),
+            ("experiments/small.yaml", "TRAIN:\n  workers: 2\n"),
+            ("README.md", readme),
+        ]);
+        let (_, items) = check_json(dir.path());
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
+    };
+    let (codes, messages) = run("```bash\npython tools/train.py --cfg experiments/big.yaml\n```\n");
+    assert_eq!(codes, ["tools/train.py:12:DL201"]);
+    assert!(
+        messages[0].starts_with(
+            "num_workers=24 (TRAIN.workers in ../experiments/big.yaml line 2, the config `--cfg \
+             experiments/big.yaml` names in README.md line 2)"
+        ),
+        "{messages:?}"
+    );
+    assert!(
+        run("```bash\npython tools/train.py --cfg experiments/small.yaml\n```\n")
+            .0
+            .is_empty()
+    );
+    assert!(run("# Nothing to run\n").0.is_empty());
+    assert!(
+        run(
+            "```bash\npython tools/train.py --cfg experiments/big.yaml\n\
+             python tools/train.py --cfg experiments/small.yaml\n```\n"
+        )
+        .0
+        .is_empty()
+    );
 }

@@ -404,6 +404,8 @@ struct OptionDefault {
     at: TextRange,
     value: Value,
     implicit: bool,
+    /// `required=True`: a run without the option stops at `parse_args()`.
+    required: bool,
     /// The file it is in, when another than the one using it.
     file: Option<PathBuf>,
     /// Where, in the file using it, the option joins the parser (the scope and offset of its
@@ -880,17 +882,9 @@ impl ArgparseDefaults {
         if runs.is_empty() {
             return default;
         }
-        let lineage = self.lineage(parser)?;
-        let options: Vec<&OptionDefault> = lineage
-            .iter()
-            .flat_map(|o| o.options.get(dest).into_iter().flatten())
-            .collect();
-        let [option] = options.as_slice() else {
+        let Some(option) = self.command_line_option(parser, dest) else {
             return default;
         };
-        if option.flags.is_empty() || option.flags.iter().any(|f| !f.starts_with('-')) {
-            return default;
-        }
         let mut agreed: Option<(Value, &crate::python::scripts::Run, String)> = None;
         for run in &runs {
             let value = match run.passed(&option.flags, option.takes_value) {
@@ -937,6 +931,77 @@ impl ArgparseDefaults {
             }));
         }
         Some(default)
+    }
+
+    /// The one option of `parser` (and its parents) that writes `dest`, when a command line
+    /// can give it by name (`--workers`, `-j`; not a positional argument).
+    fn command_line_option(&self, parser: ParserId, dest: &str) -> Option<&OptionDefault> {
+        let lineage = self.lineage(parser)?;
+        let options: Vec<&OptionDefault> = lineage
+            .iter()
+            .flat_map(|o| o.options.get(dest).into_iter().flatten())
+            .collect();
+        let [option] = options.as_slice() else {
+            return None;
+        };
+        (!option.flags.is_empty() && option.flags.iter().all(|f| f.starts_with('-')))
+            .then_some(*option)
+    }
+
+    /// The text every command of the project's shell scripts and READMEs that runs this file
+    /// passes for the option `object.attribute` reads, when a run must give it
+    /// (`required=True`, or no default: a config loaded from `None` fails) and they all pass
+    /// the same readable text: the config file a README's training command names
+    /// (`--cfg experiments/coco/res50.yaml`). With the first such command's file and line.
+    fn run_given(
+        &self,
+        m: &Module,
+        object: Node,
+        attribute: &str,
+        scope: ScopeId,
+    ) -> Option<RunGiven> {
+        let namespace = Namespace::follow(m, object, scope)?;
+        let Origin::Parser(parser) = namespace.origin()? else {
+            return None;
+        };
+        // A write may give it another value; a `set_defaults` gives it one.
+        if m.attribute_assignments()
+            .iter()
+            .any(|w| w.attribute == attribute)
+        {
+            return None;
+        }
+        if self
+            .lineage(parser)?
+            .iter()
+            .any(|o| o.overridden.contains_key(attribute))
+        {
+            return None;
+        }
+        let option = self.command_line_option(parser, attribute)?;
+        let must_give = option.required || (option.implicit && option.value == Value::None);
+        if !must_give || !option.takes_value {
+            return None;
+        }
+        let mut agreed: Option<RunGiven> = None;
+        for run in m.index.script_runs(m.path) {
+            let Given::Value(text) = run.passed(&option.flags, true) else {
+                return None;
+            };
+            match &agreed {
+                Some(first) if first.text != text => return None,
+                Some(_) => {}
+                None => {
+                    agreed = Some(RunGiven {
+                        text,
+                        written: written_option(&run, &option.flags),
+                        script: run.script,
+                        line: run.line,
+                    })
+                }
+            }
+        }
+        agreed
     }
 
     /// `parser` and its parents, each once; `None` for one the file does not build.
@@ -1715,6 +1780,28 @@ fn only_statement_of_loop(statement: Node) -> Option<Node> {
         .filter(|l| alone && l.kind() == "for_statement")
 }
 
+/// What every run of the file given by the project's shell scripts and READMEs passes for
+/// an option a run must give, read as `object.attribute` (see [`ArgparseDefaults::run_given`]).
+pub(crate) fn run_given(
+    m: &Module,
+    object: Node,
+    attribute: &str,
+    scope: ScopeId,
+) -> Option<RunGiven> {
+    ArgparseDefaults::of(m)?.run_given(m, object, attribute, scope)
+}
+
+/// An option's text as every run of the project's shell scripts and READMEs gives it.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RunGiven {
+    pub text: String,
+    /// The option as the first run writes it (`--cfg experiments/res50.yaml`).
+    pub written: String,
+    /// That run's script or README, and line.
+    pub script: PathBuf,
+    pub line: u32,
+}
+
 /// The assignments each parameter of `function` gets in its body (`args.workers = 2`,
 /// `setattr(args, ...)`), for other files that call it.
 pub(crate) fn parameter_writes(m: &Module, function: FunctionId) -> Vec<ParamWrite> {
@@ -2008,6 +2095,7 @@ fn library_options(m: &Module, call: Node, dests: &[&str]) -> ParserOptions {
                 at: Module::range(call),
                 value: Value::Unknown,
                 implicit: false,
+                required: false,
                 file: None,
                 entered: Some((m.scope_at(call), call.start_byte())),
                 called_at: None,
@@ -4635,6 +4723,7 @@ fn read_add_argument(m: &Module, call: Node, scope: ScopeId, options: &mut Parse
             at: Module::range(call),
             value,
             implicit,
+            required,
             file: None,
             entered: Some((scope, call.start_byte())),
             called_at: None,

@@ -367,7 +367,7 @@ pub fn render_text(path: &str, facts: &[LoaderFacts]) -> String {
                     if let Some(scripts) = &a.by_scripts {
                         let _ = writeln!(
                             out,
-                            "        the project's shell scripts pass {}: {}",
+                            "        the project's shell scripts and READMEs pass {}: {}",
                             scripts.value, scripts.when
                         );
                     }

@@ -3328,6 +3328,7 @@ fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
             | Provenance::ConfigFile { .. }
             | Provenance::ConfigDefault { .. }
             | Provenance::Shipped { .. }
+            | Provenance::RunConfig { .. }
             | Provenance::FieldDefault { .. }
             | Provenance::FlagDefault { .. }
     ) {

@@ -1,12 +1,14 @@
-//! The shell scripts a project ships to run its Python scripts (`scripts/train.sh`:
-//! `python main.py --num_workers=32 --lr 5e-5 ...`): a research repository's README usually
-//! says to run one of them, so what they pass on the command line is what a run gets. Each
-//! `*.sh` file is read once per project: its commands that launch a Python file (through
-//! `python`, `python3.x`, `torchrun`, `deepspeed`, `accelerate launch`, or `python -m
-//! torch.distributed.launch`; or a module with `python -m pkg.train`), the file found from the
-//! script's folder or one above it (scripts run from the folder of the code, or from the top),
-//! and the words that follow it. `NAME=value` lines of the script give `$NAME` and `${NAME}`;
-//! any other `$` leaves a word unknown.
+//! The commands a project gives to run its Python scripts: its shell scripts
+//! (`scripts/train.sh`: `python main.py --num_workers=32 --lr 5e-5 ...`) and the shell code
+//! blocks of its READMEs (a README's "to train, run ..."). A research repository's README
+//! says to run one of these, so what they pass on the command line is what a run gets. Each
+//! `*.sh` and `README*.md` file is read once per project: its commands that launch a Python
+//! file (through `python`, `python3.x`, `torchrun`, `deepspeed`, `accelerate launch`, or
+//! `python -m torch.distributed.launch`; or a module with `python -m pkg.train`), the file
+//! found from the script's folder or one above it (scripts run from the folder of the code, or
+//! from the top; a README's command also from a folder its blocks `cd` into), and the words
+//! that follow it. `NAME=value` lines give `$NAME` and `${NAME}`; any other `$` leaves a word
+//! unknown.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -80,37 +82,141 @@ fn is_option(word: &str) -> bool {
     word.starts_with('-') && word.parse::<f64>().is_err()
 }
 
-/// The runs of every shell script under `root`, by the Python file each runs (as the
-/// listing names files: `root` joined with the path below it).
+/// The runs of every shell script and README under `root`, by the Python file each runs (as
+/// the listing names files: `root` joined with the path below it).
 pub(crate) fn runs_under(root: &Path) -> HashMap<PathBuf, Vec<Run>> {
-    let scripts: Vec<PathBuf> = fs::files_under(root, None, true, |p| {
-        p.extension().is_some_and(|e| e == "sh")
+    let sources: Vec<PathBuf> = fs::files_under(root, None, true, |p| {
+        p.extension().is_some_and(|e| e == "sh") || is_readme(p)
     })
     .take(MAX_SCRIPTS + 1)
     .collect();
     let mut runs: HashMap<PathBuf, Vec<Run>> = HashMap::new();
-    if scripts.len() > MAX_SCRIPTS {
+    if sources.len() > MAX_SCRIPTS {
         return runs;
     }
-    for script in scripts {
-        let Some(text) = read_script(&script) else {
+    for source in sources {
+        let Some(text) = read_script(&source) else {
             continue;
         };
-        for (line, words) in commands(&text) {
+        let (found, folders) = match is_readme(&source) {
+            true => readme_commands(&text),
+            false => (commands(&text), Vec::new()),
+        };
+        for (line, words) in found {
             let Some((target, args)) = launched(&words) else {
                 continue;
             };
-            let Some(file) = find_target(&script, root, &target) else {
+            let Some(file) = find_target(&source, root, &target, &folders) else {
                 continue;
             };
             runs.entry(file).or_default().push(Run {
-                script: script.clone(),
+                script: source.clone(),
                 line,
                 args,
             });
         }
     }
     runs
+}
+
+/// `README.md`, `readme.md`, `README_en.md`: a project's instructions.
+fn is_readme(path: &Path) -> bool {
+    let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
+        return false;
+    };
+    let lower = name.to_ascii_lowercase();
+    lower.starts_with("readme") && lower.ends_with(".md")
+}
+
+/// The info strings of a Markdown code block that holds shell commands (none counts: such
+/// blocks usually do).
+const SHELL_BLOCKS: &[&str] = &[
+    "",
+    "bash",
+    "sh",
+    "shell",
+    "console",
+    "zsh",
+    "shell-session",
+    "sh-session",
+    "bash-session",
+];
+
+/// A command: the line it starts on, and its words (`None` for one that cannot be read).
+type Command = (u32, Vec<Option<String>>);
+
+/// A Markdown code block being read.
+struct Block {
+    /// The fence that opened it (a closing fence is at least as long).
+    fence: String,
+    /// Whether its info string names a shell (or nothing).
+    shell: bool,
+    /// The line of its first line of text.
+    first: u32,
+    text: String,
+}
+
+/// The commands of a README's shell code blocks, as [`commands`] reads each block, with the
+/// README's line numbers; and the folders its blocks `cd` into (relative ones only), where
+/// its commands may run from.
+fn readme_commands(text: &str) -> (Vec<Command>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut folders = Vec::new();
+    let mut open: Option<Block> = None;
+    for (i, raw) in text.lines().enumerate() {
+        let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
+        let trimmed = raw.trim_start();
+        let fence: String = trimmed
+            .chars()
+            .take_while(|c| *c == '`' || *c == '~')
+            .collect();
+        // One kind of fence character, three or more.
+        let is_fence = fence.len() >= 3 && !(fence.contains('`') && fence.contains('~'));
+        let rest = trimmed[fence.len()..].trim();
+        match open.as_mut() {
+            None if is_fence => {
+                let lang = rest.split_whitespace().next().unwrap_or("");
+                open = Some(Block {
+                    shell: SHELL_BLOCKS.contains(&lang.to_ascii_lowercase().as_str()),
+                    fence,
+                    first: line.saturating_add(1),
+                    text: String::new(),
+                });
+            }
+            None => {}
+            Some(block) if is_fence && fence.starts_with(&block.fence) && rest.is_empty() => {
+                let block = open.take();
+                for (at, words) in block.map(|b| block_commands(&b)).unwrap_or_default() {
+                    if let [Some(cd), Some(dir)] = words.as_slice()
+                        && cd == "cd"
+                        && !dir.starts_with(['/', '~', '-'])
+                        && !dir.split('/').any(|part| part == "..")
+                    {
+                        folders.push(dir.clone());
+                    }
+                    out.push((at, words));
+                }
+            }
+            // `$ python train.py`: the prompt is a word no launcher takes.
+            Some(block) if block.shell => {
+                block.text.push_str(raw);
+                block.text.push('\n');
+            }
+            Some(_) => {}
+        }
+    }
+    (out, folders)
+}
+
+/// The commands of a shell code block, at the README's lines; none for another language.
+fn block_commands(block: &Block) -> Vec<Command> {
+    if !block.shell {
+        return Vec::new();
+    }
+    commands(&block.text)
+        .into_iter()
+        .map(|(at, words)| (block.first.saturating_add(at.saturating_sub(1)), words))
+        .collect()
 }
 
 fn read_script(path: &Path) -> Option<String> {
@@ -131,17 +237,18 @@ enum Target {
 /// The commands of a script, each with the line it starts on and its words (`None` for a
 /// word with an expansion the script's own `NAME=value` lines do not give). A line ending
 /// in `\` goes on on the next; `;`, `&&`, `||`, `|` and `&` end a command.
-fn commands(text: &str) -> Vec<(u32, Vec<Option<String>>)> {
+fn commands(text: &str) -> Vec<Command> {
     let mut out = Vec::new();
     let mut variables: HashMap<String, String> = HashMap::new();
     let mut logical = String::new();
     let mut start = 0u32;
-    for (i, raw) in text.lines().enumerate() {
+    // The empty line after the last ends a command its last line continues.
+    for (i, raw) in text.lines().chain(std::iter::once("")).enumerate() {
         let line = u32::try_from(i + 1).unwrap_or(u32::MAX);
         if logical.is_empty() {
             start = line;
         }
-        match raw.strip_suffix('\\') {
+        match raw.trim_end().strip_suffix('\\') {
             Some(rest) => {
                 logical.push_str(rest);
                 logical.push(' ');
@@ -288,7 +395,7 @@ fn is_python(program: &str) -> bool {
 
 /// The file of the project `target` names, from the script's folder or a folder above it up
 /// to `root`, nearest first, as the listing would name it.
-fn find_target(script: &Path, root: &Path, target: &Target) -> Option<PathBuf> {
+fn find_target(script: &Path, root: &Path, target: &Target, folders: &[String]) -> Option<PathBuf> {
     let relative: PathBuf = match target {
         Target::File(file) => {
             let path = Path::new(file);
@@ -318,7 +425,12 @@ fn find_target(script: &Path, root: &Path, target: &Target) -> Option<PathBuf> {
         }
         folder = dir.parent();
     }
-    None
+    // The folders are relative and never go up (see [`readme_commands`]): below the README.
+    let here = script.parent()?;
+    folders.iter().find_map(|folder| {
+        let candidate = normalised(&here.join(folder).join(&relative));
+        candidate.is_file().then_some(candidate)
+    })
 }
 
 #[cfg(test)]
@@ -345,6 +457,24 @@ mod tests {
         assert_eq!(target, Target::File("eval.py".into()));
         assert_eq!(args, [Some("-j".into()), Some("4".into())]);
         assert!(launched(&found[1].1).is_none());
+    }
+
+    #[test]
+    fn readme_blocks_of_shell_give_commands_at_the_readmes_lines() {
+        let text = "# T\n\n```python\npython a.py --x 1\n```\n\n  ~~~console\n$ python b.py \\\n  \
+                    --workers 9 \\\n  ~~~\n\n```\ncd src/app\ncd ../up\npython c.py\n```\n\n\
+                    ````sh\n```\npython d.py\n````\n";
+        let (found, folders) = readme_commands(text);
+        let lines: Vec<u32> = found.iter().map(|(line, _)| *line).collect();
+        // The Python block gives nothing; the console block's command starts on line 8, the
+        // bare block's on lines 13 to 15; the four-backtick block holds a three-backtick line.
+        assert_eq!(lines, [8, 13, 14, 15, 19, 20]);
+        let (target, args) = launched(&found[0].1).unwrap();
+        assert_eq!(target, Target::File("b.py".into()));
+        assert_eq!(args, [Some("--workers".into()), Some("9".into())]);
+        assert_eq!(folders, ["src/app"]);
+        assert!(is_readme(Path::new("docs/README_en.md")));
+        assert!(!is_readme(Path::new("docs/readme.txt")));
     }
 
     #[test]

@@ -342,6 +342,16 @@ pub enum Provenance {
         files: usize,
         call: String,
     },
+    /// A configuration value merged from the file every run of the project's shell scripts
+    /// and READMEs names for an option a run must give (`--cfg experiments/res50.yaml`):
+    /// `base` is where in the merged config it comes from, `written` the option as the first
+    /// such command writes it, at `script` line `line`.
+    RunConfig {
+        base: Box<Provenance>,
+        written: String,
+        script: PathBuf,
+        line: u32,
+    },
     /// A configuration value that stays unknown, and why (the value is unknown).
     ConfigGap(ConfigGap),
     /// Computed from other values (arithmetic, `min`, `int(...)`).
@@ -382,12 +392,12 @@ impl ScriptPass {
         let shown = shown_script(&self.script);
         let every = match self.runs {
             1 => format!(
-                "the one command of the project's shell scripts that runs {}",
+                "the one command of the project's shell scripts and READMEs that runs {}",
                 self.runs_file
             ),
             n => format!(
-                "as every one of the {n} commands of the project's shell scripts that run {} \
-                 passes it",
+                "as every one of the {n} commands of the project's shell scripts and READMEs \
+                 that run {} passes it",
                 self.runs_file
             ),
         };
@@ -401,9 +411,12 @@ impl ScriptPass {
     fn note_zh(&self, default: Option<&str>) -> String {
         let shown = shown_script(&self.script);
         let every = match self.runs {
-            1 => format!("项目中运行 {} 的唯一一条 shell 脚本命令", self.runs_file),
+            1 => format!(
+                "项目的 shell 脚本与 README 中运行 {} 的唯一一条命令",
+                self.runs_file
+            ),
             n => format!(
-                "项目的 shell 脚本中运行 {} 的全部 {n} 条命令都这样传入",
+                "项目的 shell 脚本与 README 中运行 {} 的全部 {n} 条命令都这样传入",
                 self.runs_file
             ),
         };
@@ -612,6 +625,16 @@ impl Provenance {
                  load gives it",
                 base.note(Lang::En).unwrap_or_default()
             )),
+            Provenance::RunConfig {
+                base,
+                written,
+                script,
+                line,
+            } => Some(format!(
+                "{}, the config `{written}` names in {} line {line}",
+                base.note(Lang::En).unwrap_or_default(),
+                shown_script(script)
+            )),
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::En)),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
             Provenance::EntryDefault { entry } => {
@@ -701,6 +724,16 @@ impl Provenance {
             Provenance::Shipped { base, files, call } => Some(format!(
                 "{}，`{call}` 可能加载的项目内 {files} 个配置文件都给出此值",
                 base.note(Lang::Zh).unwrap_or_default()
+            )),
+            Provenance::RunConfig {
+                base,
+                written,
+                script,
+                line,
+            } => Some(format!(
+                "{}，即 {} 第 {line} 行 `{written}` 指定的配置",
+                base.note(Lang::Zh).unwrap_or_default(),
+                shown_script(script)
             )),
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::Zh)),
             Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),

@@ -59,7 +59,7 @@ use crate::python::model::{
     BindingKind, CallSite, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, only_positional,
     positional_args,
 };
-use crate::python::values::{ConfigGap, Resolved, Value};
+use crate::python::values::{ConfigGap, Provenance, Resolved, Value};
 
 /// The classes whose instances are yacs config nodes.
 const CFG_NODE: &[&str] = &[
@@ -875,6 +875,7 @@ pub(super) fn value(
         tree: defaults.tree.clone(),
         run_time_file: None,
         other_merge: false,
+        given: None,
     };
     for call in m.calls() {
         // `update_config(cfg, args)` of another file: its merges, of what `args` holds here.
@@ -918,7 +919,16 @@ pub(super) fn value(
                     })
                     .map_or(Value::Unknown, |r| r.value);
                 match (step.file, value) {
-                    (true, value) => merging.file(m, value, call)?,
+                    (true, value) => {
+                        let value = match (value, args.get(step.position)) {
+                            (Value::Str(path), _) => Value::Str(path),
+                            (value, Some(namespace)) => {
+                                merging.given(m, *namespace, &step.attribute, call.scope, value)
+                            }
+                            (value, None) => value,
+                        };
+                        merging.file(m, value, call)?
+                    }
                     (false, Value::None) => {}
                     (false, _) if option_empty_by_default(m, &step.attribute) => {}
                     (false, _) => merging.unknown(m, call),
@@ -949,7 +959,17 @@ pub(super) fn value(
                 match (method, args.as_slice()) {
                     _ if !p.is_empty() || is_conditional(m, call.node) => merging.unknown(m, call),
                     ("merge_from_file", [argument]) => {
-                        let value = m.value_in(*argument, call.scope, depth + 1).value;
+                        let mut value = m.value_in(*argument, call.scope, depth + 1).value;
+                        if !matches!(value, Value::Str(_))
+                            && argument.kind() == "attribute"
+                            && let (Some(namespace), Some(attribute)) = (
+                                argument.child_by_field_name("object"),
+                                argument.child_by_field_name("attribute"),
+                            )
+                        {
+                            value =
+                                merging.given(m, namespace, m.text(attribute), call.scope, value);
+                        }
                         merging.file(m, value, call)?;
                     }
                     ("merge_from_list", [argument]) if empty_by_default(m, *argument) => {}
@@ -967,7 +987,19 @@ pub(super) fn value(
         return shipped::agreed(m, defaults.file, &before, path, &shown, &call)
             .or_else(|| hydra::value_at(m, &merging.tree, path, &shown));
     }
-    hydra::value_at(m, &merging.tree, path, &shown)
+    let resolved = hydra::value_at(m, &merging.tree, path, &shown)?;
+    Some(match merging.given {
+        Some(given) if resolved.value.is_known() => Resolved {
+            value: resolved.value,
+            provenance: Provenance::RunConfig {
+                base: Box::new(resolved.provenance),
+                written: given.written,
+                script: given.script,
+                line: given.line,
+            },
+        },
+        _ => resolved,
+    })
 }
 
 /// The option `key` of the namespace `namespace` holds, as a config's scalar placed where
@@ -1010,9 +1042,32 @@ struct Merging {
     /// have changed it: the config files the project ships may still agree on the value.
     run_time_file: Option<(yaml::Node, String)>,
     other_merge: bool,
+    /// The file every run of the project's scripts and READMEs names for a path a run must
+    /// give, when one was merged.
+    given: Option<argparse::RunGiven>,
 }
 
 impl Merging {
+    /// The path the project's runs all give `namespace.attribute` when the file cannot know
+    /// it (`value`, unknown or `None`: a run must give it), kept for the provenance.
+    fn given(
+        &mut self,
+        m: &Module,
+        namespace: Node,
+        attribute: &str,
+        scope: ScopeId,
+        value: Value,
+    ) -> Value {
+        match argparse::run_given(m, namespace, attribute, scope) {
+            Some(given) if self.given.is_none() => {
+                let path = Value::Str(given.text.clone());
+                self.given = Some(given);
+                path
+            }
+            _ => value,
+        }
+    }
+
     /// A merge by `call` of the YAML file `path` names (`None` when the file is missing).
     fn file(&mut self, m: &Module, path: Value, call: &CallSite) -> Option<()> {
         match path {

@@ -110,7 +110,9 @@ config value that is an interpolation (`${...}`) or `???` stays unknown, as does
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
 options given by default, a config file chosen only on the command line whose shipped
 candidates disagree or inherit others with `_BASE_`), and `dldoctor
-loaders` says why. A config named only on the command line and copied into the namespace key
+loaders` says why. A config file a run must name (`--cfg` with `required=True` or no
+default) that every command of the project's shell scripts and READMEs names alike
+(`python tools/train.py --cfg experiments/res50.yaml`) is the one merged. A config named only on the command line and copied into the namespace key
 by key (`for k, v in cfg.items(): setattr(args, k, v)` after `cfg =
 mmcv.Config.fromfile(args.config)` or `yaml.safe_load(open(args.config))`, in the script or a
 helper of another file) writes only the keys the config files the project ships beside it
@@ -179,13 +181,15 @@ A rewrite in the function that builds the loader (`if args.batch_size == -1: arg
 36`, then `num_workers=min(32, args.batch_size)`) counts when the function runs once (one call,
 no loop around it) and its condition is decided under the defaults.
 
-The project's shell scripts count too: when every command of its `*.sh` files that runs the
-script (`python train.py --workers 20`, also through `torchrun`, `deepspeed`, `accelerate
-launch` or `python -m`, found from the script's folder or one above it; `$NAME` read from
-the script's own `NAME=value` lines) passes the option the same count, larger than its
-default, that count is checked too: a README's `bash scripts/train.sh` runs it. A command
-that leaves the option out counts for the default; commands that disagree, or pass what
-cannot be read (`--workers $1`), add nothing.
+The project's shell scripts and READMEs count too: when every command of its `*.sh` files
+and of the shell code blocks of its `README*.md` files that runs the script (`python
+train.py --workers 20`, also through `torchrun`, `deepspeed`, `accelerate launch` or `python
+-m`, found from the script's folder or one above it, or for a README from a folder its blocks
+`cd` into; `$NAME` read from the file's own `NAME=value` lines) passes the option the same
+count, larger than its default, that count is checked too: a README's `bash
+scripts/train.sh` runs it, and users copy a README's commands. A command that leaves the
+option out counts for the default; commands that disagree, or pass what cannot be read
+(`--workers $1`), add nothing.
 
 ## Why is this bad?
 Each worker is a process that decodes and augments samples. More workers than CPUs do not
