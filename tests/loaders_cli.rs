@@ -7327,3 +7327,47 @@ if __name__ == \"__main__\":
         .is_empty()
     );
 }
+
+/// A dict of settings whose origin cannot be read (a module imported by name at run time)
+/// has a key written just before it is handed on (`config["workers"] = 32`, then
+/// `train(config)`): the callee's read of that key holds it, though a class elsewhere has a
+/// parameter of the callee's name (`def __init__(self, config, train=True)`). A write that
+/// may not run, one after the call, a write of the key in another function, or the name bound
+/// anew in between, leave it unknown.
+#[test]
+fn keys_written_before_a_dict_is_handed_on() {
+    let script = |main: &str| {
+        format!(
+            "import argparse\nfrom importlib import import_module\n\nfrom torch.utils.data import \
+             DataLoader, Dataset\n\n\ndef main():\n    args = argparse.ArgumentParser().parse_args()\n    \
+             config, *_ = import_module(args.model).get_model()\n{main}\n\n\ndef train(config):\n    \
+             dataset = Items(config, train=True)\n    loader = DataLoader(dataset, \
+             num_workers=config[\"workers\"])\n    for batch in loader:\n        pass\n\n\n\
+             class Items(Dataset):\n    def __init__(self, config, train=True):\n        \
+             self.train = train\n\n\nif __name__ == \"__main__\":\n    main()\n"
+        )
+    };
+    let run = |main: &str| {
+        let text = script(main);
+        let dir = project(&[("preprocess.py", text.as_str())]);
+        let (_, items) = check_json(dir.path());
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
+    };
+    let (codes, messages) =
+        run("    config[\"preprocess\"] = False\n    config[\"workers\"] = 32\n    train(config)");
+    assert_eq!(codes, ["preprocess.py:17:DL201"]);
+    assert!(
+        messages[0].starts_with("num_workers=32 (the value of config[\"workers\"] (line 11))"),
+        "{messages:?}"
+    );
+    for quiet in [
+        "    if args.big:\n        config[\"workers\"] = 32\n    train(config)",
+        "    train(config)\n    config[\"workers\"] = 32",
+        "    config[\"workers\"] = 32\n    config = dict(config)\n    train(config)",
+        "    config[\"workers\"] = 32\n    train(config)\n\n\ndef shrink(config):\n    \
+         config[\"workers\"] = 2",
+        "    config[\"workers\"] = 32\n    config.update(args.overrides)\n    train(config)",
+    ] {
+        assert!(run(quiet).0.is_empty(), "{quiet}");
+    }
+}

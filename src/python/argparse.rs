@@ -40,8 +40,8 @@ use tree_sitter::Node;
 mod inherited;
 mod instance;
 mod writes;
-use writes::MappingWrite;
-pub(crate) use writes::{branch_runs, set_aside, setting_aside};
+pub(crate) use writes::MappingWrite;
+pub(crate) use writes::{branch_runs, mapping_writes, set_aside, setting_aside};
 
 pub(crate) use inherited::{KeptParameter, Writes, constructor_writes, kept_parameter};
 

@@ -17,11 +17,11 @@
 use tree_sitter::Node;
 
 use crate::python::analysis::Analysis;
-use crate::python::argparse::{External, parameter_default, parameter_position};
-use crate::python::defaults::{self, Passed};
+use crate::python::argparse::{External, parameter_default};
+use crate::python::defaults::{FunctionParameter, Passed};
 use crate::python::kinds::{FIELDS, Kind, kind};
 use crate::python::labels::CudaCall;
-use crate::python::model::{BindingKind, MODULE_SCOPE};
+use crate::python::model::MODULE_SCOPE;
 use crate::python::syntax;
 use crate::python::values::Value;
 use crate::text::TextRange;
@@ -395,26 +395,15 @@ fn f_string_prefix(scope: &Analysis, string: Node) -> Option<String> {
 fn passed_device(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudaness> {
     let m = scope.m;
     let binding = m.single_binding(scope.text(expr), m.scope_at(expr))?;
-    if binding.kind != BindingKind::Parameter {
-        return None;
-    }
-    let function_id = m.scopes().get(binding.scope)?.function?;
-    let function = m.function(function_id).filter(|f| f.class.is_none())?;
-    let (position, keyword_only) = parameter_position(m, function.node, binding.name)?;
-    let references = defaults::references_to(
-        m,
-        function.name,
-        function.name_range,
-        Some(function_id),
-        None,
-    );
-    if references.is_empty() {
+    let parameter = FunctionParameter::of(m, binding)?;
+    let function = parameter.function;
+    if parameter.references.is_empty() {
         if function.parent_scope != MODULE_SCOPE {
             return None;
         }
         let external = External {
             callee: function.name.to_owned(),
-            position: (!keyword_only).then_some(position),
+            position: (!parameter.keyword_only).then_some(parameter.position),
             keyword: binding.name.to_owned(),
             method: None,
             splat: false,
@@ -422,23 +411,12 @@ fn passed_device(scope: &Analysis, expr: Node, depth: u8) -> Option<Cudaness> {
         return m.index.cuda_device_passed(m.path, &external);
     }
     let default = parameter_default(binding.node);
-    if references.len() > MAX_DEVICE_CALLS {
+    if parameter.references.len() > MAX_DEVICE_CALLS {
         return None;
     }
     let mut found: Option<Cudaness> = None;
-    for (reference, ref_scope) in references {
-        let call = reference.parent().filter(|p| {
-            p.kind() == "call" && p.child_by_field_name("function") == Some(reference)
-        })?;
-        let given = match defaults::passed_for(
-            m,
-            call,
-            ref_scope,
-            position,
-            keyword_only,
-            false,
-            binding.name,
-        )? {
+    for (_, passed) in parameter.calls(m)? {
+        let given = match passed {
             Passed::Value(value, _) => value,
             Passed::Nothing => default?,
             _ => return None,

@@ -807,7 +807,9 @@ pub(crate) fn references_to<'a>(
     let mut found: Vec<(Node<'a>, ScopeId)> = m
         .references(name)
         .into_iter()
-        .filter(|r| Module::range(*r) != name_range && names_a_binding(*r))
+        .filter(|r| {
+            Module::range(*r) != name_range && names_a_binding(*r) && !declares_parameter(*r)
+        })
         .filter_map(|reference| {
             let scope = m.scope_at(reference);
             let ids = m.lookup(name, scope)?;
@@ -823,6 +825,78 @@ pub(crate) fn references_to<'a>(
         .collect();
     found.extend(self_import_references(m, name));
     found
+}
+
+/// A parameter of a function that is no method, with the references to the function in its
+/// file ([`references_to`]).
+pub(crate) struct FunctionParameter<'m, 'a> {
+    pub function: &'m crate::python::model::FunctionDef<'a>,
+    pub position: usize,
+    pub keyword_only: bool,
+    pub name: &'a str,
+    pub references: Vec<(Node<'a>, ScopeId)>,
+}
+
+impl<'m, 'a> FunctionParameter<'m, 'a> {
+    /// The parameter `binding` binds, when it is one of a function that is no method.
+    pub(crate) fn of(m: &'m Module<'a>, binding: &Binding<'a>) -> Option<Self> {
+        if binding.kind != BindingKind::Parameter {
+            return None;
+        }
+        let function_id = m.scopes().get(binding.scope)?.function?;
+        let function = m.function(function_id).filter(|f| f.class.is_none())?;
+        let (position, keyword_only) = parameter_position(m, function.node, binding.name)?;
+        let references = references_to(
+            m,
+            function.name,
+            function.name_range,
+            Some(function_id),
+            None,
+        );
+        Some(Self {
+            function,
+            position,
+            keyword_only,
+            name: binding.name,
+            references,
+        })
+    }
+
+    /// Each reference's call of the function and what it passes the parameter; `None` when a
+    /// reference is no call (the function handed on) or its arguments cannot be read.
+    pub(crate) fn calls(&self, m: &Module<'a>) -> Option<Vec<(Node<'a>, Passed<'a>)>> {
+        self.references
+            .iter()
+            .map(|(reference, scope)| {
+                let call = reference.parent().filter(|p| {
+                    p.kind() == "call" && p.child_by_field_name("function") == Some(*reference)
+                })?;
+                let passed = passed_for(
+                    m,
+                    call,
+                    *scope,
+                    self.position,
+                    self.keyword_only,
+                    false,
+                    self.name,
+                )?;
+                Some((call, passed))
+            })
+            .collect()
+    }
+}
+
+/// Whether `identifier` is a parameter in a signature (`train` of `def __init__(self,
+/// train=True)`), which binds the name in the function rather than reading it.
+fn declares_parameter(identifier: Node) -> bool {
+    identifier.parent().is_some_and(|p| match p.kind() {
+        "parameters" | "lambda_parameters" => true,
+        "default_parameter" | "typed_default_parameter" => {
+            p.child_by_field_name("name") == Some(identifier)
+        }
+        "typed_parameter" => p.named_child(0) == Some(identifier),
+        _ => false,
+    })
 }
 
 /// The references to a module-level `name` of this file through an import of the file's own

@@ -626,7 +626,7 @@ fn parsed_in_place(m: &Module, read: Node) -> bool {
 
 /// A write through item syntax or a mapping method, which only an attribute-dict copy of a
 /// namespace takes (`opt['workers'] = 2`, `opt.update(cfg)` on an `EasyDict(vars(args))`).
-pub(super) struct MappingWrite<'a> {
+pub(crate) struct MappingWrite<'a> {
     /// The expression written through (`opt`, `self.opt`).
     pub object: Node<'a>,
     /// The statement that writes.
@@ -656,7 +656,7 @@ pub(super) fn may_write_items(text: &str, name: &str) -> bool {
 }
 
 /// Every mapping write through an expression spelled `name`.
-pub(super) fn mapping_writes<'a>(m: &Module<'a>, name: &str) -> Vec<MappingWrite<'a>> {
+pub(crate) fn mapping_writes<'a>(m: &Module<'a>, name: &str) -> Vec<MappingWrite<'a>> {
     let last = name.rsplit('.').next().unwrap_or(name);
     let mut out = Vec::new();
     for reference in m.references(last) {

@@ -50,7 +50,7 @@ pub(crate) use absl::flag_value;
 pub(crate) use classes::instance_writers;
 pub(crate) use click::{is_command, parameter_value};
 pub(crate) use dataclass::{Record, record, record_fields};
-pub(crate) use pydict::imported_constant;
+pub(crate) use pydict::{handed_key, imported_constant};
 pub(crate) use pyyaml::{SplatFile, YamlLoader, parser_defaults, returned_load, splat_file};
 pub(crate) use shipped::{copied_config, copied_keys, is_shipped_config, shipped_words};
 pub(crate) use yacs::{Merger, attribute_setter, dict_of, merger};

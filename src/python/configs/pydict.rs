@@ -15,8 +15,13 @@ use std::sync::{Arc, LazyLock, Mutex};
 use tree_sitter::Node;
 
 use super::yaml::{self, Leaf};
-use super::{Config, hydra, pyyaml, written_in_file, yacs};
-use crate::python::model::{BindingKind, MODULE_SCOPE, Module, positional_args};
+use super::{Config, MAX_CALLS, hydra, pyyaml, written_in_file, yacs};
+use crate::python::argparse::{self, branch_runs, mapping_writes};
+use crate::python::defaults::{FunctionParameter, Passed};
+use crate::python::model::{
+    BindingKind, FunctionId, MODULE_SCOPE, Module, ScopeId, positional_args,
+};
+use crate::python::syntax;
 use crate::python::values::{ConfigGap, Provenance, Resolved, Value};
 
 /// Methods of a dict that change its entries.
@@ -393,4 +398,94 @@ fn node(
         entries.push((key, child));
     }
     yaml::Node::Map(entries)
+}
+
+/// `config["workers"]` read in a function whose parameter `config` every call of the file
+/// hands a dict whose key the caller writes just before (`config["workers"] = 32` in `main`,
+/// then `train(config)`), whatever the dict held before (a module imported by name at run
+/// time): the last write of the key before the call, which runs whenever the call does.
+/// `None` when a call passes anything else, a write may not run, a write of the key (or of
+/// unknown keys) elsewhere in the file may change it, or the calls disagree.
+pub(crate) fn handed_key(
+    m: &Module,
+    object: Node,
+    key: &str,
+    scope: ScopeId,
+    depth: u32,
+) -> Option<Resolved> {
+    if object.kind() != "identifier" {
+        return None;
+    }
+    let binding = m.single_binding(m.text(object), scope)?;
+    let parameter = FunctionParameter::of(m, binding)?;
+    if parameter.references.is_empty() || parameter.references.len() > MAX_CALLS {
+        return None;
+    }
+    let mut found: Option<Resolved> = None;
+    for (call, passed) in parameter.calls(m)? {
+        let Passed::Value(passed, passed_scope) = passed else {
+            return None;
+        };
+        let caller = m.function_at(call);
+        if passed.kind() != "identifier" || writes_key_elsewhere(m, key, caller) {
+            return None;
+        }
+        let name = m.text(passed);
+        let last = mapping_writes(m, name)
+            .into_iter()
+            .filter(|w| {
+                m.function_at(w.object) == caller
+                    && w.statement.end_byte() <= call.start_byte()
+                    && w.keys.as_ref().is_none_or(|k| k.iter().any(|k| k == key))
+            })
+            .max_by_key(|w| w.statement.start_byte())?;
+        let assignment = last
+            .object
+            .parent()
+            .and_then(|subscript| subscript.parent())
+            .filter(|a| a.kind() == "assignment")?;
+        let written = assignment.child_by_field_name("right")?;
+        // The name bound anew between the write and the call holds another dict.
+        let rebound = m.lookup(name, passed_scope).is_some_and(|ids| {
+            ids.iter().filter_map(|id| m.bindings().get(*id)).any(|b| {
+                b.node.start_byte() > last.statement.end_byte()
+                    && b.node.start_byte() < call.start_byte()
+            })
+        });
+        if rebound || branch_runs(m, last.statement, Some(call), depth) != Some(true) {
+            return None;
+        }
+        let mut resolved = m.value_in(written, passed_scope, depth + 1);
+        if !resolved.value.is_known() {
+            return None;
+        }
+        if resolved.provenance == Provenance::Literal {
+            resolved.provenance = Provenance::Constant {
+                name: argparse::squeezed(m.text(assignment.child_by_field_name("left")?)),
+                line: m.line(assignment.start_byte()),
+                at: Module::range(written),
+            };
+        }
+        match &found {
+            Some(f) if f.value != resolved.value => return None,
+            Some(_) => {}
+            None => found = Some(resolved),
+        }
+    }
+    found
+}
+
+/// Whether code of the file outside `caller` writes an item `key` of some mapping
+/// (`cfg["workers"] = 4` in another function), which may be the one handed on.
+fn writes_key_elsewhere(m: &Module, key: &str, caller: Option<FunctionId>) -> bool {
+    let source = m.source.as_bytes();
+    ['"', '\''].iter().any(|quote| {
+        let needle = format!("{quote}{key}{quote}]");
+        memchr::memmem::find_iter(source, needle.as_bytes()).any(|at| {
+            syntax::assigns_after(&source[at + needle.len()..])
+                && m.root()
+                    .descendant_for_byte_range(at, at)
+                    .is_none_or(|node| m.function_at(node) != caller)
+        })
+    })
 }

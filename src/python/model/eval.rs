@@ -106,6 +106,7 @@ impl<'a> Module<'a> {
                 hparams
                     .or_else(namespace)
                     .or_else(|| configs::attribute_value(self, object, &key, scope, depth))
+                    .or_else(|| configs::handed_key(self, object, &key, scope, depth))
                     .unwrap_or_else(Resolved::unknown)
             }
             "conditional_expression"

@@ -179,7 +179,10 @@ an instance (a subclass copying a YAML file into `self.__dict__`, `dm.num_worker
 `dldoctor loaders` says which write or construction left it unknown.
 A rewrite in the function that builds the loader (`if args.batch_size == -1: args.batch_size =
 36`, then `num_workers=min(32, args.batch_size)`) counts when the function runs once (one call,
-no loop around it) and its condition is decided under the defaults.
+no loop around it) and its condition is decided under the defaults. A key written into a
+dict just before it is handed on (`config["workers"] = 32`, then `train(config)`) is what
+the callee reads, wherever the dict came from, when the write runs whenever the call does and
+no other code of the file writes that key.
 
 The project's shell scripts and READMEs count too: when every command of its `*.sh` files
 and of the shell code blocks of its `README*.md` files that runs the script (`python
