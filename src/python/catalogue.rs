@@ -7,7 +7,7 @@
 //! file's imports to one of the names. `#set!` properties say how the call's arguments reach
 //! DataLoader (see `queries/README.md`): `dl.entry`, `dl.kind` (`class` or `factory`),
 //! `dl.positional`, `dl.keywords`, `dl.rename.<keyword>`, `dl.default.<param>`,
-//! `dl.capped`, `dl.opaque`, `dl.partial`.
+//! `dl.capped`, `dl.opaque`, `dl.partial`, `dl.iterates`.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -63,6 +63,10 @@ const BUILTIN: &[(&str, &str)] = &[
         "queries/torchgeo.scm",
         include_str!("../../queries/torchgeo.scm"),
     ),
+    (
+        "queries/torchvision.scm",
+        include_str!("../../queries/torchvision.scm"),
+    ),
 ];
 
 /// How the names of data module classes end (TorchGeo's `NonGeoDataModule`).
@@ -105,6 +109,10 @@ pub struct Signature {
     pub opaque: Vec<String>,
     /// A `functools.partial`: the later call may pass anything not given here.
     pub partial: bool,
+    /// The callee iterates the loader it builds before it returns (torchvision's
+    /// `VideoClips` reads every video's timestamps through one): its workers start at the
+    /// call.
+    pub iterates: bool,
 }
 
 impl Default for Signature {
@@ -120,6 +128,7 @@ impl Default for Signature {
             capped: Vec::new(),
             opaque: Vec::new(),
             partial: false,
+            iterates: false,
         }
     }
 }
@@ -187,6 +196,7 @@ impl Signature {
         merged.capped.extend(other.capped.iter().copied());
         merged.opaque.extend(other.opaque.iter().cloned());
         merged.partial |= other.partial;
+        merged.iterates &= other.iterates;
         merged
     }
 }
@@ -368,6 +378,7 @@ fn apply_property(entry: &mut Entry, key: &str, value: &str) -> Result<(), Strin
         "dl.capped" => sig.capped = words().map(param).collect::<Result<_, _>>()?,
         "dl.opaque" => sig.opaque = words().map(str::to_owned).collect(),
         "dl.partial" => sig.partial = value == "true",
+        "dl.iterates" => sig.iterates = value == "true",
         _ => {
             if let Some(keyword) = key.strip_prefix("dl.rename.") {
                 let p = param(value)?;

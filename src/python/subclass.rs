@@ -326,6 +326,7 @@ pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
         capped: base.capped.clone(),
         opaque: base.opaque.clone(),
         partial: base.partial || call.unknown_splat,
+        iterates: base.iterates,
     };
     let mut set: Vec<(Param, &Forward)> = Vec::new();
     for (i, f) in call.positional.iter().enumerate() {

@@ -122,7 +122,10 @@ impl<'a> Loader<'a> {
     pub fn first_iteration(&self, m: &Module<'a>) -> FirstIteration<'a> {
         *self
             .first_iteration
-            .get_or_init(|| iteration::first_iteration(m, self.call()))
+            .get_or_init(|| match self.inner.signature.iterates {
+                true => FirstIteration::At(self.call()),
+                false => iteration::first_iteration(m, self.call()),
+            })
     }
 
     /// Where the loader's workers may start. A loader iterated where it is built (`for x in
@@ -152,6 +155,9 @@ impl<'a> Loader<'a> {
         let Some(statement) = crate::python::model::statement_of(self.call()) else {
             return Vec::new();
         };
+        if self.inner.signature.iterates {
+            return vec![statement];
+        }
         let Some(name) = assigned_name(scope, self.call()) else {
             return if is_stored(self.call(), statement) {
                 Vec::new()
