@@ -7371,3 +7371,43 @@ fn keys_written_before_a_dict_is_handed_on() {
         assert!(run(quiet).0.is_empty(), "{quiet}");
     }
 }
+
+/// A function the project never calls (a module of helpers others import) is called by code
+/// outside it: its default is what a call that leaves the parameter out gets. A call in the
+/// project that passes another count, or one whose arguments cannot be read, still decides.
+#[test]
+fn defaults_of_functions_the_project_never_calls() {
+    let helpers = "from torch.utils.data import DataLoader\n\n\ndef imagenet_loaders(train, \
+                   val, batch_size=64, workers=10):\n    train_dl = DataLoader(train, \
+                   batch_size=batch_size, num_workers=workers)\n    val_dl = DataLoader(val, \
+                   batch_size=batch_size, num_workers=workers)\n    return train_dl, val_dl\n";
+    let run = |caller: Option<&str>| {
+        let mut files = vec![("datasets/imagenet.py", helpers)];
+        if let Some(caller) = caller {
+            files.push(("train.py", caller));
+        }
+        let dir = project(&files);
+        let (_, items) = check_json(dir.path());
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
+    };
+    let (codes, messages) = run(None);
+    assert_eq!(
+        codes,
+        [
+            "datasets/imagenet.py:5:DL201",
+            "datasets/imagenet.py:6:DL201"
+        ]
+    );
+    assert!(
+        messages[0].starts_with(
+            "num_workers=10 (the default of workers in imagenet_loaders (line 4)) exceeds"
+        ),
+        "{messages:?}"
+    );
+    let passes = "from datasets.imagenet import imagenet_loaders\n\nloaders = \
+                  imagenet_loaders(a, b, workers=4)\n";
+    assert!(run(Some(passes)).0.is_empty());
+    let unread = "from datasets.imagenet import imagenet_loaders\n\nloaders = \
+                  imagenet_loaders(*parts)\n";
+    assert!(run(Some(unread)).0.is_empty());
+}

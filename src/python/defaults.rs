@@ -15,7 +15,8 @@
 //! call there that passes the parameter makes it unknown unless what it passes is the default
 //! of one of that file's command-line options (`prepare_loader(ds, num_workers=args.workers)`
 //! in an entry script), and then every call must agree. A class constructed nowhere in the
-//! project is built elsewhere (a config, a CLI): its `__init__` defaults are what runs.
+//! project is built elsewhere (a config, a CLI): its `__init__` defaults are what runs; so
+//! are the defaults of a function the project never calls (a module of helpers for others).
 //!
 //! [`ProjectIndex::constructions_elsewhere`]: crate::python::index::ProjectIndex::constructions_elsewhere
 
@@ -242,15 +243,21 @@ fn follow_parameter(m: &Module, param: &Binding, depth: u32) -> Option<Vec<(Reso
         class,
         (position, keyword_only, param.name),
     )?;
-    // A plain function must be run from here, or called by the project's other files; a
-    // class constructed nowhere in the file is built elsewhere: by the project's other files,
-    // with what they pass, or from a configuration, with what its signature gives.
+    // A plain function is run from here or called by the project's other files, with what
+    // they pass; one the project never calls (`def make_loaders(workers=10)` in a module of
+    // helpers) is called by code outside it, and a call that leaves the parameter out gets
+    // its default (with the calls of this file that do not run, if any). A class constructed nowhere in the file is built elsewhere: by the
+    // project's other files, with what they pass, or from a configuration, with what its
+    // signature gives.
     if class.is_none() {
         let index = (!keyword_only).then_some(position);
+        // Only in a project whose extent is known (a folder checked, a marked root): a file
+        // named by itself may have callers the search does not reach.
+        let whole_project = || m.index.root_of(m.path).is_some();
         match calls_elsewhere(m, function, index, param.name) {
-            Some(calls) => passed.extend(calls),
-            None if !entry => return None,
-            None => {}
+            Some(calls) if entry || !calls.is_empty() || whole_project() => passed.extend(calls),
+            None if entry => {}
+            _ => return None,
         }
     }
     // Built by Hydra's `instantiate` from the configs that name it (`_target_:
@@ -380,7 +387,10 @@ fn names_a_base(m: &Module, reference: Node) -> bool {
 
 /// What the calls of a module-level function in the project's other files pass for the
 /// parameter (0-based `index` among the positional arguments, `None` when keyword-only);
-/// `None` when there are none (or the function is not module-level).
+/// none for a function that is not module-level. `None` when a call there cannot be read
+/// (see [`ProjectIndex::constructions_elsewhere`]).
+///
+/// [`ProjectIndex::constructions_elsewhere`]: crate::python::index::ProjectIndex::constructions_elsewhere
 fn calls_elsewhere<'a>(
     m: &Module,
     function: &FunctionDef,
@@ -388,7 +398,7 @@ fn calls_elsewhere<'a>(
     param: &str,
 ) -> Option<Vec<(Passed<'a>, bool)>> {
     if function.node.parent().is_none_or(|p| p.kind() != "module") {
-        return None;
+        return Some(Vec::new());
     }
     let calls = m.index.constructions_elsewhere(m.path, function.name)?;
     // A call that leaves out a required argument raises `TypeError` before the function
@@ -399,12 +409,12 @@ fn calls_elsewhere<'a>(
             c.command_line || !leaves_out_a_required(m, function.node, c.positional, &c.keywords)
         })
         .collect();
-    (!calls.is_empty()).then(|| {
+    Some(
         calls
             .iter()
             .map(|c| (passed_there(c, index, param, function.name), !c.in_tests))
-            .collect()
-    })
+            .collect(),
+    )
 }
 
 /// Whether a call of the plain function `function` with `positional` positional arguments and
@@ -494,10 +504,12 @@ pub(crate) fn forwarded(
                 None,
                 (usize::MAX, true, key),
             )?;
+            // A caller outside the project fills `**kwargs` with what it likes: without a call
+            // that runs, the key is unknown.
             match calls_elsewhere(m, function, None, key) {
-                Some(calls) => passed.extend(calls),
-                None if !entry => return None,
-                None => {}
+                Some(calls) if entry || !calls.is_empty() => passed.extend(calls),
+                None if entry => {}
+                _ => return None,
             }
             if passed.iter().all(|(p, _)| matches!(p, Passed::Nothing)) {
                 return Some(Forwarded::Absent);

@@ -139,7 +139,11 @@ world_size` with `world_size = int(os.environ["WORLD_SIZE"])`): each of N proces
 share, and together they start the whole count on the node's CPUs.
 A function's parameter is what its callers pass, also through decorators that call it with
 those arguments (`@beartype`, `@typeguard.typechecked`, `@torch.no_grad()`,
-`@functools.lru_cache`); behind any other decorator it stays unknown.
+`@functools.lru_cache`); behind any other decorator it stays unknown. A function the project
+never calls (`def imagenet_loaders(root, workers=10)` in a module of helpers) is called by
+code outside it: a call that leaves the parameter out gets its default, which is checked. A function the project
+never calls (`def imagenet_loaders(root, workers=10)` in a module of helpers) is called by
+code outside it: a call that leaves the parameter out gets its default, which is checked.
 When the callers of a function disagree on a parameter (one leaves its default of 16, another
 passes a config's value that is not known), the largest whole number a caller outside the
 tests gives is checked, as that caller's path runs with it, and the message says so; a test's
