@@ -7291,7 +7291,7 @@ if __name__ == \"__main__\":
 ";
     let defaults = "from yacs.config import CfgNode as CN\n\n_C = CN()\n_C.TRAIN = CN()\n\
                     _C.TRAIN.workers = 4\ncfg = _C\n";
-    let run = |readme: &str| {
+    let run_with = |train: &str, readme: &str| {
         let dir = project(&[
             ("tools/train.py", train),
             ("seg/__init__.py", ""),
@@ -7303,7 +7303,18 @@ if __name__ == \"__main__\":
         let (_, items) = check_json(dir.path());
         (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
     };
-    let (codes, messages) = run("```bash\npython tools/train.py --cfg experiments/big.yaml\n```\n");
+    let run = |readme: &str| run_with(train, readme);
+    let big = "```bash\npython tools/train.py --cfg experiments/big.yaml\n```\n";
+    // A `cfg` attribute of another object is not the option's; a write of the namespace's is.
+    let other_object =
+        format!("{train}\n\nclass Net:\n    def __init__(self, cfg):\n        self.cfg = cfg\n");
+    assert_eq!(run_with(&other_object, big).0, ["tools/train.py:12:DL201"]);
+    let rewritten = train.replace(
+        "    cfg.merge_from_file",
+        "    args.cfg = 'experiments/small.yaml'\n    cfg.merge_from_file",
+    );
+    assert!(run_with(&rewritten, big).0.is_empty());
+    let (codes, messages) = run(big);
     assert_eq!(codes, ["tools/train.py:12:DL201"]);
     assert!(
         messages[0].starts_with(

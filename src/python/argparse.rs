@@ -964,11 +964,9 @@ impl ArgparseDefaults {
         let Origin::Parser(parser) = namespace.origin()? else {
             return None;
         };
-        // A write may give it another value; a `set_defaults` gives it one.
-        if m.attribute_assignments()
-            .iter()
-            .any(|w| w.attribute == attribute)
-        {
+        // A write of this namespace may give it another value; a `set_defaults` gives it one.
+        let written = written_attributes(m, &namespace)?;
+        if written.unknown.contains(attribute) || written.known.contains_key(attribute) {
             return None;
         }
         if self

@@ -55,6 +55,18 @@ pub fn assigns_after(rest: &[u8]) -> bool {
     }
 }
 
+/// The offsets of each `"key"]` or `'key']` of `source` that is assigned (`cfg["workers"] = 4`,
+/// `cfg['workers'] //= n`): the mapping writes a text search can see without a tree.
+pub fn key_writes<'s>(source: &'s [u8], key: &str) -> impl Iterator<Item = usize> + 's {
+    let needles = ['"', '\''].map(|quote| format!("{quote}{key}{quote}]"));
+    needles.into_iter().flat_map(move |needle| {
+        let len = needle.len();
+        memchr::memmem::find_iter(source, needle.as_bytes())
+            .filter(|&at| assigns_after(&source[at + len..]))
+            .collect::<Vec<_>>()
+    })
+}
+
 /// Whether `text` holds `word` as a whole name: not part of a longer identifier (`test` is
 /// not in `test_losses`).
 pub fn contains_word(text: &str, word: &str) -> bool {
@@ -209,7 +221,15 @@ pub fn preceding_statements(node: Node) -> Vec<Node> {
 
 #[cfg(test)]
 mod tests {
-    use super::contains_word;
+    use super::{contains_word, key_writes};
+
+    #[test]
+    fn key_writes_are_assignments_of_the_quoted_key() {
+        let source = b"cfg['workers'] = 4\nif cfg[\"workers\"] == 2: pass\ncfg[\"workers\"] //= n\nn = cfg['workers']\n";
+        let at: Vec<usize> = key_writes(source, "workers").collect();
+        assert_eq!(at, [52, 4]);
+        assert_eq!(key_writes(b"cfg['num_workers'] = 4", "workers").count(), 0);
+    }
 
     #[test]
     fn a_word_is_a_whole_name() {

@@ -307,13 +307,9 @@ pub(super) fn written_in_file(m: &Module, key: &str) -> bool {
     if m.attribute_assignments().iter().any(writes) {
         return true;
     }
-    let source = m.source.as_bytes();
-    let subscript_write = ['"', '\''].iter().any(|quote| {
-        let needle = format!("{quote}{key}{quote}]");
-        memchr::memmem::find_iter(source, needle.as_bytes())
-            .any(|at| syntax::assigns_after(&source[at + needle.len()..]))
-    });
-    subscript_write
+    syntax::key_writes(m.source.as_bytes(), key)
+        .next()
+        .is_some()
         || m.source
             .lines()
             .any(|line| line.contains("update(") && syntax::contains_word(line, key))

@@ -478,14 +478,9 @@ pub(crate) fn handed_key(
 /// Whether code of the file outside `caller` writes an item `key` of some mapping
 /// (`cfg["workers"] = 4` in another function), which may be the one handed on.
 fn writes_key_elsewhere(m: &Module, key: &str, caller: Option<FunctionId>) -> bool {
-    let source = m.source.as_bytes();
-    ['"', '\''].iter().any(|quote| {
-        let needle = format!("{quote}{key}{quote}]");
-        memchr::memmem::find_iter(source, needle.as_bytes()).any(|at| {
-            syntax::assigns_after(&source[at + needle.len()..])
-                && m.root()
-                    .descendant_for_byte_range(at, at)
-                    .is_none_or(|node| m.function_at(node) != caller)
-        })
+    syntax::key_writes(m.source.as_bytes(), key).any(|at| {
+        m.root()
+            .descendant_for_byte_range(at, at)
+            .is_none_or(|node| m.function_at(node) != caller)
     })
 }
