@@ -7422,3 +7422,85 @@ fn defaults_of_functions_the_project_never_calls() {
                   imagenet_loaders(*parts)\n";
     assert!(run(Some(unread)).0.is_empty());
 }
+
+/// `getattr(data.loaders, args.dataset)(args)` calls whichever builder of the module the
+/// command line names: each builder gets the namespace, so its workers come from the parser's
+/// default. A pick kept to be called later cannot be read, and a pick by another name, or
+/// from another object, calls none of them.
+#[test]
+fn builders_picked_by_name_from_a_module() {
+    let builders = "import torch\n\n\ndef imagenet(args):\n    return \
+                    torch.utils.data.DataLoader(ds, num_workers=args.workers)\n\n\ndef \
+                    cifar10(args):\n    return torch.utils.data.DataLoader(ds, \
+                    num_workers=args.workers)\n";
+    let main = |pick: &str| {
+        format!(
+            "import argparse\nimport data.loaders\n\nparser = \
+             argparse.ArgumentParser()\nparser.add_argument('--dataset', \
+             default='imagenet')\nparser.add_argument('-j', '--workers', default=32, \
+             type=int)\n\n\ndef main():\n    args = parser.parse_args()\n    {pick}\n\n\nif \
+             __name__ == '__main__':\n    main()\n"
+        )
+    };
+    let run = |pick: &str| {
+        let main = main(pick);
+        let dir = project(&[
+            ("data/__init__.py", ""),
+            ("data/loaders.py", builders),
+            ("train.py", &main),
+        ]);
+        let (_, items) = check_json(dir.path());
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
+    };
+    let (codes, messages) = run("loader = getattr(data.loaders, args.dataset)(args)");
+    assert_eq!(
+        codes,
+        ["data/loaders.py:5:DL201", "data/loaders.py:9:DL201"],
+        "{messages:?}"
+    );
+    assert!(messages[0].starts_with("num_workers=32"), "{messages:?}");
+    let kept = "build = getattr(data.loaders, args.dataset)\n    loader = build(args)";
+    assert!(run(kept).0.is_empty());
+    let other = "loader = getattr(data.loaders, 'mnist')(args)";
+    assert!(run(other).0.is_empty());
+    let not_the_module = "loader = getattr(args.loaders, args.dataset)(args)";
+    assert!(run(not_the_module).0.is_empty());
+}
+
+/// A builder picked by name gets what the pick's call passes, not its own default, which holds
+/// only for a function the project never calls.
+#[test]
+fn picked_builders_take_what_the_pick_passes() {
+    let builders = "import torch
+
+
+def imagenet(ds, workers=16):
+    return                     torch.utils.data.DataLoader(ds, num_workers=workers)
+";
+    let run = |pick: &str| {
+        let main = format!(
+            "import sys
+from data import loaders
+
+{pick}
+"
+        );
+        let dir = project(&[
+            ("data/__init__.py", ""),
+            ("data/loaders.py", builders),
+            ("train.py", &main),
+        ]);
+        let (_, items) = check_json(dir.path());
+        codes_of(&items, "DL201")
+    };
+    assert_eq!(
+        run("loader = getattr(loaders, sys.argv[1])(ds)"),
+        ["data/loaders.py:5:DL201"]
+    );
+    assert!(run("loader = getattr(loaders, sys.argv[1])(ds, workers=2)").is_empty());
+    assert!(run("build = getattr(loaders, sys.argv[1])\nloader = build(ds, 2)").is_empty());
+    assert_eq!(
+        run("loader = getattr(loaders, 'cifar')(ds, workers=2)"),
+        ["data/loaders.py:5:DL201"]
+    );
+}

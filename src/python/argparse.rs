@@ -2702,6 +2702,12 @@ pub(crate) fn calls_passing<'m, 'a>(
             .iter()
             .any(|d| d.file == helper && d.name == external.callee)
     };
+    // `getattr(hcsc.loader, args.dataset)(args)`: whichever function of the module it picks.
+    let picked = |call: &CallSite| {
+        call.callee.kind() == "call"
+            && crate::python::index::picked_module(m, call.callee, &external.callee)
+                .is_some_and(|q| reaches(&format!("{q}.{}", external.callee)))
+    };
     let arg = |call: &CallSite<'a>| {
         if external.splat {
             return unpacked_whole(call.node);
@@ -2726,7 +2732,9 @@ pub(crate) fn calls_passing<'m, 'a>(
     }
     m.calls()
         .iter()
-        .filter(|call| callee_names(m, call).iter().any(|q| reaches(q)) || dispatched(call))
+        .filter(|call| {
+            callee_names(m, call).iter().any(|q| reaches(q)) || dispatched(call) || picked(call)
+        })
         .map(|call| (call, arg(call)))
         .collect()
 }

@@ -1117,6 +1117,17 @@ impl ProjectIndex {
                 }
             }
         }
+        // `getattr(loaders, args.dataset)(args)` of another file may call any function of the
+        // helper's module.
+        if external.method.is_none()
+            && let Some(picking) = self.picking_candidates(helper)
+        {
+            for (path, text) in picking {
+                if !candidates.iter().any(|(p, _)| *p == path) {
+                    candidates.push((path, text));
+                }
+            }
+        }
         let first = candidates.len();
         // Callers that disagree, or pass what cannot be read, leave each whole number as one
         // caller's (see `Value::OneCaller`): that caller's path runs with it.
@@ -1201,6 +1212,38 @@ impl ProjectIndex {
                 .filter(|(_, source)| more.iter().all(|w| has(source, w)))
                 .collect(),
         )
+    }
+
+    /// The other files of the project that may pick a function of `helper`'s module by name
+    /// ([`picks_from_text`]), with their text; memoised as [`ProjectIndex::caller_candidates`]
+    /// is. `None` when there are too many, or `helper` names no module.
+    fn picking_candidates(&self, helper: &Path) -> Option<Vec<(PathBuf, String)>> {
+        let reader = self.reader.as_ref()?;
+        let (modules, _) = import_names(helper);
+        let module = modules.first()?;
+        // Not a name of Python: no search for a callee's name shares the entry.
+        let key = (helper.to_path_buf(), format!("getattr({module}"));
+        let known = lock(&self.naming).get(&key).cloned();
+        if let Some(naming) = known {
+            return Some(
+                naming?
+                    .iter()
+                    .filter_map(|file| Some((file.clone(), reader(file)?)))
+                    .collect(),
+            );
+        }
+        let files = self.search_files(helper)?;
+        let found: Option<Vec<(PathBuf, String)>> =
+            mentioning(reader.as_ref(), &files, helper, &["getattr("])
+                .filter(|(_, text)| picks_from_text(text, module))
+                .enumerate()
+                .map(|(i, (file, text))| (i < MAX_CALLER_FILES).then(|| (file.clone(), text)))
+                .collect();
+        let paths = found
+            .as_ref()
+            .map(|f| Arc::new(f.iter().map(|(p, _)| p.clone()).collect()));
+        lock(&self.naming).insert(key, paths);
+        found
     }
 
     /// Whether a file of the project may change `key` of the config a module-level name of
@@ -1815,25 +1858,57 @@ impl ProjectIndex {
                 .as_deref()
                 .is_some_and(|text| declares_static_method(text, method))
         };
-        for (path, source) in mentioning(reader, files, file, &[class]) {
+        let (modules, _) = import_names(file);
+        let module = modules.first().map(String::as_str);
+        for (path, source) in mentioning(reader, files, file, &[]) {
+            let names = memchr::memmem::find(source.as_bytes(), class.as_bytes()).is_some();
+            let picks = module.filter(|module| picks_from_text(&source, module));
+            if !names && picks.is_none() {
+                continue;
+            }
             let tree = crate::python::parse(&source, None)?;
             let mut calls = Vec::new();
             let mut runs = Vec::new();
             let mut subclasses = Vec::new();
-            constructions_in(
-                &source,
-                tree.root_node(),
-                class,
-                &is_static,
-                &mut calls,
-                &mut runs,
-                &mut subclasses,
-            )?;
-            if calls.is_empty() && runs.is_empty() && subclasses.is_empty() {
+            let mut picked = Vec::new();
+            if names {
+                constructions_in(
+                    &source,
+                    tree.root_node(),
+                    class,
+                    &is_static,
+                    &mut calls,
+                    &mut runs,
+                    &mut subclasses,
+                )?;
+            }
+            if let Some(module) = picks {
+                picks_in(&source, tree.root_node(), module, &mut picked);
+            }
+            if calls.is_empty() && runs.is_empty() && subclasses.is_empty() && picked.is_empty() {
                 continue;
             }
             let m = Module::build_definitions(&source, &tree, path, self, Catalogue::builtin_ref());
             let in_tests = is_test_file(root, path);
+            // `getattr(hcsc.loader, args.dataset)(args)`: a call of whichever function of this
+            // module the name picks, so of this one too, when the object is this module. A pick
+            // not called where it is made (`build = getattr(loaders, name)`) has calls that
+            // cannot be read.
+            for getattr in picked {
+                let here = picked_module(&m, getattr, class)
+                    .and_then(|q| self.definition(path, &format!("{q}.{class}")))
+                    .is_some_and(|d| d.file == file && d.name == class);
+                if !here {
+                    continue;
+                }
+                let call = getattr
+                    .parent()
+                    .filter(|c| c.kind() == "call")
+                    .filter(|c| c.child_by_field_name("function") == Some(getattr))?;
+                let mut c = construction(&m, call)?;
+                c.in_tests = in_tests;
+                found.push(c);
+            }
             for call in calls {
                 // The name as that file imports it from this one, not a function or class of
                 // the same name imported from another module; on one path of several when
@@ -3091,6 +3166,62 @@ fn constructions_in<'t>(
         found.push(parent);
     }
     Some(())
+}
+
+/// Whether `source` may pick a function of the module `module` by name: a `getattr(` whose
+/// object is a name or dotted name ending in `module` (`getattr(hcsc.loader, args.dataset)`).
+fn picks_from_text(source: &str, module: &str) -> bool {
+    source.match_indices("getattr(").any(|(at, needle)| {
+        let rest = source[at + needle.len()..].trim_start();
+        let end = rest
+            .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '.'))
+            .unwrap_or(rest.len());
+        rest[..end].rsplit('.').next() == Some(module) && rest[end..].trim_start().starts_with(',')
+    })
+}
+
+/// The module (as `m` qualifies it) whose `function` the builtin call `getattr(module, name)`
+/// may pick, by a computed name or that string: `hcsc.loader` for `getattr(hcsc.loader,
+/// args.dataset)`. The caller checks the module defines the function.
+pub(crate) fn picked_module(m: &Module, getattr: Node, function: &str) -> Option<String> {
+    let scope = m.scope_at(getattr);
+    let callee = getattr.child_by_field_name("function")?;
+    if getattr.kind() != "call"
+        || m.qualified_in(callee, scope, 0).as_deref() != Some("builtins.getattr")
+    {
+        return None;
+    }
+    let args = getattr.child_by_field_name("arguments")?;
+    let name = args.named_child(1)?;
+    if name.kind() == "string" && m.string_value(name).is_none_or(|n| n != function) {
+        return None;
+    }
+    m.qualified_in(args.named_child(0)?, scope, 0)
+}
+
+/// The calls `getattr(module, ...)` of `root`, the object named as [`picks_from_text`] reads
+/// it; [`picked_module`] says which may pick a given function.
+fn picks_in<'t>(source: &str, root: Node<'t>, module: &str, found: &mut Vec<Node<'t>>) {
+    let text = |n: Node| source.get(n.byte_range()).unwrap_or("");
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        let mut cursor = node.walk();
+        stack.extend(node.named_children(&mut cursor));
+        if node.kind() != "call"
+            || node.child_by_field_name("function").map(text) != Some("getattr")
+        {
+            continue;
+        }
+        let Some(args) = node.child_by_field_name("arguments") else {
+            continue;
+        };
+        if args
+            .named_child(0)
+            .is_some_and(|o| text(o).rsplit('.').next() == Some(module))
+        {
+            found.push(node);
+        }
+    }
 }
 
 /// Whether `reference` is what Python Fire runs: `Fire(train)`, or a value of the dict of
