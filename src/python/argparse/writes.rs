@@ -193,15 +193,24 @@ pub(super) fn never_overwrites(m: &Module, call: Node, object: Node, name: Node)
         format!("{k}notinvars({o})"),
         format!("{k}notinvars({o}).keys()"),
     ];
-    let is = |mut node: Node, forms: &[String]| {
+    fn bare(mut node: Node) -> Option<Node> {
         while node.kind() == "parenthesized_expression" {
-            match node.named_child(0) {
-                Some(inner) => node = inner,
-                None => return false,
-            }
+            node = node.named_child(0)?;
         }
-        forms.contains(&squeeze(&spelled_out(m, node)))
+        Some(node)
+    }
+    let spelled = |node: Node, forms: &[String]| {
+        bare(node).is_some_and(|n| forms.contains(&squeeze(&spelled_out(m, n))))
     };
+    // `not (key in vars(args))` is `key not in vars(args)`.
+    let negated = |node: Node, forms: &[String]| {
+        bare(node)
+            .filter(|n| n.kind() == "not_operator")
+            .and_then(|n| n.child_by_field_name("argument"))
+            .is_some_and(|a| spelled(a, forms))
+    };
+    let is_absent = |node: Node| spelled(node, &absent) || negated(node, &present);
+    let is_present = |node: Node| spelled(node, &present) || negated(node, &absent);
     let leaves = |block: Node| {
         let mut cursor = block.walk();
         block.named_children(&mut cursor).last().is_some_and(|s| {
@@ -221,7 +230,7 @@ pub(super) fn never_overwrites(m: &Module, call: Node, object: Node, name: Node)
                     .is_some_and(|c| c.id() == current.id())
                     && parent
                         .child_by_field_name("condition")
-                        .is_some_and(|c| is(c, &absent)) =>
+                        .is_some_and(is_absent) =>
             {
                 return true;
             }
@@ -231,11 +240,10 @@ pub(super) fn never_overwrites(m: &Module, call: Node, object: Node, name: Node)
                     let guards = match s.kind() {
                         "if_statement" => {
                             s.child_by_field_name("alternative").is_none()
-                                && s.child_by_field_name("condition")
-                                    .is_some_and(|c| is(c, &present))
+                                && s.child_by_field_name("condition").is_some_and(is_present)
                                 && s.child_by_field_name("consequence").is_some_and(leaves)
                         }
-                        "assert_statement" => s.named_child(0).is_some_and(|c| is(c, &absent)),
+                        "assert_statement" => s.named_child(0).is_some_and(is_absent),
                         _ => false,
                     };
                     if guards {

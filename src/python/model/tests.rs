@@ -546,6 +546,8 @@ pc = argparse.ArgumentParser()
 pc.add_argument('--workers', default=12, type=int)
 pd = argparse.ArgumentParser()
 pd.add_argument('--workers', default=12, type=int)
+pe = argparse.ArgumentParser()
+pe.add_argument('--workers', default=10, type=int)
 
 def main():
     args = pa.parse_args()
@@ -577,6 +579,13 @@ def either_way():
     vars(args).update(lr=0.1)
     DataLoader(ds, num_workers=args.workers)  # 12
 
+def negated_guard():
+    args = pe.parse_args()
+    for key in vars(saved):
+        if not (key in vars(args)):
+            setattr(args, key, getattr(saved, key))
+    DataLoader(ds, num_workers=args.workers)  # 10
+
 def differs():
     args = pd.parse_args()
     if 'SLURM_CPUS' in os.environ:
@@ -585,7 +594,7 @@ def differs():
 ";
     with_module(src, |m| {
         let workers: Vec<Option<i64>> = m.loaders().iter().map(|l| l.num_workers()).collect();
-        assert_eq!(workers, [Some(32), Some(6), Some(12), None]);
+        assert_eq!(workers, [Some(32), Some(6), Some(12), Some(10), None]);
     });
 }
 
