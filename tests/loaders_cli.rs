@@ -7504,3 +7504,135 @@ from data import loaders
         ["data/loaders.py:5:DL201"]
     );
 }
+
+/// Branch conditions that read a config whose writes sit under other such conditions, as in
+/// a training script that shares its workers among GPUs block after block: each condition was
+/// read again for every value that asked, exponentially in the depth, and `check` did not
+/// finish on such a file (nine blocks here: hours). It must finish long before the deadline.
+#[test]
+fn interlocked_branch_conditions_finish() {
+    let config = r#"from yacs.config import CfgNode as CN
+
+_C = CN()
+_C.workers = 16
+_C.dataset = 'cifar10'
+_C.gpu = 0
+_C.world_size = -1
+_C.rank = -1
+_C.dist_url = 'tcp://localhost:23456'
+_C.multiprocessing_distributed = False
+_C.distributed = False
+_C.batch_size = 128
+_C.resume = ''
+config = _C
+
+
+def update_config(cfg, args):
+    cfg.defrost()
+    cfg.merge_from_file(args.cfg)
+    cfg.freeze()
+"#;
+    let block = r#"    if config.distributed:
+        if config.gpu is not None:
+            config.batch_size = int(config.batch_size / ngpus)
+            config.workers = int((config.workers + ngpus - 1) / ngpus)
+    elif config.gpu is not None:
+        config.rank = config.rank + 1
+"#;
+    let train = format!(
+        r#"import argparse
+import os
+
+import torch
+import torch.multiprocessing as mp
+
+from datasets.cifar import CIFAR_LT
+from utils.config import config, update_config
+
+
+def parse_args():
+    parser = argparse.ArgumentParser()
+    parser.add_argument('--cfg', required=True, type=str)
+    args = parser.parse_args()
+    update_config(config, args)
+    return args
+
+
+def main():
+    args = parse_args()
+    if config.dist_url == "env://" and config.world_size == -1:
+        config.world_size = int(os.environ["WORLD_SIZE"])
+    config.distributed = config.world_size > 1 or config.multiprocessing_distributed
+    ngpus = torch.cuda.device_count()
+    if config.multiprocessing_distributed:
+        config.world_size = ngpus * config.world_size
+        mp.spawn(main_worker, nprocs=ngpus, args=(ngpus, config))
+    else:
+        main_worker(config.gpu, ngpus, config)
+
+
+def main_worker(gpu, ngpus, config):
+    config.gpu = gpu
+    if config.distributed:
+        if config.dist_url == "env://" and config.rank == -1:
+            config.rank = int(os.environ["RANK"])
+        if config.multiprocessing_distributed:
+            config.rank = config.rank * ngpus + gpu
+    if config.distributed:
+        if config.gpu is not None:
+            config.batch_size = int(config.batch_size / ngpus)
+            config.workers = int((config.workers + ngpus - 1) / ngpus)
+    elif config.gpu is not None:
+        torch.cuda.set_device(config.gpu)
+{blocks}    if config.resume:
+        if config.gpu is None:
+            print(config.resume)
+        elif config.gpu is not None:
+            print(config.gpu)
+    if config.dataset == 'cifar10':
+        dataset = CIFAR_LT(config.distributed, batch_size=config.batch_size, num_works=config.workers)
+    elif config.dataset == 'cifar100':
+        dataset = CIFAR_LT(config.distributed, batch_size=config.batch_size, num_works=config.workers)
+    for batch in dataset.loader:
+        pass
+
+
+if __name__ == '__main__':
+    main()
+"#,
+        blocks = block.repeat(9)
+    );
+    let dir = project(&[
+        ("utils/__init__.py", ""),
+        ("utils/config.py", config),
+        ("datasets/__init__.py", ""),
+        (
+            "datasets/cifar.py",
+            r#"import torch
+
+
+class CIFAR_LT:
+    def __init__(self, distributed, batch_size=128, num_works=40):
+        self.loader = torch.utils.data.DataLoader(range(10), batch_size=batch_size, num_workers=num_works)
+"#,
+        ),
+        ("train.py", &train),
+    ]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_dldoctor"))
+        .args(["check", "--format", "json", "--assume-cpus", "8"])
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("check did not finish within two minutes");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    let items: Value = serde_json::from_slice(&out.stdout).expect("json output");
+    assert!(items.is_array(), "{items}");
+}

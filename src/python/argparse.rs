@@ -58,6 +58,10 @@ use crate::text::TextRange;
 /// How many names, calls and returns a namespace or parser is followed through.
 const MAX_DEPTH: u32 = 16;
 
+/// A remembered branch condition: `None` while it is being read, then whether it holds (itself
+/// `None` when that is not known).
+type ConditionRead = Option<Option<bool>>;
+
 /// A parser: the start byte of the `argparse.ArgumentParser(...)` call that creates it.
 type ParserId = usize;
 
@@ -74,7 +78,49 @@ pub(crate) struct ArgparseDefaults {
     /// of an attribute asks, and the answer, a walk of every call of the file, is the same
     /// for every read of one namespace.
     foreign: RefCell<HashMap<Namespace, Rc<ForeignWrites>>>,
+    /// How many branch conditions the file's analysis has read in full
+    /// ([`ArgparseDefaults::condition`]).
+    condition_reads: std::cell::Cell<usize>,
+    /// Past that budget, whether each condition holds, by its start byte and the depth it is
+    /// read at; `None` while it is being read.
+    conditions: RefCell<HashMap<(usize, u32), ConditionRead>>,
 }
+
+impl ArgparseDefaults {
+    /// Whether the branch condition `condition` holds under the defaults, as `read` says when
+    /// it reads the condition at `depth`. Deciding a condition reads values whose writes sit
+    /// under other conditions, each read again for every value that asks: a file whose
+    /// conditions lean on each other (MiSLAS's `if config.distributed:` around writes of the
+    /// config they read) asked exponentially many times in the depth, and `check` did not
+    /// finish. Past a budget of full reads, far more than the evaluation sets need, each
+    /// condition is read once per depth and remembered (an answer read under assumptions of
+    /// its caller may then be less known than a full reading's), and one asked inside its own
+    /// reading is not known.
+    pub(crate) fn condition(
+        &self,
+        condition: Node,
+        depth: u32,
+        read: impl FnOnce() -> Option<bool>,
+    ) -> Option<bool> {
+        let reads = self.condition_reads.get();
+        if reads < MAX_CONDITION_READS {
+            self.condition_reads.set(reads + 1);
+            return read();
+        }
+        let key = (condition.start_byte(), depth);
+        let known = self.conditions.borrow().get(&key).copied();
+        if let Some(known) = known {
+            return known.flatten();
+        }
+        self.conditions.borrow_mut().insert(key, None);
+        let truth = read();
+        self.conditions.borrow_mut().insert(key, Some(truth));
+        truth
+    }
+}
+
+/// The branch conditions one file's analysis reads in full before it remembers them.
+const MAX_CONDITION_READS: usize = 200;
 
 /// The attributes functions of other files assign on a namespace, each with the call that
 /// hands it over; `Err` with the call that may assign any.

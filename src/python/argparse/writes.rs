@@ -42,9 +42,15 @@ pub(crate) fn branch_runs(m: &Module, node: Node, stop: Option<Node>, depth: u32
         if depth > MAX_CONDITION_DEPTH {
             return None;
         }
-        m.value_in(condition, m.scope_at(condition), depth + 1)
-            .value
-            .truthy()
+        let read = || {
+            m.value_in(condition, m.scope_at(condition), depth + 1)
+                .value
+                .truthy()
+        };
+        match super::ArgparseDefaults::of(m) {
+            Some(defaults) => defaults.condition(condition, depth, read),
+            None => read(),
+        }
     };
     // Whether the `if` and `elif` conditions before `upto` (a clause of `statement`) are all
     // false: only then does that clause get its turn.
