@@ -92,10 +92,10 @@ impl ArgparseDefaults {
     /// under other conditions, each read again for every value that asks: a file whose
     /// conditions lean on each other (MiSLAS's `if config.distributed:` around writes of the
     /// config they read) asked exponentially many times in the depth, and `check` did not
-    /// finish. Past a budget of full reads, far more than the evaluation sets need, each
-    /// condition is read once per depth and remembered (an answer read under assumptions of
-    /// its caller may then be less known than a full reading's), and one asked inside its own
-    /// reading is not known.
+    /// finish. Past a budget of full reads (with it, findings on the evaluation sets are those
+    /// of a full reading; remembering from the first read lost two), each condition is read
+    /// once per depth and remembered (an answer read under assumptions of its caller may then
+    /// be less known than a full reading's), and one asked inside its own reading is not known.
     pub(crate) fn condition(
         &self,
         condition: Node,

@@ -1177,32 +1177,8 @@ impl ProjectIndex {
     /// module, or a package above it that may re-export it (`from data_utils import
     /// eval_model`). `None` when there are too many to say anything.
     fn caller_candidates(&self, helper: &Path, needles: &[&str]) -> Option<Vec<(PathBuf, String)>> {
-        let reader = self.reader.as_ref()?;
         let (name, more) = needles.split_first()?;
-        let key = (helper.to_path_buf(), (*name).to_owned());
-        let known = lock(&self.naming).get(&key).cloned();
-        // The files naming `name`, with their text: read by the search itself the first time.
-        let naming: Vec<(PathBuf, String)> = match known {
-            Some(naming) => naming?
-                .iter()
-                .filter_map(|file| Some((file.clone(), reader(file)?)))
-                .collect(),
-            None => {
-                let files = self.search_files(helper)?;
-                let found: Option<Vec<(PathBuf, String)>> =
-                    mentioning(reader.as_ref(), &files, helper, &[name])
-                        .enumerate()
-                        .map(|(i, (file, text))| {
-                            (i < MAX_CALLER_FILES).then(|| (file.clone(), text))
-                        })
-                        .collect();
-                let paths = found
-                    .as_ref()
-                    .map(|f| Arc::new(f.iter().map(|(p, _)| p.clone()).collect()));
-                lock(&self.naming).insert(key, paths);
-                found?
-            }
-        };
+        let naming = self.files_naming(helper, name, name, |_| true)?;
         let has = |source: &str, word: &str| {
             memchr::memmem::find(source.as_bytes(), word.as_bytes()).is_some()
         };
@@ -1215,14 +1191,30 @@ impl ProjectIndex {
     }
 
     /// The other files of the project that may pick a function of `helper`'s module by name
-    /// ([`picks_from_text`]), with their text; memoised as [`ProjectIndex::caller_candidates`]
-    /// is. `None` when there are too many, or `helper` names no module.
+    /// ([`picks_from_text`]), with their text. `None` when there are too many, or `helper`
+    /// names no module.
     fn picking_candidates(&self, helper: &Path) -> Option<Vec<(PathBuf, String)>> {
-        let reader = self.reader.as_ref()?;
         let (modules, _) = import_names(helper);
         let module = modules.first()?;
-        // Not a name of Python: no search for a callee's name shares the entry.
-        let key = (helper.to_path_buf(), format!("getattr({module}"));
+        // Not a name of Python: no search for a callee's name shares the memo's entry.
+        let key = format!("getattr({module}");
+        self.files_naming(helper, &key, "getattr(", |text| {
+            picks_from_text(text, module)
+        })
+    }
+
+    /// The other files of the project that may reach a name of `helper` (see [`mentioning`]),
+    /// hold `needle` and pass `keep`, with their text; memoised under `key` (the files, read
+    /// again when asked again). `None` when there are more than [`MAX_CALLER_FILES`].
+    fn files_naming(
+        &self,
+        helper: &Path,
+        key: &str,
+        needle: &str,
+        keep: impl Fn(&str) -> bool,
+    ) -> Option<Vec<(PathBuf, String)>> {
+        let reader = self.reader.as_ref()?;
+        let key = (helper.to_path_buf(), key.to_owned());
         let known = lock(&self.naming).get(&key).cloned();
         if let Some(naming) = known {
             return Some(
@@ -1232,10 +1224,11 @@ impl ProjectIndex {
                     .collect(),
             );
         }
+        // Read by the search itself the first time.
         let files = self.search_files(helper)?;
         let found: Option<Vec<(PathBuf, String)>> =
-            mentioning(reader.as_ref(), &files, helper, &["getattr("])
-                .filter(|(_, text)| picks_from_text(text, module))
+            mentioning(reader.as_ref(), &files, helper, &[needle])
+                .filter(|(_, text)| keep(text))
                 .enumerate()
                 .map(|(i, (file, text))| (i < MAX_CALLER_FILES).then(|| (file.clone(), text)))
                 .collect();
