@@ -7339,6 +7339,90 @@ if __name__ == \"__main__\":
     );
 }
 
+/// A YAML config opened from a `--cfg` a run must give (`default=None`) and read with PyYAML:
+/// the file the README's commands name is what runs; when they name several, the value is
+/// what every one of them gives (a placeholder naming no file of the project is the user's
+/// own and passed over). The config handed through `config = update(config, args)`, a
+/// function of the file returning it, is still the file's. Files that disagree, no command,
+/// or a write of the option leave it unknown.
+#[test]
+fn pyyaml_config_the_readme_commands_name() {
+    let main = "\
+import argparse
+
+import yaml
+from torch.utils.data import DataLoader
+
+parser = argparse.ArgumentParser()
+parser.add_argument(\"--cfg\", default=None, type=str)
+args = parser.parse_args()
+
+
+def update(config, args):
+    config[\"training_opt\"][\"batch_size\"] = 64
+    return config
+
+
+with open(args.cfg) as f:
+    config = yaml.load(f)
+config = update(config, args)
+opt = config[\"training_opt\"]
+for batch in DataLoader(ds, batch_size=opt[\"batch_size\"], num_workers=opt[\"num_workers\"]):
+    pass
+";
+    let run_with = |main: &str, readme: &str| {
+        let dir = project(&[
+            ("main.py", main),
+            (
+                "config/a.yaml",
+                "training_opt:\n  num_workers: 12\n  batch_size: 8\n",
+            ),
+            (
+                "config/b.yaml",
+                "training_opt:\n  num_workers: 12\n  batch_size: 16\n",
+            ),
+            ("config/small.yaml", "training_opt:\n  num_workers: 2\n"),
+            ("README.md", readme),
+        ]);
+        let (_, items) = check_json(dir.path());
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
+    };
+    let run = |readme: &str| run_with(main, readme);
+    let both = "```bash\npython main.py --cfg ./config/a.yaml\npython main.py --cfg ./config/b.yaml\n\
+                python main.py --cfg /path/to/your/config.yaml\n```\n";
+    let (codes, messages) = run(both);
+    assert_eq!(codes, ["main.py:20:DL201"]);
+    assert!(
+        messages[0].starts_with(
+            "num_workers=12 (training_opt.num_workers in config/a.yaml line 2, the config `--cfg \
+             ./config/a.yaml` names in README.md line 2, as does the other config file the \
+             project's commands name)"
+        ),
+        "{messages:?}"
+    );
+    let (codes, messages) = run("```bash\npython main.py --cfg config/b.yaml\n```\n");
+    assert_eq!(codes, ["main.py:20:DL201"]);
+    assert!(
+        messages[0].starts_with(
+            "num_workers=12 (training_opt.num_workers in config/b.yaml line 2, the config `--cfg \
+             config/b.yaml` names in README.md line 2)"
+        ),
+        "{messages:?}"
+    );
+    let disagree = "```bash\npython main.py --cfg config/a.yaml\npython main.py --cfg config/small.yaml\n```\n";
+    assert!(run(disagree).0.is_empty());
+    assert!(run("# Nothing to run\n").0.is_empty());
+    let rewritten = main.replace("with open", "args.cfg = \"config/small.yaml\"\nwith open");
+    assert!(run_with(&rewritten, both).0.is_empty());
+    let given_default = main.replace("default=None", "default=\"config/small.yaml\"");
+    assert!(run_with(&given_default, both).0.is_empty());
+    let written = main.replace(
+        "    return config",
+        "    config[\"training_opt\"][\"num_workers\"] = 2\n    return config",
+    );
+    assert!(run_with(&written, both).0.is_empty());
+}
+
 /// A dict of settings whose origin cannot be read (a module imported by name at run time)
 /// has a key written just before it is handed on (`config["workers"] = 32`, then
 /// `train(config)`): the callee's read of that key holds it, though a class elsewhere has a

@@ -996,7 +996,7 @@ impl ArgparseDefaults {
 
     /// The text every command of the project's shell scripts and READMEs that runs this file
     /// passes for the option `object.attribute` reads, when a run must give it
-    /// (`required=True`, or no default: a config loaded from `None` fails) and they all pass
+    /// (`required=True`, or a default of `None`: a config loaded from `None` fails) and they all pass
     /// the same readable text: the config file a README's training command names
     /// (`--cfg experiments/coco/res50.yaml`). With the first such command's file and line.
     fn run_given(
@@ -1006,6 +1006,22 @@ impl ArgparseDefaults {
         attribute: &str,
         scope: ScopeId,
     ) -> Option<RunGiven> {
+        match self.runs_given(m, object, attribute, scope)?.as_slice() {
+            [one] => Some(one.clone()),
+            _ => None,
+        }
+    }
+
+    /// Each text the commands that run this file pass for that option (see
+    /// [`Self::run_given`]), once, with the first command passing it, in the order they come;
+    /// `None` when a run must not give it, or a command passes it in a way that cannot be read.
+    fn runs_given(
+        &self,
+        m: &Module,
+        object: Node,
+        attribute: &str,
+        scope: ScopeId,
+    ) -> Option<Vec<RunGiven>> {
         let namespace = Namespace::follow(m, object, scope)?;
         let Origin::Parser(parser) = namespace.origin()? else {
             return None;
@@ -1023,29 +1039,26 @@ impl ArgparseDefaults {
             return None;
         }
         let option = self.command_line_option(parser, attribute)?;
-        let must_give = option.required || (option.implicit && option.value == Value::None);
+        // `default=None` written out is no path either: opening or merging it fails.
+        let must_give = option.required || option.value == Value::None;
         if !must_give || !option.takes_value {
             return None;
         }
-        let mut agreed: Option<RunGiven> = None;
+        let mut given: Vec<RunGiven> = Vec::new();
         for run in m.index.script_runs(m.path) {
             let Given::Value(text) = run.passed(&option.flags, true) else {
                 return None;
             };
-            match &agreed {
-                Some(first) if first.text != text => return None,
-                Some(_) => {}
-                None => {
-                    agreed = Some(RunGiven {
-                        text,
-                        written: written_option(&run, &option.flags),
-                        script: run.script,
-                        line: run.line,
-                    })
-                }
+            if !given.iter().any(|g| g.text == text) {
+                given.push(RunGiven {
+                    text,
+                    written: written_option(&run, &option.flags),
+                    script: run.script,
+                    line: run.line,
+                });
             }
         }
-        agreed
+        (!given.is_empty()).then_some(given)
     }
 
     /// `parser` and its parents, each once; `None` for one the file does not build.
@@ -1833,6 +1846,17 @@ pub(crate) fn run_given(
     scope: ScopeId,
 ) -> Option<RunGiven> {
     ArgparseDefaults::of(m)?.run_given(m, object, attribute, scope)
+}
+
+/// Each text the commands that run the file pass for an option a run must give, read as
+/// `object.attribute` (see [`ArgparseDefaults::runs_given`]).
+pub(crate) fn runs_given(
+    m: &Module,
+    object: Node,
+    attribute: &str,
+    scope: ScopeId,
+) -> Option<Vec<RunGiven>> {
+    ArgparseDefaults::of(m)?.runs_given(m, object, attribute, scope)
 }
 
 /// An option's text as every run of the project's shell scripts and READMEs gives it.

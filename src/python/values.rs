@@ -345,12 +345,14 @@ pub enum Provenance {
     /// A configuration value merged from the file every run of the project's shell scripts
     /// and READMEs names for an option a run must give (`--cfg experiments/res50.yaml`):
     /// `base` is where in the merged config it comes from, `written` the option as the first
-    /// such command writes it, at `script` line `line`.
+    /// such command writes it, at `script` line `line`; `others` more files named by other
+    /// commands give the same value.
     RunConfig {
         base: Box<Provenance>,
         written: String,
         script: PathBuf,
         line: u32,
+        others: usize,
     },
     /// A configuration value that stays unknown, and why (the value is unknown).
     ConfigGap(ConfigGap),
@@ -469,6 +471,9 @@ pub enum ConfigGap {
         shown: String,
         line: u32,
     },
+    /// The config files the project's commands name for a run (`--cfg a.yaml`, `--cfg
+    /// b.yaml`) do not all give the key the same value: `files` of them.
+    Disagree { key: String, files: usize },
 }
 
 impl ConfigGap {
@@ -525,6 +530,13 @@ impl ConfigGap {
             }
             (ConfigGap::Computed { key, shown, line }, Lang::Zh) => {
                 format!("{shown} 第 {line} 行的 {key} 在运行时计算")
+            }
+            (ConfigGap::Disagree { key, files }, Lang::En) => format!(
+                "the {files} config files the project's commands name do not all give {key} the \
+                 same value"
+            ),
+            (ConfigGap::Disagree { key, files }, Lang::Zh) => {
+                format!("项目命令指定的 {files} 个配置文件给出的 {key} 不尽相同")
             }
         }
     }
@@ -630,10 +642,16 @@ impl Provenance {
                 written,
                 script,
                 line,
+                others,
             } => Some(format!(
-                "{}, the config `{written}` names in {} line {line}",
+                "{}, the config `{written}` names in {} line {line}{}",
                 base.note(Lang::En).unwrap_or_default(),
-                shown_script(script)
+                shown_script(script),
+                match others {
+                    0 => String::new(),
+                    1 => ", as does the other config file the project's commands name".to_owned(),
+                    n => format!(", as do the {n} other config files the project's commands name"),
+                }
             )),
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::En)),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
@@ -730,10 +748,15 @@ impl Provenance {
                 written,
                 script,
                 line,
+                others,
             } => Some(format!(
-                "{}，即 {} 第 {line} 行 `{written}` 指定的配置",
+                "{}，即 {} 第 {line} 行 `{written}` 指定的配置{}",
                 base.note(Lang::Zh).unwrap_or_default(),
-                shown_script(script)
+                shown_script(script),
+                match others {
+                    0 => String::new(),
+                    n => format!("（项目命令指定的其他 {n} 个配置文件给出同一值）"),
+                }
             )),
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::Zh)),
             Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),

@@ -24,6 +24,29 @@ const EMPTY: &[&str] = &["argparse.Namespace", "types.SimpleNamespace", "dict"];
 /// The argument of `call` when its callee is a function of this module that copies a mapping
 /// (see the module's doc).
 pub(super) fn converted<'a>(m: &Module<'a>, call: Node<'a>, scope: ScopeId) -> Option<Node<'a>> {
+    let function = local_function(m, call, scope)?;
+    let arguments = positional_args(call);
+    let [argument] = arguments.as_slice() else {
+        return None;
+    };
+    copies_its_argument(m, function).then_some(*argument)
+}
+
+/// The argument of `call` when its callee is a function of this module that returns that
+/// argument as given (`config = update(config, args)`): the same config, the keys the function
+/// writes caught, as every write of the file is, where a value is read.
+pub(super) fn passed_through<'a>(
+    m: &Module<'a>,
+    call: Node<'a>,
+    scope: ScopeId,
+) -> Option<Node<'a>> {
+    let function = local_function(m, call, scope)?;
+    let position = crate::python::argparse::returned_argument(m, function)?;
+    positional_args(call).get(position).copied()
+}
+
+/// The function of this module `call` calls by its one name.
+fn local_function(m: &Module, call: Node, scope: ScopeId) -> Option<FunctionId> {
     let callee = call.child_by_field_name("function")?;
     if callee.kind() != "identifier" {
         return None;
@@ -31,14 +54,10 @@ pub(super) fn converted<'a>(m: &Module<'a>, call: Node<'a>, scope: ScopeId) -> O
     let [id] = m.lookup(m.text(callee), scope)? else {
         return None;
     };
-    let BindingKind::Function(function) = m.bindings().get(*id)?.kind else {
-        return None;
-    };
-    let arguments = positional_args(call);
-    let [argument] = arguments.as_slice() else {
-        return None;
-    };
-    copies_its_argument(m, function).then_some(*argument)
+    match m.bindings().get(*id)?.kind {
+        BindingKind::Function(function) => Some(function),
+        _ => None,
+    }
 }
 
 /// Whether `function(p)` returns a fresh object (`d = edict()`) that a `for k, v in

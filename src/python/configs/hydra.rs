@@ -83,6 +83,7 @@ pub(super) fn entry_config<'a>(
         tree: Arc::new(tree),
         path: Vec::new(),
         shown: shown(here, &dir.join(names.file(name))),
+        named: None,
     })
 }
 
@@ -227,6 +228,7 @@ pub(super) fn load_literal<'a>(m: &Module<'a>, call: Node, _scope: ScopeId) -> O
         tree: Arc::new(tree),
         path: Vec::new(),
         shown,
+        named: None,
     })
 }
 

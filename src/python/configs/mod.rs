@@ -68,11 +68,13 @@ enum Config<'a> {
         call: Option<(Node<'a>, ScopeId)>,
     },
     /// A mapping of a YAML configuration, at `path` under the file's root (`shown` is how
-    /// the file is named for the file using it).
+    /// the file is named for the file using it; `named` the commands that name the file, when
+    /// a run must name it).
     Yaml {
         tree: Arc<yaml::Node>,
         path: Vec<String>,
         shown: String,
+        named: Option<Arc<Named>>,
     },
     /// A yacs config node at `path` under the config `object`, whose defaults (`tree`) are
     /// set on the module-level node `name` of `file`; merges are read when a value is.
@@ -83,6 +85,34 @@ enum Config<'a> {
         file: std::path::PathBuf,
         name: String,
     },
+}
+
+/// The file of a YAML config that the commands of the project's shell scripts and READMEs
+/// name for an option a run must give (`--cfg configs/res50.yaml`): the first such command,
+/// and how many other files other commands name (the tree is then what they all agree on).
+#[derive(Debug)]
+pub(super) struct Named {
+    run: crate::python::argparse::RunGiven,
+    others: usize,
+}
+
+impl Named {
+    /// A value read from the config, with the command that names the file when known.
+    fn read(named: Option<&Named>, resolved: Resolved) -> Resolved {
+        match named {
+            Some(named) if resolved.value.is_known() => Resolved {
+                value: resolved.value,
+                provenance: Provenance::RunConfig {
+                    base: Box::new(resolved.provenance),
+                    written: named.run.written.clone(),
+                    script: named.run.script.clone(),
+                    line: named.run.line,
+                    others: named.others,
+                },
+            },
+            _ => resolved,
+        }
+    }
 }
 
 impl Config<'_> {
@@ -159,7 +189,12 @@ pub(crate) fn attribute_value(
         Config::Dataclass { class, call } => {
             dataclass::field_value(m, *class, *call, attribute, depth + 1)
         }
-        Config::Yaml { tree, path, shown } => {
+        Config::Yaml {
+            tree,
+            path,
+            shown,
+            named,
+        } => {
             // `cfg.loader.num_workers = ...` (or under `open_dict`) anywhere in the file: the
             // file's value may not be what runs.
             if written_in_file(m, attribute) {
@@ -167,7 +202,8 @@ pub(crate) fn attribute_value(
             }
             let mut path = path.clone();
             path.push(attribute.to_owned());
-            hydra::value_at(m, tree, &path, shown)
+            let read = hydra::value_at(m, tree, &path, shown)?;
+            Some(Named::read(named.as_deref(), read))
         }
         Config::Yacs {
             object,
@@ -194,7 +230,13 @@ pub(crate) fn mapping_entries(
     scope: ScopeId,
     depth: u32,
 ) -> Option<Vec<(String, Resolved)>> {
-    let Config::Yaml { tree, path, shown } = config_of(m, expr, scope, depth + 1)? else {
+    let Config::Yaml {
+        tree,
+        path,
+        shown,
+        named,
+    } = config_of(m, expr, scope, depth + 1)?
+    else {
         return None;
     };
     let entries = mapping_at(&tree, &path)?;
@@ -213,7 +255,9 @@ pub(crate) fn mapping_entries(
                 let value = if written {
                     Resolved::unknown()
                 } else {
-                    hydra::value_at(m, &tree, &at, &shown).unwrap_or_else(Resolved::unknown)
+                    let read =
+                        hydra::value_at(m, &tree, &at, &shown).unwrap_or_else(Resolved::unknown);
+                    Named::read(named.as_deref(), read)
                 };
                 (key.to_owned(), value)
             })
@@ -272,7 +316,13 @@ pub(crate) fn flattened_sections(
     expr: Node,
     scope: ScopeId,
 ) -> Option<HashMap<String, Resolved>> {
-    let Config::Yaml { tree, path, shown } = config_of(m, expr, scope, 0)? else {
+    let Config::Yaml {
+        tree,
+        path,
+        shown,
+        named,
+    } = config_of(m, expr, scope, 0)?
+    else {
         return None;
     };
     let sections = mapping_at(&tree, &path)?;
@@ -285,7 +335,7 @@ pub(crate) fn flattened_sections(
             let mut at = path.clone();
             at.extend([section.clone(), key.clone()]);
             let value = hydra::value_at(m, &tree, &at, &shown).unwrap_or_else(Resolved::unknown);
-            out.insert(key.clone(), value);
+            out.insert(key.clone(), Named::read(named.as_deref(), value));
         }
     }
     Some(out)
@@ -387,6 +437,10 @@ fn config_of<'a>(m: &Module<'a>, expr: Node<'a>, scope: ScopeId, depth: u32) -> 
                 _ if let Some(original) = converters::converted(m, expr, scope) => {
                     config_of(m, original, scope, depth + 1)
                 }
+                // `config = update(config, args)`: the config given back.
+                _ if let Some(original) = converters::passed_through(m, expr, scope) => {
+                    config_of(m, original, scope, depth + 1)
+                }
                 _ => yacs::copied(m, expr, scope, depth)
                     .or_else(|| yacs::instance(m, expr))
                     .or_else(|| pyyaml::helper_load(m, expr, scope, depth)),
@@ -419,9 +473,15 @@ fn nested<'a>(m: &Module<'a>, base: Config<'a>, attribute: &str, depth: u32) -> 
             tree,
             mut path,
             shown,
+            named,
         } => {
             path.push(attribute.to_owned());
-            Some(Config::Yaml { tree, path, shown })
+            Some(Config::Yaml {
+                tree,
+                path,
+                shown,
+                named,
+            })
         }
         Config::Yacs {
             object,
@@ -455,6 +515,14 @@ fn name_config<'a>(
     for id in ids {
         let binding = m.bindings().get(*id)?;
         if ids.len() > 1 && never_bound(m, *id, binding.node, depth) {
+            continue;
+        }
+        // `config = update(config, args)`: what the name's other bindings hold, given back.
+        if ids.len() > 1
+            && let Some(value) = binding.value.filter(|v| v.kind() == "call")
+            && converters::passed_through(m, value, binding.scope)
+                .is_some_and(|a| a.kind() == "identifier" && m.text(a) == binding.name)
+        {
             continue;
         }
         let config = match (&binding.kind, binding.value) {
@@ -552,7 +620,13 @@ fn updated<'a>(
     binding: BindingId,
     depth: u32,
 ) -> Config<'a> {
-    let Config::Yaml { tree, path, shown } = config else {
+    let Config::Yaml {
+        tree,
+        path,
+        shown,
+        named,
+    } = config
+    else {
         return config;
     };
     // `name.update(...)` where `name` may be this binding.
@@ -570,7 +644,12 @@ fn updated<'a>(
         })
         .collect();
     if updates.is_empty() {
-        return Config::Yaml { tree, path, shown };
+        return Config::Yaml {
+            tree,
+            path,
+            shown,
+            named,
+        };
     }
     let mut merged = (*tree).clone();
     for call in updates {
@@ -626,6 +705,7 @@ fn updated<'a>(
         tree: Arc::new(merged),
         path,
         shown,
+        named,
     }
 }
 
@@ -786,6 +866,7 @@ fn passed_config<'a>(m: &Module<'a>, external: &External) -> Option<Config<'a>> 
         tree: Arc::clone(&passed.tree),
         path: passed.path.clone(),
         shown: passed.shown.clone(),
+        named: None,
     })
 }
 
@@ -850,7 +931,9 @@ pub(crate) fn passed_in(
         .into_iter()
         .map(|(call, arg)| {
             let (tree, path, shown) = match config_of(m, arg?, call.scope, 0)? {
-                Config::Yaml { tree, path, shown } => (tree, path, shown),
+                Config::Yaml {
+                    tree, path, shown, ..
+                } => (tree, path, shown),
                 Config::Yacs {
                     object,
                     tree,

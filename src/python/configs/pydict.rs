@@ -41,6 +41,7 @@ pub(super) fn literal<'a>(m: &Module, value: Node, name: &str) -> Option<Config<
         tree: Arc::new(tree),
         path: Vec::new(),
         shown: shown(m, m.path),
+        named: None,
     })
 }
 
@@ -74,6 +75,7 @@ pub(super) fn imported<'a>(m: &Module, qualified: &str, local: &str) -> Option<C
         tree,
         path: Vec::new(),
         shown: shown(m, &found.file),
+        named: None,
     })
 }
 

@@ -9,11 +9,11 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
-use super::{Config, converters, hydra, shipped, yaml};
-use crate::python::argparse::parameter_position;
+use super::{Config, Named, converters, hydra, shipped, yaml};
+use crate::python::argparse::{self, parameter_position};
 use crate::python::model::{BindingKind, FunctionId, Module, ScopeId, positional_args};
 use crate::python::syntax;
-use crate::python::values::{Resolved, Value};
+use crate::python::values::{ConfigGap, Resolved, Value};
 
 /// PyYAML's functions that return the document of a stream.
 pub(super) const LOADS: &[&str] = &[
@@ -31,6 +31,14 @@ pub(super) fn load<'a>(m: &Module<'a>, call: Node, scope: ScopeId) -> Option<Con
     let stream = *positional_args(call).first()?;
     let open = opened_by(m, stream, scope)?;
     let path = *positional_args(open).first()?;
+    if let Some((tree, shown, named)) = run_named(m, path, scope) {
+        return Some(Config::Yaml {
+            tree: Arc::new(tree),
+            path: Vec::new(),
+            shown,
+            named: Some(named),
+        });
+    }
     let relative = match m.string_value(path) {
         Some(literal) => literal,
         None => match m.value_in(path, scope, 0).value {
@@ -49,6 +57,7 @@ pub(super) fn load<'a>(m: &Module<'a>, call: Node, scope: ScopeId) -> Option<Con
         tree: Arc::new(tree),
         path: Vec::new(),
         shown,
+        named: None,
     })
 }
 
@@ -430,14 +439,21 @@ pub(super) fn helper_load<'a>(
     let argument = m
         .keyword_arg(call, &loader.param)
         .or_else(|| positional_args(call).get(loader.position).copied())?;
-    let relative = match m.string_value(argument) {
-        Some(literal) => literal,
-        None => match m.value_in(argument, scope, depth + 1).value {
-            Value::Str(s) => s,
-            _ => return None,
-        },
+    let named = run_named(m, argument, scope);
+    let (mut tree, shown, named) = match named {
+        Some((tree, shown, named)) => (tree, shown, Some(named)),
+        None => {
+            let relative = match m.string_value(argument) {
+                Some(literal) => literal,
+                None => match m.value_in(argument, scope, depth + 1).value {
+                    Value::Str(s) => s,
+                    _ => return None,
+                },
+            };
+            let (tree, shown) = hydra::load_relative(m, &relative)?;
+            (tree, shown, None)
+        }
     };
-    let (mut tree, shown) = hydra::load_relative(m, &relative)?;
     if !loader.written.is_empty() {
         let writer = match &helper_file {
             Some(file) => hydra::shown(m.path.parent()?, file),
@@ -453,5 +469,41 @@ pub(super) fn helper_load<'a>(
         tree: Arc::new(tree),
         path: Vec::new(),
         shown,
+        named,
     })
+}
+
+/// The config file a run must name for `expr` (`open(args.cfg)` with `--cfg` required or
+/// without a default), as the commands of the project's shell scripts and READMEs name it
+/// (`python main.py --cfg ./config/ImageNet_LT/feat_uniform.yaml`): its tree, how it is
+/// shown, and the commands. When they name several files, the tree is what every one of them
+/// agrees on. A file the project does not have (`--cfg /path/to/config.yaml`) is the user's
+/// own, not one of the project's runs, and is passed over.
+fn run_named(m: &Module, expr: Node, scope: ScopeId) -> Option<(yaml::Node, String, Arc<Named>)> {
+    if expr.kind() != "attribute" {
+        return None;
+    }
+    let object = expr.child_by_field_name("object")?;
+    let attribute = m.text(expr.child_by_field_name("attribute")?);
+    let mut files = Vec::new();
+    for run in argparse::runs_given(m, object, attribute, scope)? {
+        let (tree, shown) = hydra::load_relative(m, &run.text)?;
+        if !matches!(tree, yaml::Node::Gap(ConfigGap::NoFile { .. })) {
+            files.push((tree, shown, run));
+        }
+    }
+    let count = files.len();
+    let mut files = files.into_iter();
+    let (mut tree, shown, run) = files.next()?;
+    for (other, ..) in files {
+        tree = tree.agreed(&other, "", count);
+    }
+    Some((
+        tree,
+        shown,
+        Arc::new(Named {
+            run,
+            others: count - 1,
+        }),
+    ))
 }

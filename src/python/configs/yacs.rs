@@ -996,6 +996,7 @@ pub(super) fn value(
                 written: given.written,
                 script: given.script,
                 line: given.line,
+                others: 0,
             },
         },
         _ => resolved,

@@ -87,6 +87,59 @@ impl Node {
         }
     }
 
+    /// What this tree and `other` (another file for the same run) agree on: a mapping keeps
+    /// each key, a scalar its value (as this tree writes it) when both give the same; anything
+    /// else becomes a [`ConfigGap::Disagree`] of `files` files, at `key` (dotted).
+    pub(crate) fn agreed(&self, other: &Node, key: &str, files: usize) -> Node {
+        let gap = || {
+            Node::Gap(ConfigGap::Disagree {
+                key: key.to_owned(),
+                files,
+            })
+        };
+        match (self, other) {
+            (Node::Map(mine), Node::Map(theirs)) => {
+                let mut keys: Vec<&str> = Vec::new();
+                for (k, _) in mine.iter().chain(theirs) {
+                    if !keys.contains(&k.as_str()) {
+                        keys.push(k);
+                    }
+                }
+                let entries = keys
+                    .into_iter()
+                    .map(|k| {
+                        let at = match key {
+                            "" => k.to_owned(),
+                            _ => format!("{key}.{k}"),
+                        };
+                        let value = match (self.get(k), other.get(k)) {
+                            (Some(a), Some(b)) => a.agreed(b, &at, files),
+                            _ => Node::Gap(ConfigGap::Disagree { key: at, files }),
+                        };
+                        (k.to_owned(), value)
+                    })
+                    .collect();
+                Node::Map(entries)
+            }
+            (Node::Seq(mine), Node::Seq(theirs)) if mine.len() == theirs.len() => Node::Seq(
+                mine.iter()
+                    .zip(theirs)
+                    .map(|(a, b)| a.agreed(b, key, files))
+                    .collect(),
+            ),
+            // An interpolation agrees only when written the same (`${data.workers}`).
+            (
+                Node::Scalar {
+                    leaf: a, text: ta, ..
+                },
+                Node::Scalar {
+                    leaf: b, text: tb, ..
+                },
+            ) if a == b && (matches!(a, Leaf::Value(_)) || ta == tb) => self.clone(),
+            _ => gap(),
+        }
+    }
+
     /// This node placed under a dotted package (`db.engine`): nested mappings.
     pub(crate) fn under(self, package: &[&str]) -> Node {
         package
@@ -359,6 +412,44 @@ fn number(text: &str) -> Option<Value> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Two files for the same run agree key by key: equal values are kept as the first file
+    /// writes them; a different value, a key only one has, a list of another length, or an
+    /// interpolation written differently is a gap naming the key.
+    #[test]
+    fn files_agree_key_by_key() {
+        let a = parse(
+            "data:\n  workers: 12\n  batch: 8\n  only_a: 1\n  sizes: [1, 2]\n  ref: ${x}\n",
+            Path::new("a.yaml"),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let b = parse(
+            "data:\n  batch: 16\n  workers: 12\n  sizes: [1, 2, 3]\n  ref: ${y}\n",
+            Path::new("b.yaml"),
+        )
+        .unwrap_or_else(|e| panic!("{e:?}"));
+        let agreed = a.agreed(&b, "", 2);
+        let at = |key: &str| agreed.get("data").and_then(|d| d.get(key)).cloned();
+        assert!(matches!(
+            at("workers"),
+            Some(Node::Scalar {
+                leaf: Leaf::Value(Value::Int(12)),
+                line: 2,
+                ..
+            })
+        ));
+        for key in ["batch", "only_a", "sizes", "ref"] {
+            assert_eq!(
+                at(key),
+                Some(Node::Gap(ConfigGap::Disagree {
+                    key: format!("data.{key}"),
+                    files: 2
+                })),
+                "{key}"
+            );
+        }
+        assert_eq!(a.agreed(&a, "", 2), a);
+    }
 
     /// A file nested thousands of levels deep is unreadable, not a stack overflow when its
     /// tree is walked, cloned or dropped.

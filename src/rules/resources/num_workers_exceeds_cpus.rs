@@ -110,9 +110,13 @@ config value that is an interpolation (`${...}`) or `???` stays unknown, as does
 that a merge the analysis cannot read may change (`cfg.merge_from_list(args.opts)` with
 options given by default, a config file chosen only on the command line whose shipped
 candidates disagree or inherit others with `_BASE_`), and `dldoctor
-loaders` says why. A config file a run must name (`--cfg` with `required=True` or no
-default) that every command of the project's shell scripts and READMEs names alike
-(`python tools/train.py --cfg experiments/res50.yaml`) is the one merged. A config named only on the command line and copied into the namespace key
+loaders` says why. A config file a run must name (`--cfg` with `required=True` or a default
+of `None`) that every command of the project's shell scripts and READMEs names alike
+(`python tools/train.py --cfg experiments/res50.yaml`) is the one merged; one opened and read
+with PyYAML (`with open(args.cfg) as f: config = yaml.load(f)`) may be named differently by
+different commands, and gives what every file they name gives (a file the project does not
+have, `--cfg /path/to/config.yaml`, is the user's own and passed over), also through a
+function of the file that returns the config it is given, `config = update(config, args)`. A config named only on the command line and copied into the namespace key
 by key (`for k, v in cfg.items(): setattr(args, k, v)` after `cfg =
 mmcv.Config.fromfile(args.config)` or `yaml.safe_load(open(args.config))`, in the script or a
 helper of another file) writes only the keys the config files the project ships beside it
