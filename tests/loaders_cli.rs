@@ -7423,6 +7423,76 @@ for batch in DataLoader(ds, batch_size=opt[\"batch_size\"], num_workers=opt[\"nu
     assert!(run_with(&written, both).0.is_empty());
 }
 
+/// An attribute the code assigns on a local object before reading it, in straight-line code
+/// (`config = Config(); config.load(log); config.input_threads = 10`, then
+/// `num_workers=config.input_threads`): the last assignment holds. One under a condition, a
+/// method of the object, `setattr`, a function of the project (this file's or another's)
+/// assigning the attribute on the object it is handed, the name bound anew, or an assignment
+/// later in a loop around the read, leave it unknown; a call handing the object to code that
+/// does not assign it does not.
+#[test]
+fn attributes_assigned_before_the_read() {
+    let script = |between: &str| {
+        format!(
+            "from torch.utils.data import DataLoader\nfrom utils.config import Config\nfrom \
+             utils.tweaks import lower\n\n\ndef shrink(c):\n    c.input_threads = 2\n\n\n\
+             def show(c):\n    print(c.input_threads)\n\n\ndef main(log):\n    config = \
+             Config()\n    config.load(log)\n    config.input_threads = 10\n{between}    \
+             loader = DataLoader([1, 2], num_workers=config.input_threads)\n    for batch in \
+             loader:\n        pass\n\n\nif __name__ == \"__main__\":\n    main(\"log\")\n"
+        )
+    };
+    let run = |between: &str| {
+        let dir = project(&[
+            ("train.py", &script(between)),
+            ("utils/__init__.py", ""),
+            (
+                "utils/config.py",
+                "class Config:\n    input_threads = 4\n\n    def load(self, path):\n        \
+                 for k, v in read(path).items():\n            setattr(self, k, v)\n",
+            ),
+            (
+                "utils/tweaks.py",
+                "def lower(config):\n    config.input_threads = 1\n",
+            ),
+        ]);
+        let (_, items) = check_json(dir.path());
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
+    };
+    let (codes, messages) = run("");
+    assert_eq!(codes, ["train.py:18:DL201"]);
+    assert!(
+        messages[0].starts_with("num_workers=10 (the value of config.input_threads (line 17))"),
+        "{messages:?}"
+    );
+    // Handed to code that reads it, or to a function outside the project.
+    assert_eq!(run("    show(config)\n    print(config)\n").0.len(), 1);
+    for between in [
+        "    if log:\n        config.input_threads = 2\n",
+        "    config.load(log)\n",
+        "    setattr(config, \"input_threads\", 2)\n",
+        "    shrink(config)\n",
+        "    lower(config=config)\n",
+        "    config = Config()\n",
+    ] {
+        assert!(run(between).0.is_empty(), "{between}");
+    }
+    let conditional = script("").replace(
+        "    config.input_threads = 10\n",
+        "    if log:\n        config.input_threads = 10\n",
+    );
+    let looped = script("").replace(
+        "    loader = DataLoader([1, 2], num_workers=config.input_threads)\n",
+        "    for epoch in range(2):\n        loader = DataLoader([1, 2], \
+         num_workers=config.input_threads)\n        config.input_threads = 2\n",
+    );
+    for text in [conditional, looped] {
+        let dir = project(&[("train.py", &text)]);
+        let (_, items) = check_json(dir.path());
+        assert!(codes_of(&items, "DL201").is_empty(), "{text}");
+    }
+}
+
 /// A dict of settings whose origin cannot be read (a module imported by name at run time)
 /// has a key written just before it is handed on (`config["workers"] = 32`, then
 /// `train(config)`): the callee's read of that key holds it, though a class elsewhere has a

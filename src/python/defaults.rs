@@ -1424,7 +1424,12 @@ pub(crate) fn self_attribute_value(
 
 /// A known value bound to a name (`self.num_workers = 12`, `num_workers = 12` in a class
 /// body), said as that name's when it is written in place or computed there.
-fn named_constant(m: &Module, inner: Resolved, name: &str, at: TextRange) -> Option<Resolved> {
+pub(crate) fn named_constant(
+    m: &Module,
+    inner: Resolved,
+    name: &str,
+    at: TextRange,
+) -> Option<Resolved> {
     if !inner.value.is_known() {
         return None;
     }

@@ -65,6 +65,7 @@ impl<'a> Module<'a> {
                     .or_else(|| {
                         defaults::self_attribute_value(self, object, attribute, scope, depth)
                     })
+                    .or_else(|| self.assigned_before(expr, object, attribute, scope, depth))
                     .or_else(|| configs::attribute_value(self, object, attribute, scope, depth))
                     .or_else(|| configs::flag_value(self, object, attribute, scope, depth))
                     .or_else(|| self.module_constant(expr, object, scope, depth))

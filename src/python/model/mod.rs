@@ -37,6 +37,7 @@ use crate::python::loaders::Loader;
 use crate::python::values::Resolved;
 use crate::text::{LineIndex, TextRange};
 
+mod assigned;
 mod build;
 mod eval;
 

@@ -121,7 +121,11 @@ by key (`for k, v in cfg.items(): setattr(args, k, v)` after `cfg =
 mmcv.Config.fromfile(args.config)` or `yaml.safe_load(open(args.config))`, in the script or a
 helper of another file) writes only the keys the config files the project ships beside it
 hold (its YAML files, and the Python files of its `configs/` folders for mmcv's and mmengine's
-configs): an option none of them names keeps its default. A count bounded by the CPU count
+configs): an option none of them names keeps its default. An attribute the code assigns on
+an object of its own before reading it (`config = Config(); config.load(log);
+config.input_threads = 10`) holds the last such assignment, when that runs whenever the read
+does and nothing between may assign it again (a method of the object, `setattr`, a function or
+class of the project handed the object that assigns the attribute). A count bounded by the CPU count
 (`min(args.workers, os.cpu_count())`) is not compared with the CPUs, and a value the script
 rewrites in a way the analysis cannot follow (`args.workers = args.workers // args.accum`
 under a condition) is left alone; a rewrite, a rebinding (`if args.resume: args = checkpoint["opt"]`)
