@@ -7493,6 +7493,66 @@ fn attributes_assigned_before_the_read() {
     }
 }
 
+/// A Hydra entry point whose primary config the project does not ship (`config_name="train"`
+/// without `train.yaml`): the configs the README's commands name with `--config-name` are
+/// what runs, and a value they all give holds. Configs that disagree, a command that names
+/// none, or one that overrides the key (`num_workers=2`) leave it unknown.
+#[test]
+fn hydra_config_the_readme_commands_name() {
+    let train = "\
+import hydra
+from torch.utils.data import DataLoader
+
+
+@hydra.main(version_base=\"1.2\", config_path=\"configs\", config_name=\"train\")
+def main(cfg):
+    loader = DataLoader(range(10), batch_size=cfg.batch_size, num_workers=cfg.num_workers)
+    for batch in loader:
+        pass
+
+
+if __name__ == \"__main__\":
+    main()
+";
+    let run = |readme: &str| {
+        let dir = project(&[
+            ("train.py", train),
+            (
+                "configs/train_kitchen.yaml",
+                "batch_size: 8\nnum_workers: 15\n",
+            ),
+            (
+                "configs/train_pusht.yaml",
+                "batch_size: 16\nnum_workers: 15\n",
+            ),
+            ("configs/train_small.yaml", "num_workers: 2\n"),
+            ("README.md", readme),
+        ]);
+        let (_, items) = check_json(dir.path());
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
+    };
+    let (codes, messages) = run(
+        "```bash\npython3 train.py --config-name=train_kitchen\npython3 train.py -cn train_pusht seed=3\n```\n",
+    );
+    assert_eq!(codes, ["train.py:7:DL201"]);
+    assert!(
+        messages[0].starts_with(
+            "num_workers=15 (num_workers in configs/train_kitchen.yaml line 2, the config \
+             `--config-name=train_kitchen` names in README.md line 2, as does the other config \
+             file the project's commands name)"
+        ),
+        "{messages:?}"
+    );
+    for readme in [
+        "```bash\npython3 train.py --config-name=train_kitchen\npython3 train.py --config-name=train_small\n```\n",
+        "```bash\npython3 train.py --config-name=train_kitchen num_workers=2\n```\n",
+        "```bash\npython3 train.py --config-name=train_kitchen\npython3 train.py seed=3\n```\n",
+        "```bash\npython3 train.py --config-name=train_missing\n```\n",
+    ] {
+        assert!(run(readme).0.is_empty(), "{readme}");
+    }
+}
+
 /// A dict of settings whose origin cannot be read (a module imported by name at run time)
 /// has a key written just before it is handed on (`config["workers"] = 32`, then
 /// `train(config)`): the callee's read of that key holds it, though a class elsewhere has a

@@ -4673,7 +4673,8 @@ fn typed(text: &str, ty: Option<&str>) -> Option<Value> {
 }
 
 /// How `run` writes the option: `--workers 20`, `--workers=20`, `--fp16`.
-fn written_option(run: &crate::python::scripts::Run, flags: &[String]) -> String {
+/// The option spelled any of `flags` as `run` writes it last (`--cfg a.yaml`, `--cfg=a.yaml`).
+pub(crate) fn written_option(run: &crate::python::scripts::Run, flags: &[String]) -> String {
     let words: Vec<&str> = run
         .args
         .iter()

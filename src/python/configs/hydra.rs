@@ -9,10 +9,12 @@ use std::sync::Arc;
 
 use tree_sitter::Node;
 
-use super::Config;
 use super::yaml::{self, Leaf, LoadError};
+use super::{Config, Named};
+use crate::python::argparse;
 use crate::python::fs::normalised;
 use crate::python::model::{BindingKind, FunctionDef, Module, ScopeId, positional_args};
+use crate::python::scripts::Given;
 use crate::python::values::{ConfigGap, Provenance, Resolved};
 
 /// Decorators that run a function with a Hydra config (dora's wraps Hydra's, same arguments).
@@ -78,12 +80,70 @@ pub(super) fn entry_config<'a>(
     let names = Names {
         yml: takes_yml(m, call),
     };
+    if !dir.join(names.file(name)).is_file() {
+        return run_named(m, here, &dir, names);
+    }
     let tree = compose(here, &dir, &[], name, names, 0);
     Some(Config::Yaml {
         tree: Arc::new(tree),
         path: Vec::new(),
         shown: shown(here, &dir.join(names.file(name))),
         named: None,
+    })
+}
+
+/// The config of an entry point whose primary config the project does not ship
+/// (`config_name="train"` without `train.yaml`): each command of the project's shell scripts
+/// and READMEs that runs the file must name one (`--config-name=train_sim_kitchen`); composed,
+/// what every one they name gives. A key a command overrides (`data.num_workers=4`) is what
+/// that command makes it, so unknown here. `None` when a command names none, or none is there.
+fn run_named<'a>(m: &Module<'a>, here: &Path, dir: &Path, names: Names) -> Option<Config<'a>> {
+    let flags = ["--config-name".to_owned(), "-cn".to_owned()];
+    let mut files: Vec<(yaml::Node, String, argparse::RunGiven)> = Vec::new();
+    for run in m.index.script_runs(m.path) {
+        let Given::Value(text) = run.passed(&flags, true) else {
+            return None;
+        };
+        let name = text.strip_suffix(".yaml").unwrap_or(&text);
+        let file = dir.join(names.file(name));
+        if !file.is_file() {
+            return None;
+        }
+        let mut tree = compose(here, dir, &[], name, names, 0);
+        let script = run
+            .script
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned());
+        for word in run.args.iter().flatten() {
+            let Some((key, _)) = word.split_once('=').filter(|_| !word.starts_with('-')) else {
+                continue;
+            };
+            let last = key.rsplit('.').next().unwrap_or(key);
+            let overridden = |_: &str| ConfigGap::Merged {
+                call: format!("`{word}` of {}", script.as_deref().unwrap_or("a command")),
+                line: run.line,
+            };
+            super::forget_as(&mut tree, &|k| k == last, &overridden);
+        }
+        if !files.iter().any(|(_, _, r)| r.text == text) {
+            files.push((
+                tree,
+                shown(here, &file),
+                argparse::RunGiven {
+                    written: argparse::written_option(&run, &flags),
+                    text,
+                    script: run.script.clone(),
+                    line: run.line,
+                },
+            ));
+        }
+    }
+    let (tree, shown, named) = Named::agreed(files)?;
+    Some(Config::Yaml {
+        tree: Arc::new(tree),
+        path: Vec::new(),
+        shown,
+        named: Some(named),
     })
 }
 

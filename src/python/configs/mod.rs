@@ -97,6 +97,21 @@ pub(super) struct Named {
 }
 
 impl Named {
+    /// What the config files the commands name (each with its tree, how it is shown, and
+    /// the first command naming it) all agree on, shown as the first, with the commands.
+    fn agreed(
+        files: Vec<(yaml::Node, String, crate::python::argparse::RunGiven)>,
+    ) -> Option<(yaml::Node, String, Arc<Named>)> {
+        let count = files.len();
+        let mut files = files.into_iter();
+        let (mut tree, shown, run) = files.next()?;
+        for (other, ..) in files {
+            tree = tree.agreed(&other, "", count);
+        }
+        let others = count - 1;
+        Some((tree, shown, Arc::new(Named { run, others })))
+    }
+
     /// A value read from the config, with the command that names the file when known.
     fn read(named: Option<&Named>, resolved: Resolved) -> Resolved {
         match named {
@@ -979,22 +994,32 @@ fn forget_written(m: &Module, node: &mut yaml::Node, file: &str) {
 /// Makes unknown every entry of `node`, at any depth, whose key `written` accepts: written by
 /// `writer` (a file, or a helper's file), which hands the config on.
 pub(super) fn forget_where(node: &mut yaml::Node, written: &dyn Fn(&str) -> bool, writer: &str) {
+    forget_as(node, written, &|key| ConfigGap::Written {
+        key: key.to_owned(),
+        shown: writer.to_owned(),
+    });
+}
+
+/// Makes unknown every entry of `node`, at any depth, whose key `forget` accepts, with the
+/// reason `gap` gives for that key.
+pub(super) fn forget_as(
+    node: &mut yaml::Node,
+    forget: &dyn Fn(&str) -> bool,
+    gap: &dyn Fn(&str) -> ConfigGap,
+) {
     match node {
         yaml::Node::Map(entries) => {
             for (key, value) in entries {
-                if written(key) {
-                    *value = yaml::Node::Gap(ConfigGap::Written {
-                        key: key.clone(),
-                        shown: writer.to_owned(),
-                    });
+                if forget(key) {
+                    *value = yaml::Node::Gap(gap(key));
                 } else {
-                    forget_where(value, written, writer);
+                    forget_as(value, forget, gap);
                 }
             }
         }
         yaml::Node::Seq(items) => {
             for item in items {
-                forget_where(item, written, writer);
+                forget_as(item, forget, gap);
             }
         }
         yaml::Node::Scalar { .. } | yaml::Node::Gap(_) => {}

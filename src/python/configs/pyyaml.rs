@@ -492,18 +492,5 @@ fn run_named(m: &Module, expr: Node, scope: ScopeId) -> Option<(yaml::Node, Stri
             files.push((tree, shown, run));
         }
     }
-    let count = files.len();
-    let mut files = files.into_iter();
-    let (mut tree, shown, run) = files.next()?;
-    for (other, ..) in files {
-        tree = tree.agreed(&other, "", count);
-    }
-    Some((
-        tree,
-        shown,
-        Arc::new(Named {
-            run,
-            others: count - 1,
-        }),
-    ))
+    Named::agreed(files)
 }
