@@ -7553,6 +7553,60 @@ if __name__ == \"__main__\":
     }
 }
 
+/// `def setup(num_workers=None): if num_workers is None: num_workers = 12`: the rebinding runs
+/// whenever the use does (the callers pass nothing), so it is the value. A caller passing a
+/// count, a condition that cannot be read, or the use in a loop that rebinds leaves it to
+/// them. In a class, a private method's calls through `self` are all its calls; a public one
+/// may be called with anything by whoever holds an instance.
+#[test]
+fn parameters_defaulted_when_none() {
+    let script = |body: &str| {
+        format!(
+            "import os\nfrom torch.utils.data import DataLoader\n\n\ndef setup(num_workers=None):\n\
+             {body}    return DataLoader(range(10), num_workers=num_workers)\n\n\n\
+             class Runner:\n    def _loaders(self, num_workers=None):\n{body}        \
+             self.loader = DataLoader(range(10), num_workers=num_workers)\n\n    def run(self):\n        \
+             self._loaders()\n        for batch in self.loader:\n            pass\n\n\n\
+             if __name__ == \"__main__\":\n    for batch in setup():\n        pass\n    Runner().run()\n"
+        )
+        .replace("{body}", "")
+    };
+    let run = |text: &str| {
+        let dir = project(&[("train.py", text)]);
+        let (_, items) = check_json(dir.path());
+        codes_of(&items, "DL201")
+    };
+    let defaulted =
+        |indent: &str| format!("{indent}if num_workers is None:\n{indent}    num_workers = 12\n");
+    let text = script("").replacen(
+        "\n    return DataLoader",
+        &format!("\n{}    return DataLoader", defaulted("    ")),
+        1,
+    );
+    let text = text.replacen(
+        "        self.loader = DataLoader",
+        &format!("{}        self.loader = DataLoader", defaulted("        ")),
+        1,
+    );
+    assert_eq!(run(&text), ["train.py:15:DL201", "train.py:8:DL201"]);
+    // A public method may be called with anything: its `None` is one caller's.
+    assert_eq!(
+        run(&text.replace("_loaders", "loaders")),
+        ["train.py:8:DL201"]
+    );
+    assert!(
+        run(&text.replace("setup()", "setup(2)"))
+            .iter()
+            .all(|c| c != "train.py:8:DL201")
+    );
+    let unknown = text.replacen(
+        "    if num_workers is None:",
+        "    if num_workers is None and os.path.exists(\"/data\"):",
+        1,
+    );
+    assert_eq!(run(&unknown), ["train.py:15:DL201"]);
+}
+
 /// A dict of settings whose origin cannot be read (a module imported by name at run time)
 /// has a key written just before it is handed on (`config["workers"] = 32`, then
 /// `train(config)`): the callee's read of that key holds it, though a class elsewhere has a

@@ -592,7 +592,8 @@ fn given(m: &Module, shown: &str, param: &str, passed: Passed, depth: u32) -> Re
 /// instances built in this file (`Trainer(...).train(ds)`, `t.train(ds)` after `t =
 /// Trainer(...)`), through `self` in the class, and on instances the project's other files
 /// build of a module-level class. An instance handed around may call it with anything, so a
-/// caller is always left unknown: the value is one caller's at most (see [`combine`]).
+/// caller is always left unknown: the value is one caller's at most (see [`combine`]); not for
+/// a private method (`_setup_loaders`), which by convention only the class calls.
 fn method_calls<'a>(
     m: &Module<'a>,
     class: ClassId,
@@ -658,7 +659,11 @@ fn method_calls<'a>(
     if passed.is_empty() {
         return None;
     }
-    passed.push((Passed::Unknown, false));
+    // A private method (`_setup_loaders`) is the class's own: the calls found are all.
+    let private = function.name.starts_with('_') && !function.name.starts_with("__");
+    if !private {
+        passed.push((Passed::Unknown, false));
+    }
     Some(passed)
 }
 

@@ -18,7 +18,9 @@
 
 use tree_sitter::Node;
 
-use super::{AttributeAssignment, BindingKind, CallSite, MODULE_SCOPE, Module, ScopeId};
+use super::{
+    AttributeAssignment, BindingKind, CallSite, MODULE_SCOPE, Module, ScopeId, in_loop_around,
+};
 use crate::python::argparse::{self, ParamWrite};
 use crate::python::values::Resolved;
 use crate::python::{configs, defaults};
@@ -189,25 +191,4 @@ impl Module<'_> {
             .or_else(|| self.index.constructor_writes(self.path, qualified))
             .unwrap_or_default()
     }
-}
-
-/// Whether a `for` or `while` loop of the same function holds both `node` and `other`.
-fn in_loop_around(node: Node, other: Node) -> bool {
-    let mut current = other;
-    while let Some(parent) = current.parent() {
-        if matches!(
-            parent.kind(),
-            "function_definition" | "class_definition" | "lambda" | "module"
-        ) {
-            return false;
-        }
-        if matches!(parent.kind(), "for_statement" | "while_statement")
-            && parent.start_byte() <= node.start_byte()
-            && node.end_byte() <= parent.end_byte()
-        {
-            return true;
-        }
-        current = parent;
-    }
-    false
 }

@@ -4,7 +4,8 @@
 use tree_sitter::Node;
 
 use super::{
-    Binding, BindingKind, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, literal_items, positional_args,
+    Binding, BindingKind, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, in_loop_around, literal_items,
+    positional_args,
 };
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
 use crate::python::{argparse, conditions, configs, defaults, distributed};
@@ -346,18 +347,33 @@ impl<'a> Module<'a> {
         if ids.len() > MAX_BRANCH_BINDINGS {
             return None;
         }
-        let mut left = None;
+        let mut left: Vec<(&Binding<'a>, Option<bool>)> = Vec::new();
         for id in ids {
             let binding = self.bindings.get(*id)?;
-            if argparse::branch_runs(self, binding.node, Some(at), depth + 1) == Some(false) {
-                continue;
+            let runs = argparse::branch_runs(self, binding.node, Some(at), depth + 1);
+            if runs != Some(false) {
+                left.push((binding, runs));
             }
-            if left.is_some() {
-                return None;
-            }
-            left = Some(binding);
         }
-        left
+        match left.as_slice() {
+            [] => None,
+            [(one, _)] => Some(*one),
+            // `def setup(num_workers=None): if num_workers is None: num_workers = 12`: the
+            // last binding before the use, in straight-line code of the use's scope, runs
+            // whenever the use does, so the others never reach it.
+            [.., (last, Some(true))]
+                if left.iter().all(|(b, _)| {
+                    b.scope == scope
+                        && (b.kind == BindingKind::Parameter || self.scope_at(b.node) == scope)
+                        && (b.kind == BindingKind::Parameter
+                            || self.statement_of(b.node).end_byte() <= at.start_byte())
+                        && b.node.start_byte() <= last.node.start_byte()
+                }) && !left.iter().any(|(b, _)| in_loop_around(b.node, at)) =>
+            {
+                Some(*last)
+            }
+            _ => None,
+        }
     }
 
     /// The one binding that reaches a use in straight-line code of the same function:

@@ -846,6 +846,27 @@ impl<'a> Module<'a> {
     }
 }
 
+/// Whether a `for` or `while` loop of the same function holds both `node` and `other`.
+pub(crate) fn in_loop_around(node: Node, other: Node) -> bool {
+    let mut current = other;
+    while let Some(parent) = current.parent() {
+        if matches!(
+            parent.kind(),
+            "function_definition" | "class_definition" | "lambda" | "module"
+        ) {
+            return false;
+        }
+        if matches!(parent.kind(), "for_statement" | "while_statement")
+            && parent.start_byte() <= node.start_byte()
+            && node.end_byte() <= parent.end_byte()
+        {
+            return true;
+        }
+        current = parent;
+    }
+    false
+}
+
 /// The statement directly inside a block (or the module) that contains `node` (or is it).
 pub fn statement_of(node: Node) -> Option<Node> {
     let mut current = node;

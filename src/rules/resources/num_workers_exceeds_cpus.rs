@@ -152,9 +152,10 @@ A function's parameter is what its callers pass, also through decorators that ca
 those arguments (`@beartype`, `@typeguard.typechecked`, `@torch.no_grad()`,
 `@functools.lru_cache`); behind any other decorator it stays unknown. A function the project
 never calls (`def imagenet_loaders(root, workers=10)` in a module of helpers) is called by
-code outside it: a call that leaves the parameter out gets its default, which is checked. A function the project
-never calls (`def imagenet_loaders(root, workers=10)` in a module of helpers) is called by
-code outside it: a call that leaves the parameter out gets its default, which is checked.
+code outside it: a call that leaves the parameter out gets its default, which is checked. A
+parameter defaulted to `None` and set when it is (`if num_workers is None: num_workers = 12`)
+is that value when the callers leave it out, as the rebinding then runs whenever the loader is
+built.
 When the callers of a function disagree on a parameter (one leaves its default of 16, another
 passes a config's value that is not known), the largest whole number a caller outside the
 tests gives is checked, as that caller's path runs with it, and the message says so; a test's
@@ -162,7 +163,8 @@ value (`tests/`, `test_*.py`, a `test_...` function) counts for nothing. A metho
 is read from its calls on instances of its class built in the file (`Trainer(model).train(ds)`,
 `trainer.train(ds)` after `trainer = Trainer(model)`) or, the class imported, in the project's
 other modules; an instance handed around may be called with anything, so such a value is
-always one caller's. In the same way, a conditional expression whose condition is not known
+always one caller's, except for a private method (`self._setup_loaders()`), which by
+convention only its class calls. In the same way, a conditional expression whose condition is not known
 before the run (`num_workers=0 if len(shards) > 10 else 16`) is checked with its larger side,
 what a run taking that side gets, and the message names the condition; its fix caps the
 count rather than setting one in place of both sides. A count that stays unknown because it
