@@ -7546,6 +7546,7 @@ if __name__ == \"__main__\":
     for readme in [
         "```bash\npython3 train.py --config-name=train_kitchen\npython3 train.py --config-name=train_small\n```\n",
         "```bash\npython3 train.py --config-name=train_kitchen num_workers=2\n```\n",
+        "```bash\npython3 train.py --config-name=train_kitchen\npython3 train.py --config-name=train_kitchen num_workers=2\n```\n",
         "```bash\npython3 train.py --config-name=train_kitchen\npython3 train.py seed=3\n```\n",
         "```bash\npython3 train.py --config-name=train_missing\n```\n",
     ] {

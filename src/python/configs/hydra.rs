@@ -125,7 +125,8 @@ fn run_named<'a>(m: &Module<'a>, here: &Path, dir: &Path, names: Names) -> Optio
             };
             super::forget_as(&mut tree, &|k| k == last, &overridden);
         }
-        if !files.iter().any(|(_, _, r)| r.text == text) {
+        // The same file named again with other overrides is another run of it.
+        if !files.iter().any(|(t, _, r)| r.text == text && *t == tree) {
             files.push((
                 tree,
                 shown(here, &file),

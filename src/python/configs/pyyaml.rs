@@ -474,7 +474,7 @@ pub(super) fn helper_load<'a>(
 }
 
 /// The config file a run must name for `expr` (`open(args.cfg)` with `--cfg` required or
-/// without a default), as the commands of the project's shell scripts and READMEs name it
+/// defaulting to `None`), as the commands of the project's shell scripts and READMEs name it
 /// (`python main.py --cfg ./config/ImageNet_LT/feat_uniform.yaml`): its tree, how it is
 /// shown, and the commands. When they name several files, the tree is what every one of them
 /// agrees on. A file the project does not have (`--cfg /path/to/config.yaml`) is the user's
