@@ -6,7 +6,7 @@ use tree_sitter::Node;
 
 use crate::python::model::{
     AttributeAssignment, BindingId, BindingKind, CallSite, FunctionDef, FunctionId, MODULE_SCOPE,
-    Module, ScopeId, positional_args,
+    Module, ScopeId, in_loop_around, positional_args,
 };
 
 /// Deeper than this, conditions are not evaluated (each may read more of the namespace).
@@ -499,7 +499,7 @@ fn follows(
     depth: u32,
 ) -> bool {
     if at_function == read_function {
-        return at.start_byte() >= read_ends(m, read) && !in_loop_around(read, at);
+        return at.start_byte() >= read_ends(m, read) && !in_loop_around(at, read);
     }
     let Some(def) = at_function.and_then(|f| m.function(f)) else {
         return false;
@@ -527,25 +527,6 @@ fn mentions<'a>(m: &Module<'a>, def: &FunctionDef) -> Vec<Node<'a>> {
         .into_iter()
         .filter(|r| Module::range(*r) != def.name_range && super::names_a_binding(*r))
         .collect()
-}
-
-/// Whether a loop around `read`, in its own code, also holds `at`: a later iteration runs
-/// `at` before the read.
-fn in_loop_around(read: Node, at: Node) -> bool {
-    let mut node = read;
-    while let Some(parent) = node.parent() {
-        match parent.kind() {
-            "function_definition" | "class_definition" | "lambda" | "module" => return false,
-            "for_statement" | "while_statement"
-                if parent.byte_range().contains(&at.start_byte()) =>
-            {
-                return true;
-            }
-            _ => {}
-        }
-        node = parent;
-    }
-    false
 }
 
 /// Whether `function` runs at most once in a run of the file: a function of the module

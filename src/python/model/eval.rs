@@ -4,8 +4,8 @@
 use tree_sitter::Node;
 
 use super::{
-    Binding, BindingKind, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, in_loop_around, literal_items,
-    positional_args,
+    Binding, BindingKind, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, ancestors_in_function,
+    in_loop_around, is_loop, literal_items, positional_args,
 };
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
 use crate::python::{argparse, conditions, configs, defaults, distributed};
@@ -414,24 +414,7 @@ impl<'a> Module<'a> {
         let before = |b: &Binding| {
             is_parameter(b) || self.statement_of(b.node).end_byte() <= used.start_byte()
         };
-        let in_loop = {
-            let mut current = used;
-            let mut looped = false;
-            while let Some(parent) = current.parent() {
-                if matches!(
-                    parent.kind(),
-                    "function_definition" | "class_definition" | "lambda" | "module"
-                ) {
-                    break;
-                }
-                if matches!(parent.kind(), "for_statement" | "while_statement") {
-                    looped = true;
-                    break;
-                }
-                current = parent;
-            }
-            looped
-        };
+        let in_loop = ancestors_in_function(used).any(is_loop);
         if in_loop && bindings.iter().any(|(_, b)| !before(b)) {
             return None;
         }

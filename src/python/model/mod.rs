@@ -799,14 +799,7 @@ impl<'a> Module<'a> {
     /// point of view.
     pub fn is_conditional_relative_to(&self, node: Node, other: Node) -> bool {
         let other_range = Self::range(other);
-        let mut current = node;
-        while let Some(parent) = current.parent() {
-            if matches!(
-                parent.kind(),
-                "function_definition" | "class_definition" | "lambda" | "module"
-            ) {
-                return false;
-            }
+        for parent in ancestors_in_function(node) {
             if Self::range(parent).contains_range(other_range) {
                 return false;
             }
@@ -825,7 +818,6 @@ impl<'a> Module<'a> {
             ) {
                 return true;
             }
-            current = parent;
         }
         false
     }
@@ -846,25 +838,27 @@ impl<'a> Module<'a> {
     }
 }
 
+/// The nodes above `node`, innermost first, up to (not including) the function, class,
+/// lambda or module it is in.
+pub(crate) fn ancestors_in_function(node: Node) -> impl Iterator<Item = Node> {
+    std::iter::successors(node.parent(), |n| n.parent()).take_while(|p| {
+        !matches!(
+            p.kind(),
+            "function_definition" | "class_definition" | "lambda" | "module"
+        )
+    })
+}
+
+/// Whether `node` is a `for` or `while` loop.
+pub(crate) fn is_loop(node: Node) -> bool {
+    matches!(node.kind(), "for_statement" | "while_statement")
+}
+
 /// Whether a `for` or `while` loop of the same function holds both `node` and `other`.
 pub(crate) fn in_loop_around(node: Node, other: Node) -> bool {
-    let mut current = other;
-    while let Some(parent) = current.parent() {
-        if matches!(
-            parent.kind(),
-            "function_definition" | "class_definition" | "lambda" | "module"
-        ) {
-            return false;
-        }
-        if matches!(parent.kind(), "for_statement" | "while_statement")
-            && parent.start_byte() <= node.start_byte()
-            && node.end_byte() <= parent.end_byte()
-        {
-            return true;
-        }
-        current = parent;
-    }
-    false
+    ancestors_in_function(other).any(|p| {
+        is_loop(p) && p.start_byte() <= node.start_byte() && node.end_byte() <= p.end_byte()
+    })
 }
 
 /// The statement directly inside a block (or the module) that contains `node` (or is it).
