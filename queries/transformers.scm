@@ -24,3 +24,32 @@
   (#set! dl.default.sampler "?")
   (#set! dl.default.collate_fn "?")
   (#set! dl.default.worker_init_fn "?"))
+
+; The Trainer (and Seq2SeqTrainer, a subclass) builds its loaders in get_train_dataloader,
+; get_eval_dataloader and get_test_dataloader from the TrainingArguments it is given
+; (`Trainer(model=None, args=None, data_collator=None, train_dataset=None, ...)`): each
+; DataLoader gets `num_workers=self.args.dataloader_num_workers` and the other fields the
+; entry above renames. It is a loader here when those fields can be read: arguments
+; `HfArgumentParser` parses from the command line; a `TrainingArguments(...)` written out is
+; the loader above. A project subclass that defines its own get_train_dataloader builds its
+; own loader.
+((call function: (_) @callee) @loader
+  (#dl-resolves-to? @callee
+    "transformers.Trainer" "transformers.trainer.Trainer"
+    "transformers.Seq2SeqTrainer" "transformers.trainer_seq2seq.Seq2SeqTrainer")
+  (#set! dl.entry "transformers.Trainer")
+  (#set! dl.kind "class")
+  (#set! dl.positional "model args data_collator train_dataset")
+  (#set! dl.keywords "")
+  (#set! dl.rename.data_collator "collate_fn")
+  (#set! dl.rename.train_dataset "dataset")
+  (#set! dl.settings "transformers.TrainingArguments")
+  (#set! dl.settings.keyword "args")
+  (#set! dl.settings.position "1")
+  (#set! dl.overridden "get_train_dataloader")
+  (#set! dl.starts "train evaluate predict")
+  (#set! dl.default.batch_size "?")
+  (#set! dl.default.shuffle "?")
+  (#set! dl.default.sampler "?")
+  (#set! dl.default.collate_fn "?")
+  (#set! dl.default.worker_init_fn "?"))

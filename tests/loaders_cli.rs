@@ -7905,3 +7905,172 @@ class CIFAR_LT:
     let items: Value = serde_json::from_slice(&out.stdout).expect("json output");
     assert!(items.is_array(), "{items}");
 }
+
+#[test]
+fn hf_trainers_given_the_training_arguments_the_commands_set() {
+    let arguments = "\
+from dataclasses import dataclass, field
+
+from transformers import TrainingArguments
+
+
+@dataclass
+class DataArguments:
+    max_len: int = field(default=128)
+    num_workers: int = field(default=4)
+
+
+@dataclass
+class PretrainArguments(TrainingArguments):
+    warmup_ratio: float = field(default=0.1)
+
+
+@dataclass
+class CoPretrainArguments(PretrainArguments):
+    cache_chunk_size: int = field(default=-1)
+";
+    let trainer = "\
+from transformers import Trainer
+
+
+class PretrainTrainer(Trainer):
+    def compute_loss(self, model, inputs):
+        return model(**inputs).loss
+
+
+class CachedTrainer(PretrainTrainer):
+    def __init__(self, *args, **kwargs):
+        super(PretrainTrainer, self).__init__(*args, **kwargs)
+";
+    let run = "\
+import os
+import sys
+
+from torch.utils.data import DataLoader
+from transformers import HfArgumentParser
+
+from arguments import DataArguments, CoPretrainArguments as TrainingArguments
+from trainer import CachedTrainer as Trainer
+
+
+def main():
+    parser = HfArgumentParser((DataArguments, TrainingArguments))
+    if len(sys.argv) == 2 and sys.argv[1].endswith(\".json\"):
+        data_args, training_args = parser.parse_json_file(json_file=os.path.abspath(sys.argv[1]))
+    else:
+        data_args, training_args = parser.parse_args_into_dataclasses()
+    for batch in DataLoader(corpus(), num_workers=data_args.num_workers):
+        pass
+    trainer = Trainer(
+        model=build_model(),
+        args=training_args,
+        train_dataset=corpus(),
+    )
+    if training_args.do_train:
+        trainer.train()
+
+
+if __name__ == \"__main__\":
+    main()
+";
+    let readme = "\
+## Pre-training
+```
+python -m torch.distributed.launch --nproc_per_node $NPROC run.py \\
+  --output_dir $OUT \\
+  --do_train \\
+  --dataloader_num_workers 32 \\
+  --num-workers 12
+```
+";
+    let check = |run: &str, readme: &str| {
+        let dir = project(&[
+            ("arguments.py", arguments),
+            ("trainer.py", trainer),
+            ("run.py", run),
+            ("README.md", readme),
+        ]);
+        let (_, items) = check_json(dir.path());
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
+    };
+    let (codes, messages) = check(run, readme);
+    assert_eq!(codes, ["run.py:17:DL201", "run.py:21:DL201"]);
+    assert!(
+        messages[1].starts_with(
+            "num_workers=32 (`--dataloader_num_workers 32` in README.md line 3, the one command \
+             of the project's shell scripts and READMEs that runs run.py, while a run without \
+             them gets 0, the default of transformers.TrainingArguments)"
+        ),
+        "{messages:?}"
+    );
+    // A dataclass's own field, set as `--num-workers`, which HfArgumentParser also accepts.
+    assert!(
+        messages[0].starts_with(
+            "num_workers=12 (`--num-workers 12` in README.md line 3, the one command of the \
+             project's shell scripts and READMEs that runs run.py, while a run without them gets \
+             4, the default of DataArguments.num_workers (arguments.py line 9))"
+        ),
+        "{messages:?}"
+    );
+    // The commands pass counts the CPUs allow, or none: the defaults hold.
+    let small = readme
+        .replace("num_workers 32", "num_workers 4")
+        .replace("num-workers 12", "num-workers 2");
+    assert!(check(run, &small).0.is_empty());
+    assert!(check(run, "# Nothing to run\n").0.is_empty());
+    // Commands that disagree give no count (one that leaves an option out gives the default).
+    let two = format!("{readme}\n```\npython run.py --dataloader_num_workers 2\n```\n");
+    assert!(check(run, &two).0.is_empty());
+    // The script sets the count after parsing.
+    let written = run.replace(
+        "    trainer = Trainer(",
+        "    training_args.dataloader_num_workers = 2\n    trainer = Trainer(",
+    );
+    assert_eq!(check(&written, readme).0, ["run.py:17:DL201"]);
+    // A trainer that is never run starts no worker.
+    let idle = run.replace("        trainer.train()", "        print(trainer)");
+    assert_eq!(check(&idle, readme).0, ["run.py:17:DL201"]);
+    // Arguments written out are the TrainingArguments loader, not the Trainer's too.
+    let written_out = run
+        .replace(
+            "args=training_args,",
+            "args=HfTrainingArguments(\"out\", dataloader_num_workers=32),",
+        )
+        .replace(
+            "from transformers import HfArgumentParser",
+            "from transformers import HfArgumentParser, TrainingArguments as HfTrainingArguments",
+        );
+    assert_eq!(
+        check(&written_out, readme).0,
+        ["run.py:17:DL201", "run.py:21:DL201"]
+    );
+    // A subclass that builds its own training loader is no loader of the Trainer's.
+    let dir = project(&[
+        ("arguments.py", arguments),
+        (
+            "trainer.py",
+            &format!(
+                "{trainer}\n    def get_train_dataloader(self):\n        return self.loader\n"
+            ),
+        ),
+        ("run.py", run),
+        ("README.md", readme),
+    ]);
+    let (_, items) = check_json(dir.path());
+    assert_eq!(codes_of(&items, "DL201"), ["run.py:17:DL201"]);
+    let dir = project(&[
+        ("arguments.py", arguments),
+        ("trainer.py", trainer),
+        ("run.py", run),
+        ("README.md", readme),
+    ]);
+    assert_loaders_text(
+        dir.path(),
+        &[
+            "run.py:19:15: Trainer via CachedTrainer (trainer.py), a subclass of PretrainTrainer \
+             (trainer.py), a subclass of transformers.Trainer",
+            "    num_workers = 0: the default of transformers.TrainingArguments, read from the \
+             fields of `training_args`, passed on line 21",
+        ],
+    );
+}

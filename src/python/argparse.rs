@@ -923,58 +923,22 @@ impl ArgparseDefaults {
         parser: ParserId,
         dest: &str,
     ) -> Option<Resolved> {
-        let default = self.default_of(parser, dest);
-        let runs = index.script_runs(file);
-        if runs.is_empty() {
-            return default;
-        }
+        let mut default = self.default_of(parser, dest)?;
         let Some(option) = self.command_line_option(parser, dest) else {
-            return default;
-        };
-        let mut agreed: Option<(Value, &crate::python::scripts::Run, String)> = None;
-        for run in &runs {
-            let value = match run.passed(&option.flags, option.takes_value) {
-                Given::Absent => default.as_ref()?.value.clone(),
-                Given::Unknown => return default,
-                Given::Flag => match option.takes_value {
-                    true => return default,
-                    false => Value::Bool(true),
-                },
-                Given::Value(text) => match typed(&text, option.ty.as_deref()) {
-                    Some(value) => value,
-                    None => return default,
-                },
-            };
-            if !value.is_known() {
-                return default;
-            }
-            match &agreed {
-                Some((first, ..)) if *first != value => return default,
-                Some(_) => {}
-                None => agreed = Some((value, run, written_option(run, &option.flags))),
-            }
-        }
-        let (value, run, written) = agreed?;
-        let mut default = default?;
-        let (Value::Int(given), Value::Int(own)) = (&value, &default.value) else {
             return Some(default);
         };
-        if given == own {
-            return Some(default);
-        }
-        let runs_file = file
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        if let Provenance::ArgparseDefault { passed, .. } = &mut default.provenance {
-            *passed = Some(Box::new(ScriptPass {
-                value: *given,
-                written,
-                script: run.script.clone(),
-                line: run.line,
-                runs: runs.len(),
-                runs_file,
-            }));
+        let pass = script_pass(
+            index,
+            file,
+            &option.flags,
+            option.takes_value,
+            option.ty.as_deref(),
+            &default.value,
+        );
+        if let (Some(pass), Provenance::ArgparseDefault { passed, .. }) =
+            (pass, &mut default.provenance)
+        {
+            *passed = Some(Box::new(pass));
         }
         Some(default)
     }
@@ -4670,6 +4634,54 @@ fn typed(text: &str, ty: Option<&str>) -> Option<Value> {
         None | Some("str") => Some(Value::Str(text.to_owned())),
         Some(_) => None,
     }
+}
+
+/// The other whole number every command of the project's shell scripts and READMEs that runs
+/// `file` passes for the option spelled `flags`, when they agree on one and it is not the
+/// `default` (a command that leaves the option out counts for the default; commands that
+/// disagree, or pass what cannot be read, give none).
+pub(crate) fn script_pass(
+    index: &ProjectIndex,
+    file: &Path,
+    flags: &[String],
+    takes_value: bool,
+    ty: Option<&str>,
+    default: &Value,
+) -> Option<ScriptPass> {
+    let runs = index.script_runs(file);
+    let mut agreed: Option<(Value, &crate::python::scripts::Run)> = None;
+    for run in &runs {
+        let value = match run.passed(flags, takes_value) {
+            Given::Absent => default.clone(),
+            Given::Unknown => return None,
+            Given::Flag if takes_value => return None,
+            Given::Flag => Value::Bool(true),
+            Given::Value(text) => typed(&text, ty)?,
+        };
+        if !value.is_known() {
+            return None;
+        }
+        match &agreed {
+            Some((first, _)) if *first != value => return None,
+            Some(_) => {}
+            None => agreed = Some((value, run)),
+        }
+    }
+    let (value, run) = agreed?;
+    let (Value::Int(given), Value::Int(own)) = (value, default) else {
+        return None;
+    };
+    (given != *own).then(|| ScriptPass {
+        value: given,
+        written: written_option(run, flags),
+        script: run.script.clone(),
+        line: run.line,
+        runs: runs.len(),
+        runs_file: file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    })
 }
 
 /// How `run` writes the option: `--workers 20`, `--workers=20`, `--fp16`.

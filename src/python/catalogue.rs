@@ -7,7 +7,8 @@
 //! file's imports to one of the names. `#set!` properties say how the call's arguments reach
 //! DataLoader (see `queries/README.md`): `dl.entry`, `dl.kind` (`class` or `factory`),
 //! `dl.positional`, `dl.keywords`, `dl.rename.<keyword>`, `dl.default.<param>`,
-//! `dl.capped`, `dl.opaque`, `dl.partial`, `dl.iterates`.
+//! `dl.capped`, `dl.opaque`, `dl.partial`, `dl.iterates`, `dl.settings` (with
+//! `dl.settings.keyword` and `dl.settings.position`), `dl.overridden`, `dl.starts`.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -113,6 +114,26 @@ pub struct Signature {
     /// `VideoClips` reads every video's timestamps through one): its workers start at the
     /// call.
     pub iterates: bool,
+    /// The callee builds its loaders from the fields of an object it is given
+    /// (transformers' `Trainer(args=training_args)`).
+    pub settings: Option<Settings>,
+    /// Methods that build the callee's loaders: a project subclass that defines one builds
+    /// its own, and is no loader of this entry.
+    pub overridden: Vec<String>,
+    /// Methods of what the call builds that iterate its loaders (`trainer.train()`).
+    pub starts: Vec<String>,
+}
+
+/// The argument whose fields hold a loader's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The entry whose keywords name the fields (`transformers.TrainingArguments`).
+    pub entry: String,
+    /// The keyword that passes it (`None`: a subclass's constructor hands it on in a way
+    /// that cannot be read).
+    pub keyword: Option<String>,
+    /// Its position among the positional arguments, if it may be passed by position.
+    pub position: Option<usize>,
 }
 
 impl Default for Signature {
@@ -129,6 +150,9 @@ impl Default for Signature {
             opaque: Vec::new(),
             partial: false,
             iterates: false,
+            settings: None,
+            overridden: Vec::new(),
+            starts: Vec::new(),
         }
     }
 }
@@ -197,6 +221,15 @@ impl Signature {
         merged.opaque.extend(other.opaque.iter().cloned());
         merged.partial |= other.partial;
         merged.iterates &= other.iterates;
+        if merged.settings != other.settings {
+            merged.settings = None;
+        }
+        for method in &other.overridden {
+            if !merged.overridden.contains(method) {
+                merged.overridden.push(method.clone());
+            }
+        }
+        merged.starts.retain(|m| other.starts.contains(m));
         merged
     }
 }
@@ -316,6 +349,16 @@ impl QueryFile {
                     positional = Some(value);
                 }
             }
+            if entry
+                .signature
+                .settings
+                .as_ref()
+                .is_some_and(|s| s.entry.is_empty())
+            {
+                return Err(bad(
+                    "dl.settings.keyword and dl.settings.position need dl.settings".to_owned(),
+                ));
+            }
             // Positional names bind what their keyword binds (`workers` renamed to
             // `num_workers`), else the DataLoader parameter of that name, else nothing.
             if let Some(names) = positional {
@@ -397,6 +440,16 @@ fn apply_property(entry: &mut Entry, key: &str, value: &str) -> Result<(), Strin
         "dl.opaque" => sig.opaque = words().map(str::to_owned).collect(),
         "dl.partial" => sig.partial = value == "true",
         "dl.iterates" => sig.iterates = value == "true",
+        "dl.overridden" => sig.overridden = words().map(str::to_owned).collect(),
+        "dl.starts" => sig.starts = words().map(str::to_owned).collect(),
+        "dl.settings" => settings(sig).entry = value.to_owned(),
+        "dl.settings.keyword" => settings(sig).keyword = Some(value.to_owned()),
+        "dl.settings.position" => {
+            let position = value
+                .parse()
+                .map_err(|_| format!("dl.settings.position: {value:?} is not a position"))?;
+            settings(sig).position = Some(position);
+        }
         _ => {
             if let Some(keyword) = key.strip_prefix("dl.rename.") {
                 let p = param(value)?;
@@ -416,6 +469,15 @@ fn apply_property(entry: &mut Entry, key: &str, value: &str) -> Result<(), Strin
         }
     }
     Ok(())
+}
+
+/// The entry's settings argument, made on its first property.
+fn settings(sig: &mut Signature) -> &mut Settings {
+    sig.settings.get_or_insert_with(|| Settings {
+        entry: String::new(),
+        keyword: None,
+        position: None,
+    })
 }
 
 /// A Python literal as a query property writes it: `1`, `0.5`, `True`, `None`, `"spawn"`;

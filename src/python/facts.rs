@@ -211,6 +211,10 @@ fn argument_fact(m: &Module, loader: &Loader, param: Param) -> ArgumentFact {
                     format!("passed as positional argument {} on line {line}", i + 1)
                 }
                 Passing::Unpacked { .. } => format!("passed through a `**` dict, line {line}"),
+                Passing::Field => format!(
+                    "read from the fields of `{}`, passed on line {line}",
+                    m.text(arg.value_node)
+                ),
             };
             if param == Param::Dataset {
                 // An object, not a value: its class is what matters.

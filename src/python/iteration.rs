@@ -56,9 +56,18 @@ pub enum FirstIteration<'a> {
     Never,
 }
 
-/// The first iteration of the loader built by `call`.
-pub fn first_iteration<'a>(m: &Module<'a>, call: Node<'a>) -> FirstIteration<'a> {
-    let mut uses = Uses::default();
+/// The first iteration of the loader built by `call`; `starts` are the methods of what it
+/// builds that iterate its loaders (a `Trainer`'s `train()`).
+pub fn first_iteration<'a>(
+    m: &Module<'a>,
+    call: Node<'a>,
+    starts: &[String],
+) -> FirstIteration<'a> {
+    let mut uses = Uses {
+        found: Vec::new(),
+        escapes: false,
+        starts,
+    };
     uses.expression(m, call, call, 0);
     uses.found
         .sort_by_key(|(site, node)| (site.start_byte(), node.start_byte()));
@@ -69,16 +78,17 @@ pub fn first_iteration<'a>(m: &Module<'a>, call: Node<'a>) -> FirstIteration<'a>
     }
 }
 
-#[derive(Default)]
-struct Uses<'a> {
+struct Uses<'a, 's> {
     /// Iterations found, each with the node in the loader's own function that leads to it
     /// (itself, or the call into the function that iterates it): the first in that order is
     /// the first to run.
     found: Vec<(Node<'a>, Node<'a>)>,
     escapes: bool,
+    /// Methods of the loader object that iterate it.
+    starts: &'s [String],
 }
 
-impl<'a> Uses<'a> {
+impl<'a> Uses<'a, '_> {
     /// `node` evaluates to the loader; `site` is where that happens as seen from the loader's
     /// own function.
     fn expression(&mut self, m: &Module<'a>, node: Node<'a>, site: Node<'a>, depth: u8) {
@@ -114,6 +124,16 @@ impl<'a> Uses<'a> {
                 _ => self.escapes = true,
             },
             "assignment" if is_field("right") => self.assigned(m, parent, site, depth),
+            // `trainer.train()`, for a loader object whose methods iterate it.
+            "attribute"
+                if is_field("object")
+                    && parent
+                        .child_by_field_name("attribute")
+                        .is_some_and(|a| self.starts.iter().any(|s| s == m.text(a)))
+                    && parent.parent().is_some_and(|c| c.kind() == "call") =>
+            {
+                self.found.push((site, parent));
+            }
             // `loader.dataset`, `loader is None`, `assert loader`, a bare expression: read,
             // not iterated.
             "attribute" if is_field("object") => {}
@@ -415,7 +435,7 @@ mod tests {
         let index = ProjectIndex::default();
         let m = Module::build(source, &tree, Path::new("t.py"), &index);
         let loader = m.loaders().first().expect("a loader");
-        match first_iteration(&m, loader.call) {
+        match first_iteration(&m, loader.call, &loader.signature.starts) {
             FirstIteration::At(n) => format!("{}: {}", n.start_position().row + 1, m.text(n)),
             FirstIteration::Elsewhere => "elsewhere".to_owned(),
             FirstIteration::Never => "never".to_owned(),

@@ -133,6 +133,9 @@ pub enum Passing {
     Unpacked {
         splat: TextRange,
     },
+    /// A field of the settings object the call is given (`Trainer(args=training_args)`
+    /// builds its loaders with `training_args.dataloader_num_workers`).
+    Field,
 }
 
 /// One bound argument of a DataLoader call.
@@ -380,6 +383,12 @@ pub(crate) fn collect<'a>(m: &Module<'a>) -> Vec<Loader<'a>> {
                 dataset: None,
             };
             bind_arguments(m, &mut loader);
+            // A callee that builds its loaders from an object it is given is a loader here
+            // only when that object's fields can be read (a `TrainingArguments(...)` it is
+            // given is a loader of its own).
+            if loader.signature.settings.is_some() && !bind_settings(m, &mut loader) {
+                return None;
+            }
             loader.dataset = loader
                 .argument(Param::Dataset)
                 .map(|a| dataset_of(m, a.value_node, call.scope));
@@ -466,6 +475,72 @@ fn bind_arguments<'a>(m: &Module<'a>, loader: &mut Loader<'a>) {
     if loader.signature.partial {
         loader.has_unknown_arguments = true;
     }
+}
+
+/// The loader's parameters its settings object's fields give (see
+/// [`crate::python::catalogue::Settings`]), each as reading the field gives it; `false`
+/// when the call passes no object whose fields can be read.
+fn bind_settings<'a>(m: &Module<'a>, loader: &mut Loader<'a>) -> bool {
+    let Some(settings) = loader.signature.settings.clone() else {
+        return false;
+    };
+    let (Some(args), Some(entry)) = (
+        loader.arguments_node,
+        m.catalogue.entries().find(|e| e.name == settings.entry),
+    ) else {
+        return false;
+    };
+    let by_keyword = settings.keyword.as_deref().and_then(|k| {
+        let mut cursor = args.walk();
+        args.named_children(&mut cursor)
+            .filter(|a| a.kind() == "keyword_argument")
+            .find(|a| {
+                a.child_by_field_name("name")
+                    .is_some_and(|n| m.text(n) == k)
+            })
+            .and_then(|a| Some((a, a.child_by_field_name("value")?)))
+    });
+    let by_position = || {
+        let position = settings.position?;
+        let mut cursor = args.walk();
+        let mut positional = args
+            .named_children(&mut cursor)
+            .take_while(|a| {
+                !matches!(
+                    a.kind(),
+                    "keyword_argument" | "list_splat" | "dictionary_splat"
+                )
+            })
+            .filter(|a| a.kind() != "comment");
+        positional.nth(position).map(|a| (a, a))
+    };
+    let Some((node, value_node)) = by_keyword.or_else(by_position) else {
+        return false;
+    };
+    let fields: Vec<(&str, Param)> = entry
+        .signature
+        .keywords
+        .iter()
+        .map(|(k, p)| (k.as_str(), *p))
+        .collect();
+    let names: Vec<&str> = fields.iter().map(|(f, _)| *f).collect();
+    let Some(values) = configs::parsed_fields(m, value_node, loader.scope, &names) else {
+        return false;
+    };
+    for ((_, param), value) in fields.into_iter().zip(values) {
+        loader.arguments.retain(|a| a.param != param);
+        loader.arguments.push(Argument {
+            param,
+            passing: Passing::Field,
+            keyword: None,
+            anchor: Module::range(value_node),
+            node,
+            value_node,
+            value: value.unwrap_or_else(Resolved::unknown),
+            conditional: false,
+        });
+    }
+    true
 }
 
 /// How deep `{**a, **{**b}}` is followed.

@@ -349,7 +349,13 @@ fn launched(words: &[Option<String>]) -> Option<(Target, Vec<Option<String>>)> {
     let mut module_next = false;
     for (i, word) in words.iter().enumerate() {
         let Some(word) = word else {
-            if launcher {
+            // An expansion the script does not give may be the file itself, unless it is
+            // the value of a launcher's option (`--nproc_per_node $NGPUS`).
+            let value_of_option = i
+                .checked_sub(1)
+                .and_then(|p| words[p].as_deref())
+                .is_some_and(|p| LAUNCHER_OPTIONS.contains(&p.trim_start_matches('-')));
+            if launcher && !value_of_option {
                 return None;
             }
             continue;
@@ -385,6 +391,33 @@ fn launched(words: &[Option<String>]) -> Option<(Target, Vec<Option<String>>)> {
     }
     None
 }
+
+/// Options of the launchers (`torch.distributed.launch`, `torchrun`, `accelerate launch`,
+/// `deepspeed`) that take a value, without their dashes.
+const LAUNCHER_OPTIONS: &[&str] = &[
+    "nproc_per_node",
+    "nproc-per-node",
+    "nnodes",
+    "node_rank",
+    "node-rank",
+    "master_addr",
+    "master-addr",
+    "master_port",
+    "master-port",
+    "rdzv_endpoint",
+    "rdzv-endpoint",
+    "num_processes",
+    "num-processes",
+    "num_machines",
+    "num-machines",
+    "machine_rank",
+    "machine-rank",
+    "main_process_port",
+    "main-process-port",
+    "num_gpus",
+    "num-gpus",
+    "include",
+];
 
 /// `python`, `python3`, `python3.11`.
 fn is_python(program: &str) -> bool {
@@ -498,6 +531,13 @@ mod tests {
         );
         assert_eq!(launch("cp train.py backup.py"), None);
         assert_eq!(launch("$PYTHON train.py"), None);
+        // An unknown value of a launcher's option is not the file; an unknown word elsewhere
+        // may be.
+        assert_eq!(
+            launch("python -m torch.distributed.launch --nproc_per_node $NPROC run.py --x 1"),
+            Some(Target::File("run.py".into()))
+        );
+        assert_eq!(launch("python -u $SCRIPT run.py"), None);
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::path::Path;
 
 use tree_sitter::Node;
 
-use crate::python::catalogue::{Catalogue, Signature, parse_literal};
+use crate::python::catalogue::{Catalogue, Settings, Signature, parse_literal};
 use crate::python::kinds::{Kind, kind};
 use crate::python::labels::{EntryName, Place};
 use crate::python::loaders;
@@ -70,6 +70,8 @@ pub enum Forward {
 pub struct ClassShape {
     pub bases: Vec<String>,
     pub init: Option<InitSummary>,
+    /// The names of the methods its body defines.
+    pub methods: Vec<String>,
 }
 
 /// The shape of a class of this module (for the project index).
@@ -89,8 +91,19 @@ pub fn class_shape(m: &Module, class: ClassId) -> ClassShape {
                 .collect()
         })
         .unwrap_or_default();
+    let methods = m
+        .class(class)
+        .map(|c| {
+            c.methods
+                .iter()
+                .filter_map(|f| m.function(*f))
+                .map(|f| f.name.to_owned())
+                .collect()
+        })
+        .unwrap_or_default();
     ClassShape {
         bases,
+        methods,
         init: m
             .method_id(class, "__init__")
             .map(|_| init_summary(m, class)),
@@ -314,6 +327,13 @@ pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
             keywords: Vec::new(),
             defaults: Param::ALL.iter().map(|p| (*p, Value::Unknown)).collect(),
             partial: true,
+            settings: base.settings.as_ref().map(|s| Settings {
+                keyword: None,
+                position: None,
+                ..s.clone()
+            }),
+            overridden: base.overridden.clone(),
+            starts: base.starts.clone(),
             ..Signature::default()
         };
     };
@@ -327,6 +347,12 @@ pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
         opaque: base.opaque.clone(),
         partial: base.partial || call.unknown_splat,
         iterates: base.iterates,
+        settings: base
+            .settings
+            .as_ref()
+            .map(|s| handed_settings(s, init, call, positional_params)),
+        overridden: base.overridden.clone(),
+        starts: base.starts.clone(),
     };
     let mut set: Vec<(Param, &Forward)> = Vec::new();
     for (i, f) in call.positional.iter().enumerate() {
@@ -389,6 +415,54 @@ pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
         }
     }
     out
+}
+
+/// Where a subclass's constructor takes the base's settings argument (see [`Settings`]): the
+/// parameter it hands on in its place, or the same keyword and position through its
+/// `**kwargs` and `*args`; neither when it passes something else.
+fn handed_settings(
+    base: &Settings,
+    init: &InitSummary,
+    call: &SuperCall,
+    positional_params: usize,
+) -> Settings {
+    let forwarded = base
+        .keyword
+        .as_ref()
+        .and_then(|k| call.keywords.iter().find(|(name, _)| name == k))
+        .map(|(_, f)| f)
+        .or_else(|| base.position.and_then(|p| call.positional.get(p)));
+    if let Some(forward) = forwarded {
+        let Forward::Param(name) = forward else {
+            return Settings {
+                keyword: None,
+                position: None,
+                ..base.clone()
+            };
+        };
+        return Settings {
+            keyword: Some(name.clone()),
+            position: init
+                .params
+                .iter()
+                .position(|(n, _)| n == name)
+                .filter(|i| *i < positional_params),
+            entry: base.entry.clone(),
+        };
+    }
+    let keyword = base
+        .keyword
+        .clone()
+        .filter(|k| call.splat_kwargs && !init.params.iter().any(|(n, _)| n == k));
+    let position = base.position.and_then(|p| match call.splat_args {
+        Some(k) if p >= k => Some(positional_params + (p - k)),
+        _ => None,
+    });
+    Settings {
+        keyword,
+        position,
+        entry: base.entry.clone(),
+    }
 }
 
 /// Which callees of a file construct a loader: a project class that derives from a loader
@@ -513,6 +587,15 @@ impl<'m, 'a> CalleeLoaders<'m, 'a> {
             .bases
             .iter()
             .find_map(|b| self.expr(*b, def.parent_scope, depth + 1))?;
+        // A subclass that builds the loaders itself (a Trainer's own
+        // `get_train_dataloader`) is no loader of the base's kind.
+        if base
+            .overridden
+            .iter()
+            .any(|name| m.method_id(class, name).is_some())
+        {
+            return None;
+        }
         let line = m.line(def.node.start_byte());
         let signature = match m.method_id(class, "__init__") {
             Some(_) => compose(&base, &init_summary(m, class)),
@@ -564,6 +647,13 @@ fn qualified_loader(
         };
         qualified_loader(catalogue, index, &file, &base, depth + 1)
     })?;
+    if base
+        .overridden
+        .iter()
+        .any(|name| shape.methods.contains(name))
+    {
+        return None;
+    }
     let signature = match &shape.init {
         Some(init) => compose(&base, init),
         None => base,

@@ -354,6 +354,14 @@ pub enum Provenance {
         line: u32,
         others: usize,
     },
+    /// A default (`base`) the command line may change, with the other count every command of
+    /// the project's shell scripts and READMEs that runs the file passes for it (an
+    /// `HfArgumentParser` field, `--dataloader_num_workers 32`): the value stays the default,
+    /// which a run without them gets.
+    RunPassed {
+        base: Box<Provenance>,
+        passed: Box<ScriptPass>,
+    },
     /// A configuration value that stays unknown, and why (the value is unknown).
     ConfigGap(ConfigGap),
     /// Computed from other values (arithmetic, `min`, `int(...)`).
@@ -653,6 +661,7 @@ impl Provenance {
                     n => format!(", as do the {n} other config files the project's commands name"),
                 }
             )),
+            Provenance::RunPassed { base, .. } => base.note(Lang::En),
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::En)),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
             Provenance::EntryDefault { entry } => {
@@ -758,6 +767,7 @@ impl Provenance {
                     n => format!("（项目命令指定的其他 {n} 个配置文件给出同一值）"),
                 }
             )),
+            Provenance::RunPassed { base, .. } => base.note(Lang::Zh),
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::Zh)),
             Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),
             Provenance::EntryDefault { entry } => {
@@ -821,8 +831,17 @@ impl Resolved {
             Provenance::ArgparseDefault {
                 passed: Some(passed),
                 ..
-            } => Some(passed),
+            }
+            | Provenance::RunPassed { passed, .. } => Some(passed),
             _ => None,
+        }
+    }
+
+    /// The value with another provenance (a wrapper's base).
+    fn with_provenance(&self, provenance: &Provenance) -> Resolved {
+        Resolved {
+            value: self.value.clone(),
+            provenance: provenance.clone(),
         }
     }
 
@@ -830,6 +849,7 @@ impl Resolved {
     /// assignment, an argparse option).
     pub fn defined_at(&self) -> Option<TextRange> {
         match &self.provenance {
+            Provenance::RunPassed { base, .. } => self.with_provenance(base).defined_at(),
             Provenance::Constant { at, .. }
             | Provenance::ArgparseDefault { at, .. }
             | Provenance::ParameterDefault { at, .. }
@@ -844,6 +864,7 @@ impl Resolved {
     /// is used in.
     pub fn defined_in(&self) -> Option<PathBuf> {
         match &self.provenance {
+            Provenance::RunPassed { base, .. } => self.with_provenance(base).defined_in(),
             Provenance::ArgparseDefault { file, .. }
             | Provenance::ParameterDefault { file, .. }
             | Provenance::ParameterPassed { file, .. }

@@ -1,23 +1,16 @@
 //! Dataclass configs: `@dataclass class TrainConfig: num_workers: int = 16` of this file,
 //! built as `TrainConfig()` or `TrainConfig(num_workers=4)`, nested (`field(default_factory=
-//! Data)`, `data: Data = Data()`), or parsed by `HfArgumentParser((A, B))
-//! .parse_args_into_dataclasses()`, whose command-line defaults are the fields' defaults.
+//! Data)`, `data: Data = Data()`), or parsed from the command line (see [`super::hf`]).
 
 use tree_sitter::Node;
 
 use super::{Config, placed};
-use crate::python::argparse::{destructured as destructuring, has_splat};
+use crate::python::argparse::has_splat;
 use crate::python::model::{Binding, BindingKind, ClassId, Module, ScopeId, positional_args};
 use crate::python::values::{Provenance, Resolved};
 
 /// Decorators that make a class a dataclass.
 const DATACLASS: &[&str] = &["dataclasses.dataclass", "pydantic.dataclasses.dataclass"];
-
-/// `HfArgumentParser` as it is imported.
-const HF_PARSER: &[&str] = &[
-    "transformers.HfArgumentParser",
-    "transformers.hf_argparser.HfArgumentParser",
-];
 
 /// The class a callee names when it is a dataclass of this file.
 pub(super) fn local_dataclass(m: &Module, callee: Node, scope: ScopeId) -> Option<ClassId> {
@@ -299,6 +292,35 @@ fn field_default<'a>(
     })
 }
 
+/// Where field `name` of a dataclass of this file is declared.
+pub(super) enum Declared {
+    /// By the class or a dataclass base of this file.
+    Here,
+    /// By neither: by the one base of another module the chain ends in, if any (its
+    /// qualified name).
+    Base(String),
+}
+
+/// [`Declared`] for field `name` of `class`; `None` when the class's ancestry cannot be
+/// followed (several bases, a base that is not a name).
+pub(super) fn external_base(m: &Module, class: ClassId, name: &str) -> Option<Declared> {
+    let mut class = class;
+    for _ in 0..8 {
+        if field_statements(m, class).iter().any(|(n, _)| *n == name) {
+            return Some(Declared::Here);
+        }
+        let c = m.class(class)?;
+        let [base] = c.bases.as_slice() else {
+            return None;
+        };
+        match local_dataclass(m, *base, c.parent_scope) {
+            Some(local) => class = local,
+            None => return m.qualified_in(*base, c.parent_scope, 0).map(Declared::Base),
+        }
+    }
+    None
+}
+
 /// Whether the file may change field `name` after construction: `obj.name = ...` on anything
 /// but the `self` of another class's method, a `__post_init__` of the class (or a base) that
 /// writes it, or a `setattr`.
@@ -308,7 +330,7 @@ fn written(m: &Module, class: ClassId, name: &str) -> bool {
 
 /// [`written`], for an instance of `class` (`None`: a class of another file, whose own
 /// methods are not in this one).
-fn written_but_by(m: &Module, class: Option<ClassId>, name: &str) -> bool {
+pub(super) fn written_but_by(m: &Module, class: Option<ClassId>, name: &str) -> bool {
     let writes = m.attribute_assignments().iter().any(|w| {
         if w.attribute != name {
             return false;
@@ -334,6 +356,25 @@ pub(crate) struct Record {
     positional: bool,
     written: Vec<String>,
     defaults: Vec<(String, Resolved)>,
+}
+
+impl Record {
+    /// Field `name` as the class declares it: `None` when it does not, `Some(None)` when its
+    /// value is not known (no default the analysis reads, or its file may change it).
+    pub(crate) fn field(&self, name: &str) -> Option<Option<&Resolved>> {
+        if !self.fields.iter().any(|f| f == name) {
+            return None;
+        }
+        if self.written.iter().any(|f| f == name) {
+            return Some(None);
+        }
+        Some(
+            self.defaults
+                .iter()
+                .find(|(f, _)| f == name)
+                .map(|(_, r)| r),
+        )
+    }
 }
 
 /// The [`Record`] of the module-level class `class`, if it is a record class.
@@ -431,84 +472,4 @@ pub(crate) fn record_fields(
         }
     }
     Some(out)
-}
-
-/// What a destructured name gets from `HfArgumentParser`.
-pub(super) enum Parsed<'a> {
-    /// `a, b = parser.parse_args_into_dataclasses()`: the defaults of the dataclass at its
-    /// position.
-    Defaults(Config<'a>),
-    /// `a, b = parser.parse_json_file(os.path.abspath(sys.argv[1]))`: a file the command line
-    /// names, the other way to run the script.
-    CommandLineFile,
-}
-
-/// A name bound by destructuring what an `HfArgumentParser` over dataclasses of this file
-/// parses.
-pub(super) fn destructured<'a>(
-    m: &Module<'a>,
-    binding: &Binding<'a>,
-    depth: u32,
-) -> Option<Parsed<'a>> {
-    let (call, index) = destructuring(binding)?;
-    let callee = call.child_by_field_name("function")?;
-    if callee.kind() != "attribute" {
-        return None;
-    }
-    let parser = callee.child_by_field_name("object")?;
-    let method = m.text(callee.child_by_field_name("attribute")?);
-    let classes = hf_parser_classes(m, parser, binding.scope, depth)?;
-    match method {
-        "parse_args_into_dataclasses" => {
-            let args = call.child_by_field_name("arguments")?;
-            if args.named_child_count() > 0 {
-                return None;
-            }
-            let (class, scope) = *classes.get(index)?;
-            let class = local_dataclass(m, class, scope)?;
-            Some(Parsed::Defaults(Config::Dataclass { class, call: None }))
-        }
-        "parse_json_file" | "parse_yaml_file" if m.text(call).contains("sys.argv") => {
-            Some(Parsed::CommandLineFile)
-        }
-        _ => None,
-    }
-}
-
-/// The class expressions an `HfArgumentParser((A, B, C))` is built over.
-fn hf_parser_classes<'a>(
-    m: &Module<'a>,
-    parser: Node<'a>,
-    scope: ScopeId,
-    depth: u32,
-) -> Option<Vec<(Node<'a>, ScopeId)>> {
-    let (construction, scope) = match parser.kind() {
-        "identifier" => {
-            let b = m.single_binding(m.text(parser), scope)?;
-            (b.value?, b.scope)
-        }
-        "call" => (parser, scope),
-        _ => return None,
-    };
-    let callee = construction.child_by_field_name("function")?;
-    let q = m.qualified_in(callee, scope, depth + 1)?;
-    if !HF_PARSER.contains(&q.as_str()) {
-        return None;
-    }
-    let first = m
-        .keyword_arg(construction, "dataclass_types")
-        .or_else(|| positional_args(construction).first().copied())?;
-    match first.kind() {
-        "tuple" | "list" => {
-            let mut cursor = first.walk();
-            Some(
-                first
-                    .named_children(&mut cursor)
-                    .filter(|n| n.kind() != "comment")
-                    .map(|n| (n, scope))
-                    .collect(),
-            )
-        }
-        _ => Some(vec![(first, scope)]),
-    }
 }

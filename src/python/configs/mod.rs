@@ -24,6 +24,7 @@ mod classes;
 mod click;
 mod converters;
 mod dataclass;
+mod hf;
 mod hydra;
 mod pydict;
 mod pyyaml;
@@ -67,6 +68,8 @@ enum Config<'a> {
         class: ClassId,
         call: Option<(Node<'a>, ScopeId)>,
     },
+    /// An instance `HfArgumentParser` parses from the command line.
+    Parsed(hf::Parsed),
     /// A mapping of a YAML configuration, at `path` under the file's root (`shown` is how
     /// the file is named for the file using it; `named` the commands that name the file, when
     /// a run must name it).
@@ -140,6 +143,7 @@ impl Config<'_> {
                 Config::Dataclass { class: a, call: ca },
                 Config::Dataclass { class: b, call: cb },
             ) => a == b && ca.map(|c| c.0.id()) == cb.map(|c| c.0.id()),
+            (Config::Parsed(a), Config::Parsed(b)) => a == b,
             (
                 Config::Yaml {
                     tree: a, path: pa, ..
@@ -191,6 +195,27 @@ pub(crate) fn instantiated_values(m: &Module, class: &str, param: &str) -> Vec<O
         .collect()
 }
 
+/// The fields `fields` of the object `expr` holds, each as reading it gives it (`None` where
+/// the analysis cannot say), when it holds arguments `HfArgumentParser` parses from the
+/// command line (a `Trainer`'s `args=training_args`). `None` when it holds no such object
+/// (`TrainingArguments(...)` is a loader of its own).
+pub(crate) fn parsed_fields(
+    m: &Module,
+    expr: Node,
+    scope: ScopeId,
+    fields: &[&str],
+) -> Option<Vec<Option<Resolved>>> {
+    let Config::Parsed(parsed) = config_of(m, expr, scope, 1)? else {
+        return None;
+    };
+    Some(
+        fields
+            .iter()
+            .map(|f| hf::field_value(m, &parsed, f, 1))
+            .collect(),
+    )
+}
+
 /// `object.attribute` (or `object["attribute"]`) when `object` holds a configuration.
 pub(crate) fn attribute_value(
     m: &Module,
@@ -204,6 +229,7 @@ pub(crate) fn attribute_value(
         Config::Dataclass { class, call } => {
             dataclass::field_value(m, *class, *call, attribute, depth + 1)
         }
+        Config::Parsed(parsed) => hf::field_value(m, parsed, attribute, depth + 1),
         Config::Yaml {
             tree,
             path,
@@ -484,6 +510,8 @@ fn nested<'a>(m: &Module<'a>, base: Config<'a>, attribute: &str, depth: u32) -> 
         Config::Dataclass { class, call } => {
             dataclass::nested(m, class, call, attribute, depth + 1)
         }
+        // `HfArgumentParser` reads no nested dataclass.
+        Config::Parsed(_) => None,
         Config::Yaml {
             tree,
             mut path,
@@ -560,10 +588,10 @@ fn name_config<'a>(
             (BindingKind::Assign, None) if let Some(config) = asteroid_pair(m, binding, depth) => {
                 config
             }
-            (BindingKind::Assign, None) => match dataclass::destructured(m, binding, depth)? {
-                dataclass::Parsed::Defaults(config) => config,
+            (BindingKind::Assign, None) => match hf::destructured(m, binding, depth)? {
+                hf::Destructured::Parsed(parsed) => Config::Parsed(parsed),
                 // `parser.parse_json_file(sys.argv[1])`: a file chosen on the command line.
-                dataclass::Parsed::CommandLineFile => continue,
+                hf::Destructured::CommandLineFile => continue,
             },
             (BindingKind::Parameter, _) => parameter_config(m, binding, depth)?,
             _ => return None,

@@ -124,7 +124,7 @@ impl<'a> Loader<'a> {
             .first_iteration
             .get_or_init(|| match self.inner.signature.iterates {
                 true => FirstIteration::At(self.call()),
-                false => iteration::first_iteration(m, self.call()),
+                false => iteration::first_iteration(m, self.call(), &self.inner.signature.starts),
             })
     }
 

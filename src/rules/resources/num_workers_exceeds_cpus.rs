@@ -57,7 +57,12 @@ a call counts only where it reaches this factory, also through a package that re
 not one of the same name in another module, nor one that leaves out a required argument and
 so raises `TypeError`), also under `num_workers` into the `**kwargs` it hands to DataLoader
 (also through a dict the caller writes and unpacks, `make_loader(ds, **kwargs)`), the default of a dataclass config's field
-(`cfg = TrainConfig()`, also parsed by `HfArgumentParser` or `tyro.cli`, a `NamedTuple` without `__new__`,
+(`cfg = TrainConfig()`, also parsed by `HfArgumentParser` or `tyro.cli`; a field of one
+`HfArgumentParser` parses, `--num_workers`, takes the other count every command of the
+project's shell scripts and READMEs that runs the file passes, when they all agree, as does
+the `TrainingArguments` a transformers `Trainer` (or a project subclass of it that keeps its
+`get_train_dataloader`) is given, `Trainer(args=training_args).train()` after `python run.py
+--dataloader_num_workers 32`; a `NamedTuple` without `__new__`,
 or a pydantic `BaseModel` without validators; built with the command line's values,
 `TrainerConfig(workers=args.workers)`, and handed to a class of another module that keeps it,
 `Trainer(train_cfg)`, unless the file changes the field after construction), of a
