@@ -5,7 +5,7 @@ use tree_sitter::Node;
 
 use super::{
     Binding, BindingKind, MAX_DEPTH, MODULE_SCOPE, Module, ScopeId, ancestors_in_function,
-    in_loop_around, is_loop, literal_items, positional_args,
+    exits_before, in_loop_around, is_loop, literal_items, positional_args,
 };
 use crate::python::values::{CpuCountFn, Provenance, Resolved, Value, parse_float, parse_int};
 use crate::python::{argparse, conditions, configs, defaults, distributed};
@@ -350,6 +350,10 @@ impl<'a> Module<'a> {
         let mut left: Vec<(&Binding<'a>, Option<bool>)> = Vec::new();
         for id in ids {
             let binding = self.bindings.get(*id)?;
+            // A binding in a branch that returns before the use never reaches it.
+            if exits_before(binding.node, at) {
+                continue;
+            }
             let runs = argparse::branch_runs(self, binding.node, Some(at), depth + 1);
             if runs != Some(false) {
                 left.push((binding, runs));

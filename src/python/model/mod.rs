@@ -861,6 +861,26 @@ pub(crate) fn in_loop_around(node: Node, other: Node) -> bool {
     })
 }
 
+/// Whether the code at `node` leaves its function before it reaches `at`: a block around
+/// `node`, not around `at`, ends in `return` or `raise` (`if bucket: sampler = ...; return
+/// DataLoader(...)`, then a use of `sampler` after the `if`).
+pub(crate) fn exits_before(node: Node, at: Node) -> bool {
+    ancestors_in_function(node)
+        .take_while(|a| !(a.start_byte() <= at.start_byte() && at.end_byte() <= a.end_byte()))
+        .filter(|a| a.kind() == "block")
+        .any(|block| {
+            let mut cursor = block.walk();
+            block
+                .named_children(&mut cursor)
+                .filter(|s| s.kind() != "comment")
+                .last()
+                .is_some_and(|last| {
+                    matches!(last.kind(), "return_statement" | "raise_statement")
+                        && last.start_byte() >= node.end_byte()
+                })
+        })
+}
+
 /// The statement directly inside a block (or the module) that contains `node` (or is it).
 pub fn statement_of(node: Node) -> Option<Node> {
     let mut current = node;
