@@ -199,6 +199,19 @@ fn readme_commands(text: &str) -> (Vec<Command>, Vec<String>) {
             }
             // `$ python train.py`: the prompt is a word no launcher takes.
             Some(block) if block.shell => {
+                // A line of options alone goes on with the command above it: READMEs wrap
+                // long commands without the `\` a shell needs (`python train.py ... -b 128`,
+                // then `--gd 20 -j 40`), and no command starts with an option.
+                if trimmed.starts_with('-')
+                    && let Some(previous) = block.text.strip_suffix('\n')
+                    && previous
+                        .rsplit('\n')
+                        .next()
+                        .is_some_and(|l| !l.trim().is_empty() && !l.trim_end().ends_with('\\'))
+                {
+                    block.text.truncate(previous.len());
+                    block.text.push_str(" \\\n");
+                }
                 block.text.push_str(raw);
                 block.text.push('\n');
             }
@@ -506,6 +519,15 @@ mod tests {
         assert_eq!(target, Target::File("b.py".into()));
         assert_eq!(args, [Some("--workers".into()), Some("9".into())]);
         assert_eq!(folders, ["src/app"]);
+        // Options wrapped onto lines of their own without `\` go on with the command above;
+        // not across an empty line.
+        let wrapped = "```\npython t.py --lr 0.1\n--gd 20 -j 40\n\n-x 1\n```\n";
+        let (found, _) = readme_commands(wrapped);
+        assert_eq!(found.len(), 2);
+        let (target, args) = launched(&found[0].1).unwrap();
+        assert_eq!(target, Target::File("t.py".into()));
+        assert_eq!(args.len(), 6);
+        assert_eq!(found[0].0, 2);
         assert!(is_readme(Path::new("docs/README_en.md")));
         assert!(!is_readme(Path::new("docs/readme.txt")));
     }
