@@ -7554,6 +7554,81 @@ if __name__ == \"__main__\":
     }
 }
 
+/// A primary config whose `defaults:` leave groups to the command line (`- model: ???`): each
+/// command of the README chooses them (`model=vq_gan dataset=brats`) and may set keys
+/// (`model.num_workers=32`); the value is what every command gives.
+#[test]
+fn hydra_groups_the_readme_commands_choose() {
+    let train = "\
+import hydra
+from torch.utils.data import DataLoader
+
+
+@hydra.main(config_path=\"../config\", config_name=\"base_cfg\", version_base=None)
+def run(cfg):
+    loader = DataLoader(range(10), batch_size=cfg.model.batch_size, num_workers=cfg.model.num_workers)
+    for batch in loader:
+        pass
+
+
+if __name__ == \"__main__\":
+    run()
+";
+    let check = |readme: &str| {
+        let dir = project(&[
+            ("train/train_vqgan.py", train),
+            (
+                "config/base_cfg.yaml",
+                "defaults:\n  - dataset: ???\n  - model: ???\n",
+            ),
+            ("config/dataset/brats.yaml", "root_dir: /data\n"),
+            ("config/dataset/lidc.yaml", "root_dir: /lidc\n"),
+            (
+                "config/model/vq_gan.yaml",
+                "batch_size: 2\nnum_workers: 30\n",
+            ),
+            ("config/model/small.yaml", "batch_size: 2\nnum_workers: 4\n"),
+            ("README.md", readme),
+        ]);
+        let (_, items) = check_json(dir.path());
+        (codes_of(&items, "DL201"), messages_of(&items, "DL201"))
+    };
+    let (codes, messages) = check(
+        "```\nPL_BACKEND=gloo python train/train_vqgan.py dataset=brats model=vq_gan \
+         model.num_workers=32 model.lr=3e-4\npython train/train_vqgan.py dataset=lidc \
+         dataset.root_dir=<PATH> model=vq_gan model.num_workers=32\n```\n",
+    );
+    assert_eq!(codes, ["train/train_vqgan.py:7:DL201"]);
+    assert!(
+        messages[0].starts_with("num_workers=32 (`model.num_workers=32` in README.md line 2)"),
+        "{messages:?}"
+    );
+    // The group's own file gives the count when no command sets it.
+    let (codes, messages) =
+        check("```\npython train/train_vqgan.py dataset=brats model=vq_gan\n```\n");
+    assert_eq!(codes, ["train/train_vqgan.py:7:DL201"]);
+    assert!(
+        messages[0].starts_with(
+            "num_workers=30 (model.num_workers in ../config/model/vq_gan.yaml line 2, the config \
+             `dataset=brats model=vq_gan` names in README.md line 2)"
+        ),
+        "{messages:?}"
+    );
+    for quiet in [
+        // A command sets a count the CPUs allow, or chooses a model that does.
+        "```\npython train/train_vqgan.py dataset=brats model=vq_gan model.num_workers=4\n```\n",
+        "```\npython train/train_vqgan.py dataset=brats model=small\n```\n",
+        // Commands that disagree, one that leaves a group unchosen, or none at all.
+        "```\npython train/train_vqgan.py dataset=brats model=vq_gan\npython train/train_vqgan.py \
+         dataset=brats model=small\n```\n",
+        "```\npython train/train_vqgan.py dataset=brats model=vq_gan ~model.num_workers\n```\n",
+        "```\npython train/train_vqgan.py dataset=brats model=missing\n```\n",
+        "# Nothing to run\n",
+    ] {
+        assert!(check(quiet).0.is_empty(), "{quiet}");
+    }
+}
+
 /// `def setup(num_workers=None): if num_workers is None: num_workers = 12`: the rebinding runs
 /// whenever the use does (the callers pass nothing), so it is the value. A caller passing a
 /// count, a condition that cannot be read, or the use in a loop that rebinds leaves it to

@@ -362,6 +362,13 @@ pub enum Provenance {
         base: Box<Provenance>,
         passed: Box<ScriptPass>,
     },
+    /// What a command of the project's shell scripts and READMEs sets a key of a Hydra config
+    /// to (`model.num_workers=32`): `written` as it writes it, at `script` line `line`.
+    RunOverride {
+        written: String,
+        script: PathBuf,
+        line: u32,
+    },
     /// A configuration value that stays unknown, and why (the value is unknown).
     ConfigGap(ConfigGap),
     /// Computed from other values (arithmetic, `min`, `int(...)`).
@@ -662,6 +669,14 @@ impl Provenance {
                 }
             )),
             Provenance::RunPassed { base, .. } => base.note(Lang::En),
+            Provenance::RunOverride {
+                written,
+                script,
+                line,
+            } => Some(format!(
+                "`{written}` in {} line {line}",
+                shown_script(script)
+            )),
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::En)),
             Provenance::SignatureDefault => Some("DataLoader's default".to_owned()),
             Provenance::EntryDefault { entry } => {
@@ -768,6 +783,14 @@ impl Provenance {
                 }
             )),
             Provenance::RunPassed { base, .. } => base.note(Lang::Zh),
+            Provenance::RunOverride {
+                written,
+                script,
+                line,
+            } => Some(format!(
+                "{} 第 {line} 行的 `{written}`",
+                shown_script(script)
+            )),
             Provenance::ConfigGap(gap) => Some(gap.note(Lang::Zh)),
             Provenance::SignatureDefault => Some("DataLoader 的默认值".to_owned()),
             Provenance::EntryDefault { entry } => {

@@ -81,9 +81,12 @@ pub(super) fn entry_config<'a>(
         yml: takes_yml(m, call),
     };
     if !dir.join(names.file(name)).is_file() {
-        return run_named(m, here, &dir, names);
+        return run_named(m, here, &dir, names, None);
     }
-    let tree = compose(here, &dir, &[], name, names, 0);
+    if leaves_a_choice(&dir, name, names) {
+        return run_named(m, here, &dir, names, Some(name));
+    }
+    let tree = compose(here, &dir, &[], name, names, 0, &[]);
     Some(Config::Yaml {
         tree: Arc::new(tree),
         path: Vec::new(),
@@ -92,46 +95,70 @@ pub(super) fn entry_config<'a>(
     })
 }
 
-/// The config of an entry point whose primary config the project does not ship
-/// (`config_name="train"` without `train.yaml`): each command of the project's shell scripts
-/// and READMEs that runs the file must name one (`--config-name=train_sim_kitchen`); composed,
-/// what every one they name gives. A key a command overrides (`data.num_workers=4`) is what
-/// that command makes it, so unknown here. `None` when a command names none, or none is there.
-fn run_named<'a>(m: &Module<'a>, here: &Path, dir: &Path, names: Names) -> Option<Config<'a>> {
+/// The config of an entry point whose runs must complete it: its primary config is not
+/// shipped (`config_name="train"` without `train.yaml`), and each command of the project's
+/// shell scripts and READMEs that runs the file names one (`--config-name=train_kitchen`); or
+/// its `defaults:` leave a group to choose (`- model: ???`), which each command chooses
+/// (`model=vq_gan_3d`). Composed as each command makes it (its choices of groups, its
+/// overrides `model.num_workers=32`), what every one gives. `None` when a command does not
+/// complete it, or names a file that is not there.
+fn run_named<'a>(
+    m: &Module<'a>,
+    here: &Path,
+    dir: &Path,
+    names: Names,
+    primary: Option<&str>,
+) -> Option<Config<'a>> {
     let flags = ["--config-name".to_owned(), "-cn".to_owned()];
     let mut files: Vec<(yaml::Node, String, argparse::RunGiven)> = Vec::new();
     for run in m.index.script_runs(m.path) {
-        let Given::Value(text) = run.passed(&flags, true) else {
-            return None;
+        let (text, written) = match (run.passed(&flags, true), primary) {
+            (Given::Value(text), _) => {
+                let written = argparse::written_option(&run, &flags);
+                (text, written)
+            }
+            (Given::Absent, Some(primary)) => (primary.to_owned(), String::new()),
+            _ => return None,
         };
         let name = text.strip_suffix(".yaml").unwrap_or(&text);
         let file = dir.join(names.file(name));
         if !file.is_file() {
             return None;
         }
-        let mut tree = compose(here, dir, &[], name, names, 0);
-        let script = run
-            .script
-            .file_name()
-            .map(|f| f.to_string_lossy().into_owned());
-        for word in run.args.iter().flatten() {
-            let Some((key, _)) = word.split_once('=').filter(|_| !word.starts_with('-')) else {
+        let words: Vec<&str> = run.args.iter().flatten().map(String::as_str).collect();
+        let choices: Vec<(String, String)> = words
+            .iter()
+            .filter_map(|w| w.split_once('='))
+            .filter(|(k, _)| !k.starts_with(['-', '+', '~']) && dir.join(k).is_dir())
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect();
+        let mut tree = compose(here, dir, &[], name, names, 0, &choices);
+        for word in &words {
+            // `key=value`, or a deletion `~key`.
+            let (key, value) = word.split_once('=').unwrap_or((word, ""));
+            if word.starts_with('-') || !(word.contains('=') || word.starts_with('~')) {
                 continue;
-            };
-            let last = key.rsplit('.').next().unwrap_or(key);
-            let overridden = |_: &str| ConfigGap::Merged {
-                call: format!("`{word}` of {}", script.as_deref().unwrap_or("a command")),
-                line: run.line,
-            };
-            super::forget_as(&mut tree, &|k| k == last, &overridden);
+            }
+            if choices.iter().any(|(k, _)| k == key) {
+                continue;
+            }
+            override_key(&mut tree, word, key, value, &run);
         }
+        let written = match written.is_empty() {
+            true => choices
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            false => written,
+        };
         // The same file named again with other overrides is another run of it.
         if !files.iter().any(|(t, _, r)| r.text == text && *t == tree) {
             files.push((
                 tree,
                 shown(here, &file),
                 argparse::RunGiven {
-                    written: argparse::written_option(&run, &flags),
+                    written,
                     text,
                     script: run.script.clone(),
                     line: run.line,
@@ -146,6 +173,74 @@ fn run_named<'a>(m: &Module<'a>, here: &Path, dir: &Path, names: Names) -> Optio
         shown,
         named: Some(named),
     })
+}
+
+/// Whether the primary config's `defaults:` leave a group for the command line to choose
+/// (`- model: ???`).
+fn leaves_a_choice(dir: &Path, name: &str, names: Names) -> bool {
+    let loaded = yaml::load(&dir.join(names.file(name)));
+    let Ok(tree) = &*loaded else {
+        return false;
+    };
+    let Some(yaml::Node::Seq(items)) = tree.get("defaults") else {
+        return false;
+    };
+    items.iter().any(|item| match item {
+        yaml::Node::Map(choice) => choice.iter().any(|(_, option)| {
+            matches!(
+                option,
+                yaml::Node::Scalar {
+                    leaf: Leaf::Mandatory,
+                    ..
+                }
+            )
+        }),
+        _ => false,
+    })
+}
+
+/// A command's override of a key (`model.num_workers=32`, `+trainer.x=1`): its value at that
+/// path when it is a plain scalar; else (a list, a deletion `~key`) the key is what that
+/// command makes it, unknown here.
+fn override_key(
+    tree: &mut yaml::Node,
+    word: &str,
+    key: &str,
+    value: &str,
+    run: &crate::python::scripts::Run,
+) {
+    let deleted = key.starts_with('~');
+    let key = key.trim_start_matches(['+', '~']);
+    let path: Vec<&str> = key.split('.').collect();
+    let read = yaml::parse(value, &run.script).ok();
+    let set = match read {
+        Some(yaml::Node::Scalar {
+            leaf: Leaf::Value(value),
+            ..
+        }) if !deleted && value.is_known() => yaml::Node::Scalar {
+            text: value.to_string(),
+            leaf: Leaf::Resolved(Box::new(Resolved {
+                value,
+                provenance: Provenance::RunOverride {
+                    written: word.to_owned(),
+                    script: run.script.clone(),
+                    line: run.line,
+                },
+            })),
+            file: Arc::from(run.script.as_path()),
+            line: run.line,
+        },
+        _ => yaml::Node::Gap(ConfigGap::Merged {
+            call: format!(
+                "`{word}` of {}",
+                run.script
+                    .file_name()
+                    .map_or_else(|| "a command".into(), |f| f.to_string_lossy())
+            ),
+            line: run.line,
+        }),
+    };
+    tree.merge(set.under(&path));
 }
 
 /// How Hydra turns a config's name into its file.
@@ -460,6 +555,7 @@ fn compose(
     name: &str,
     names: Names,
     nesting: u32,
+    choices: &[(String, String)],
 ) -> yaml::Node {
     let mut file = dir.to_path_buf();
     file.extend(group);
@@ -503,7 +599,7 @@ fn compose(
                 leaf: Leaf::Value(_),
                 ..
             } => {
-                let part = compose(here, dir, group, &text, names, nesting + 1);
+                let part = compose(here, dir, group, &text, names, nesting + 1, choices);
                 out.merge(part);
             }
             yaml::Node::Map(choice) if choice.len() == 1 => {
@@ -521,21 +617,33 @@ fn compose(
                 if key.starts_with("override ") || key.contains('@') {
                     return yaml::Node::Gap(ConfigGap::Composed { shown });
                 }
-                let option = match option {
-                    yaml::Node::Scalar {
-                        leaf: Leaf::Value(crate::python::values::Value::None),
-                        ..
-                    } => continue,
-                    yaml::Node::Scalar {
-                        text,
-                        leaf: Leaf::Value(_),
-                        ..
-                    } => text,
-                    _ => return yaml::Node::Gap(ConfigGap::Composed { shown }),
-                };
                 let mut sub_group = group.to_vec();
                 sub_group.extend(key.split('/').map(str::to_owned));
-                let part = compose(here, dir, &sub_group, &option, names, nesting + 1);
+                // A command's `model=vq_gan_3d` chooses the group's option.
+                let chosen = choices
+                    .iter()
+                    .find(|(g, _)| *g == sub_group.join("/"))
+                    .map(|(_, option)| option.clone());
+                let option = match (chosen, option) {
+                    (Some(chosen), _) => chosen,
+                    (
+                        None,
+                        yaml::Node::Scalar {
+                            leaf: Leaf::Value(crate::python::values::Value::None),
+                            ..
+                        },
+                    ) => continue,
+                    (
+                        None,
+                        yaml::Node::Scalar {
+                            text,
+                            leaf: Leaf::Value(_),
+                            ..
+                        },
+                    ) => text,
+                    _ => return yaml::Node::Gap(ConfigGap::Composed { shown }),
+                };
+                let part = compose(here, dir, &sub_group, &option, names, nesting + 1, choices);
                 if optional && matches!(part, yaml::Node::Gap(ConfigGap::NoFile { .. })) {
                     continue;
                 }
@@ -585,7 +693,7 @@ pub(crate) fn instantiated(m: &Module, module: &str, class: &str) -> Vec<(yaml::
         if named.is_empty() {
             continue;
         }
-        let tree = compose(here, dir, &[], stem, Names { yml: false }, 0);
+        let tree = compose(here, dir, &[], stem, Names { yml: false }, 0, &[]);
         collect_targets(&tree, &names_class, &shown(here, file), &mut out);
     }
     out

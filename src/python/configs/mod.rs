@@ -117,6 +117,10 @@ impl Named {
 
     /// A value read from the config, with the command that names the file when known.
     fn read(named: Option<&Named>, resolved: Resolved) -> Resolved {
+        // A key the commands set themselves names its command already.
+        if matches!(resolved.provenance, Provenance::RunOverride { .. }) {
+            return resolved;
+        }
         match named {
             Some(named) if resolved.value.is_known() => Resolved {
                 value: resolved.value,

@@ -45,6 +45,17 @@ pub(crate) enum Leaf {
     Resolved(Box<crate::python::values::Resolved>),
 }
 
+impl Leaf {
+    /// The value a leaf holds, when it holds one.
+    fn value(&self) -> Option<&Value> {
+        match self {
+            Leaf::Value(value) => Some(value),
+            Leaf::Resolved(resolved) => Some(&resolved.value),
+            _ => None,
+        }
+    }
+}
+
 impl Node {
     /// The entry `key` of a mapping (the last one written).
     pub(crate) fn get(&self, key: &str) -> Option<&Node> {
@@ -136,6 +147,12 @@ impl Node {
                     leaf: b, text: tb, ..
                 },
             ) if a == b && (matches!(a, Leaf::Value(_)) || ta == tb) => self.clone(),
+            // The same value from different places (a command's override, another's file).
+            (Node::Scalar { leaf: a, .. }, Node::Scalar { leaf: b, .. })
+                if a.value().is_some_and(Value::is_known) && a.value() == b.value() =>
+            {
+                self.clone()
+            }
             _ => gap(),
         }
     }

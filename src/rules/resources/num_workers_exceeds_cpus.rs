@@ -123,8 +123,10 @@ different commands, and gives what every file they name gives (a file the projec
 have, `--cfg /path/to/config.yaml`, is the user's own and passed over), also through a
 function of the file that returns the config it is given, `config = update(config, args)`. A
 Hydra entry point whose primary config the project does not ship (`config_name="train"`
-without `train.yaml`) runs the configs those commands name with `--config-name`, and a value
-they all give holds unless a command overrides the key (`num_workers=2`). A config named only on the command line and copied into the namespace key
+without `train.yaml`) runs the configs those commands name with `--config-name`, and one whose
+`defaults:` leave a group to the command line (`- model: ???`) runs it with the options they
+choose (`model=vq_gan_3d`); each is composed as its command makes it, with the keys it sets
+(`model.num_workers=32`), and a value every command gives holds. A config named only on the command line and copied into the namespace key
 by key (`for k, v in cfg.items(): setattr(args, k, v)` after `cfg =
 mmcv.Config.fromfile(args.config)` or `yaml.safe_load(open(args.config))`, in the script or a
 helper of another file) writes only the keys the config files the project ships beside it
