@@ -3453,6 +3453,7 @@ fn handed_on(m: &Module, call: Node, value: Node) -> Option<Resolved> {
             | Provenance::ConfigDefault { .. }
             | Provenance::Shipped { .. }
             | Provenance::RunConfig { .. }
+            | Provenance::RunOverride { .. }
             | Provenance::FieldDefault { .. }
             | Provenance::FlagDefault { .. }
     ) {

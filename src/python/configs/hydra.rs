@@ -129,7 +129,15 @@ fn run_named<'a>(
         let choices: Vec<(String, String)> = words
             .iter()
             .filter_map(|w| w.split_once('='))
-            .filter(|(k, _)| !k.starts_with(['-', '+', '~']) && dir.join(k).is_dir())
+            .filter(|(k, _)| {
+                k.split('/').all(|part| {
+                    !part.is_empty()
+                        && part
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+                }) && !k.starts_with('-')
+                    && dir.join(k).is_dir()
+            })
             .map(|(k, v)| (k.to_owned(), v.to_owned()))
             .collect();
         let mut tree = compose(here, dir, &[], name, names, 0, &choices);

@@ -867,7 +867,8 @@ pub(crate) fn in_loop_around(node: Node, other: Node) -> bool {
 pub(crate) fn exits_before(node: Node, at: Node) -> bool {
     ancestors_in_function(node)
         .take_while(|a| !(a.start_byte() <= at.start_byte() && at.end_byte() <= a.end_byte()))
-        .filter(|a| a.kind() == "block")
+        // A `try:` body may be left by an exception after the binding, into its handlers.
+        .filter(|a| a.kind() == "block" && a.parent().is_none_or(|p| p.kind() != "try_statement"))
         .any(|block| {
             let mut cursor = block.walk();
             block

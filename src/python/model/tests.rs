@@ -1059,3 +1059,49 @@ fn quoted_calls_are_squeezed_and_long_ones_elided() {
     let long = format!("init_data(data=dataset_type, {})", "x=1, ".repeat(30));
     assert_eq!(squeezed(&long), "init_data(...)");
 }
+
+/// A binding in a block that ends in `return` or `raise` never reaches a use after that block;
+/// one in a `try:` body may reach its handlers.
+#[test]
+fn bindings_of_branches_that_leave_the_function() {
+    let src = "\
+def f(flag):
+    if flag:
+        s = A()
+        return s
+    else:
+        s = None
+    try:
+        t = B()
+        return t
+    except ValueError:
+        use(s, t)
+";
+    with_module(src, |m| {
+        let binding = |name: &str, nth: usize| {
+            m.bindings()
+                .iter()
+                .filter(|b| b.name == name && b.kind == BindingKind::Assign)
+                .nth(nth)
+                .unwrap_or_else(|| panic!("no binding {nth} of {name}"))
+                .node
+        };
+        let call = m
+            .calls()
+            .iter()
+            .find(|c| m.text(c.callee) == "use")
+            .expect("use()")
+            .node;
+        assert!(exits_before(binding("s", 0), call));
+        assert!(!exits_before(binding("s", 1), call));
+        assert!(!exits_before(binding("t", 0), call));
+        // The return of the branch itself is the use's block: no exit before it.
+        let returned = m
+            .calls()
+            .iter()
+            .find(|c| m.text(c.callee) == "A")
+            .expect("A()")
+            .node;
+        assert!(!exits_before(binding("s", 0), returned));
+    });
+}
