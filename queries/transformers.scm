@@ -48,6 +48,7 @@
   (#set! dl.settings.position "1")
   (#set! dl.overridden "get_train_dataloader")
   (#set! dl.starts "train evaluate predict")
+  (#set! dl.also "HfArgumentParser")
   (#set! dl.default.batch_size "?")
   (#set! dl.default.shuffle "?")
   (#set! dl.default.sampler "?")

@@ -21,11 +21,11 @@ pub struct Context<'a> {
 
 /// A cheap byte test run before parsing: `false` means no rule can fire in this file. Every
 /// rule but DL204 reports on a loader's construction, which names a loader in its file
-/// ([`Catalogue::may_name_a_loader`]), wherever its dataset or worker code is defined; DL204
+/// ([`Catalogue::may_build_a_loader`]), wherever its dataset or worker code is defined; DL204
 /// needs `set_sharing_strategy`.
 pub fn may_have_findings(source: &[u8], catalogue: &Catalogue) -> bool {
     let found = |needle: &[u8]| memchr::memmem::find(source, needle).is_some();
-    found(b"set_sharing_strategy") || catalogue.may_name_a_loader(source)
+    found(b"set_sharing_strategy") || catalogue.may_build_a_loader(source)
 }
 
 /// Parses and analyses one file.

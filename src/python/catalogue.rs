@@ -8,7 +8,7 @@
 //! DataLoader (see `queries/README.md`): `dl.entry`, `dl.kind` (`class` or `factory`),
 //! `dl.positional`, `dl.keywords`, `dl.rename.<keyword>`, `dl.default.<param>`,
 //! `dl.capped`, `dl.opaque`, `dl.partial`, `dl.iterates`, `dl.settings` (with
-//! `dl.settings.keyword` and `dl.settings.position`), `dl.overridden`, `dl.starts`.
+//! `dl.settings.keyword` and `dl.settings.position`), `dl.overridden`, `dl.starts`, `dl.also`.
 
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
@@ -122,6 +122,10 @@ pub struct Signature {
     pub overridden: Vec<String>,
     /// Methods of what the call builds that iterate its loaders (`trainer.train()`).
     pub starts: Vec<String>,
+    /// Words a file must also hold for a call of the entry there to be a loader (the
+    /// `HfArgumentParser` that parses a Trainer's settings in the same file): `check` passes
+    /// over a file that names the callee without them.
+    pub also: Vec<String>,
 }
 
 /// The argument whose fields hold a loader's settings.
@@ -153,6 +157,7 @@ impl Default for Signature {
             settings: None,
             overridden: Vec::new(),
             starts: Vec::new(),
+            also: Vec::new(),
         }
     }
 }
@@ -230,6 +235,7 @@ impl Signature {
             }
         }
         merged.starts.retain(|m| other.starts.contains(m));
+        merged.also.retain(|w| other.also.contains(w));
         merged
     }
 }
@@ -442,6 +448,7 @@ fn apply_property(entry: &mut Entry, key: &str, value: &str) -> Result<(), Strin
         "dl.iterates" => sig.iterates = value == "true",
         "dl.overridden" => sig.overridden = words().map(str::to_owned).collect(),
         "dl.starts" => sig.starts = words().map(str::to_owned).collect(),
+        "dl.also" => sig.also = words().map(str::to_owned).collect(),
         "dl.settings" => settings(sig).entry = value.to_owned(),
         "dl.settings.keyword" => settings(sig).keyword = Some(value.to_owned()),
         "dl.settings.position" => {
@@ -505,6 +512,58 @@ pub fn parse_literal(text: &str) -> Option<Value> {
     })
 }
 
+/// A `...Loader` word that is not a mixin's name (`StableDiffusionLoraLoaderMixin`, hundreds of
+/// files of diffusers, build no loader by themselves).
+fn names_a_loader_class(source: &[u8]) -> bool {
+    const NEEDLE: &[u8] = b"Loader";
+    memchr::memmem::find_iter(source, NEEDLE).any(|at| {
+        let rest = source.get(at + NEEDLE.len()..).unwrap_or_default();
+        let end = rest
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .unwrap_or(rest.len());
+        memchr::memmem::find(&rest[..end], b"Mixin").is_none()
+    })
+}
+
+/// `DataLoader` of `torch.utils.data.DataLoader`.
+fn last_name(qualified: &str) -> &str {
+    qualified.rsplit('.').next().unwrap_or(qualified)
+}
+
+/// The words a file naming a callee of `entries` holds: each callee's last name (and
+/// `DataModule` for a data module class); `None` when an entry names no callee (a user
+/// pattern that may match anything).
+fn needles_of<'e>(entries: impl Iterator<Item = &'e Entry>) -> Option<Vec<String>> {
+    let mut needles: Vec<String> = Vec::new();
+    for entry in entries.filter(|e| !e.signature.partial) {
+        if entry.callees.is_empty() {
+            return None;
+        }
+        for name in &entry.callees {
+            let last = last_name(name).to_owned();
+            // A project's subclass of a data module class (`class
+            // WHUCDDataModule(NonGeoDataModule)`) is named after what it is, as one of a
+            // loader class is `...Loader`.
+            let family = (entry.kind == EntryKind::Class && last.ends_with(DATA_MODULE))
+                .then(|| DATA_MODULE.to_owned());
+            for needle in [Some(last), family].into_iter().flatten() {
+                if !needles.contains(&needle) {
+                    needles.push(needle);
+                }
+            }
+        }
+    }
+    // A file that holds `EuroSATDataModule` holds `DataModule`: one search for both.
+    let all = needles.clone();
+    needles.retain(|n| !all.iter().any(|o| o != n && n.contains(o.as_str())));
+    Some(needles)
+}
+
+/// The needles of the entries that need no other word, and for each entry that does, its
+/// callees' last names and those words.
+type BuildNeedles = (Vec<String>, Vec<(Vec<String>, Vec<String>)>);
+
 /// The built-in entries and the user's.
 #[derive(Default)]
 pub struct Catalogue {
@@ -514,6 +573,8 @@ pub struct Catalogue {
     walks: Walks,
     /// [`Catalogue::needles`], made once: the byte test asks for every file.
     needles: OnceLock<Option<Vec<String>>>,
+    /// [`Catalogue::build_needles`], made once.
+    build_needles: OnceLock<Option<BuildNeedles>>,
 }
 
 /// The queries a tree is walked with.
@@ -621,6 +682,7 @@ impl Catalogue {
             files,
             walks: Walks::Separate(queries),
             needles: OnceLock::new(),
+            build_needles: OnceLock::new(),
         }
     }
 
@@ -689,6 +751,7 @@ impl Catalogue {
                 starts,
             },
             needles: OnceLock::new(),
+            build_needles: OnceLock::new(),
         })
     }
 
@@ -714,16 +777,7 @@ impl Catalogue {
     /// (`StableDiffusionLoraLoaderMixin`, hundreds of files of diffusers, and their tests'
     /// `PeftLoraLoaderMixinTests`) names a mixin, which builds no loader by itself.
     pub fn may_name_a_loader(&self, source: &[u8]) -> bool {
-        const NEEDLE: &[u8] = b"Loader";
-        let names_a_loader = memchr::memmem::find_iter(source, NEEDLE).any(|at| {
-            let rest = source.get(at + NEEDLE.len()..).unwrap_or_default();
-            let end = rest
-                .iter()
-                .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
-                .unwrap_or(rest.len());
-            memchr::memmem::find(&rest[..end], b"Mixin").is_none()
-        });
-        names_a_loader
+        names_a_loader_class(source)
             || match self.needles() {
                 Some(needles) => needles
                     .iter()
@@ -731,6 +785,21 @@ impl Catalogue {
                 // A user pattern that names no callee may match anything.
                 None => true,
             }
+    }
+
+    /// [`Catalogue::may_name_a_loader`] for a file whose own calls may build a loader: a
+    /// callee named only by entries that need other words too (`dl.also`) counts when the
+    /// file holds them.
+    pub fn may_build_a_loader(&self, source: &[u8]) -> bool {
+        let found = |word: &str| memchr::memmem::find(source, word.as_bytes()).is_some();
+        let Some((plain, conditional)) = self.build_needles() else {
+            return true;
+        };
+        names_a_loader_class(source)
+            || plain.iter().any(|n| found(n))
+            || conditional.iter().any(|(names, also)| {
+                names.iter().any(|n| found(n)) && also.iter().all(|w| found(w))
+            })
     }
 
     /// The classes `source` defines whose bases name a loader ([`Catalogue::may_name_a_loader`])
@@ -784,33 +853,27 @@ impl Catalogue {
     /// file names anyway.
     pub fn needles(&self) -> Option<&[String]> {
         self.needles
-            .get_or_init(|| {
-                let mut needles: Vec<String> = Vec::new();
-                for entry in self.entries().filter(|e| !e.signature.partial) {
-                    if entry.callees.is_empty() {
-                        return None;
-                    }
-                    for name in &entry.callees {
-                        let last = name.rsplit('.').next().unwrap_or(name).to_owned();
-                        // A project's subclass of a data module class (`class
-                        // WHUCDDataModule(NonGeoDataModule)`) is named after what it is, as
-                        // one of a loader class is `...Loader`.
-                        let family = (entry.kind == EntryKind::Class
-                            && last.ends_with(DATA_MODULE))
-                        .then(|| DATA_MODULE.to_owned());
-                        for needle in [Some(last), family].into_iter().flatten() {
-                            if !needles.contains(&needle) {
-                                needles.push(needle);
-                            }
-                        }
-                    }
-                }
-                // A file that holds `EuroSATDataModule` holds `DataModule`: one search for both.
-                let all = needles.clone();
-                needles.retain(|n| !all.iter().any(|o| o != n && n.contains(o.as_str())));
-                Some(needles)
-            })
+            .get_or_init(|| needles_of(self.entries()))
             .as_deref()
+    }
+
+    /// The needles of [`Catalogue::may_build_a_loader`], made once: those of the entries that
+    /// need no other word, and for each that does, its callees' last names and the words.
+    fn build_needles(&self) -> Option<&BuildNeedles> {
+        self.build_needles
+            .get_or_init(|| {
+                let plain = needles_of(self.entries().filter(|e| e.signature.also.is_empty()))?;
+                let conditional = self
+                    .entries()
+                    .filter(|e| !e.signature.also.is_empty())
+                    .map(|e| {
+                        let names = e.callees.iter().map(|c| last_name(c).to_owned()).collect();
+                        (names, e.signature.also.clone())
+                    })
+                    .collect();
+                Some((plain, conditional))
+            })
+            .as_ref()
     }
 
     /// The calls of the file that an entry matches, each with the first entry that does (user
@@ -1041,6 +1104,25 @@ mod tests {
             .collect();
         found.sort();
         found
+    }
+
+    #[test]
+    fn a_callee_that_needs_other_words_builds_no_loader_without_them() {
+        let catalogue = Catalogue::builtin_ref();
+        let builds = |source: &str| catalogue.may_build_a_loader(source.as_bytes());
+        // A Lightning script names a `Trainer` and builds no loader by it.
+        assert!(!builds(
+            "import lightning as L\ntrainer = L.Trainer()\ntrainer.fit(model)\n"
+        ));
+        assert!(builds(
+            "from transformers import HfArgumentParser, Trainer\nTrainer(args=a).train()\n"
+        ));
+        assert!(builds("trainer = Trainer()\nloader = DataLoader(ds)\n"));
+        // A project's subclass of the Trainer is still a class that may be a loader.
+        assert!(
+            catalogue
+                .may_name_a_loader(b"from transformers import Trainer\nclass T(Trainer): pass\n")
+        );
     }
 
     #[test]

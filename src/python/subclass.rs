@@ -334,6 +334,7 @@ pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
             }),
             overridden: base.overridden.clone(),
             starts: base.starts.clone(),
+            also: base.also.clone(),
             ..Signature::default()
         };
     };
@@ -353,6 +354,7 @@ pub fn compose(base: &Signature, init: &InitSummary) -> Signature {
             .map(|s| handed_settings(s, init, call, positional_params)),
         overridden: base.overridden.clone(),
         starts: base.starts.clone(),
+        also: base.also.clone(),
     };
     let mut set: Vec<(Param, &Forward)> = Vec::new();
     for (i, f) in call.positional.iter().enumerate() {
