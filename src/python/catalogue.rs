@@ -765,6 +765,27 @@ impl Catalogue {
             .find(|e| e.kind == EntryKind::Class && e.callees.iter().any(|c| c == qualified))
     }
 
+    /// The entry named `name` (`dl.entry`).
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries().find(|e| e.name == name)
+    }
+
+    /// The entry of a settings class (`transformers.TrainingArguments`): a factory among
+    /// whose callees is `qualified` and whose fields another entry builds its loaders from
+    /// (`dl.settings`).
+    pub fn settings_class(&self, qualified: &str) -> Option<&Entry> {
+        self.entries().find(|e| {
+            e.kind == EntryKind::Factory
+                && e.callees.iter().any(|c| c == qualified)
+                && self.entries().any(|t| {
+                    t.signature
+                        .settings
+                        .as_ref()
+                        .is_some_and(|s| s.entry == e.name)
+                })
+        })
+    }
+
     /// Whether an entry names `qualified` among its callees.
     pub fn names_callee(&self, qualified: &str) -> bool {
         self.entries()

@@ -484,21 +484,13 @@ fn bind_settings<'a>(m: &Module<'a>, loader: &mut Loader<'a>) -> bool {
     let Some(settings) = loader.signature.settings.clone() else {
         return false;
     };
-    let (Some(args), Some(entry)) = (
-        loader.arguments_node,
-        m.catalogue.entries().find(|e| e.name == settings.entry),
-    ) else {
+    let (Some(args), Some(entry)) = (loader.arguments_node, m.catalogue.entry(&settings.entry))
+    else {
         return false;
     };
     let by_keyword = settings.keyword.as_deref().and_then(|k| {
-        let mut cursor = args.walk();
-        args.named_children(&mut cursor)
-            .filter(|a| a.kind() == "keyword_argument")
-            .find(|a| {
-                a.child_by_field_name("name")
-                    .is_some_and(|n| m.text(n) == k)
-            })
-            .and_then(|a| Some((a, a.child_by_field_name("value")?)))
+        let value = m.keyword_arg(loader.call, k)?;
+        Some((value.parent()?, value))
     });
     let by_position = || {
         let position = settings.position?;

@@ -642,11 +642,7 @@ fn qualified_loader(
     }
     let (file, shape) = index.loader_class_shape(from_file, qualified, catalogue)?;
     let (base_name, base) = shape.bases.iter().find_map(|b| {
-        let base = match b.strip_prefix('#') {
-            // A class of the same file as the subclass.
-            Some(local) => format!(".{}.{local}", module_stem(&file)?),
-            None => b.clone(),
-        };
+        let base = base_name_from(&file, b)?;
         qualified_loader(catalogue, index, &file, &base, depth + 1)
     })?;
     if base
@@ -673,10 +669,13 @@ fn qualified_loader(
     Some((entry, signature))
 }
 
-/// `train` of `pkg/train.py`, for a relative name in the same file.
-fn module_stem(file: &Path) -> Option<String> {
-    let stem = file.file_stem()?.to_string_lossy().into_owned();
-    Some(stem)
+/// A base of a [`ClassShape`] of `file` as a name that file imports: a class of the same
+/// file (`#Base`) is `.train.Base` for `pkg/train.py`, relative to nothing.
+pub(crate) fn base_name_from(file: &Path, base: &str) -> Option<String> {
+    Some(match base.strip_prefix('#') {
+        Some(local) => format!(".{}.{local}", file.file_stem()?.to_string_lossy()),
+        None => base.to_owned(),
+    })
 }
 
 /// How many bases up a class's ancestry is followed in this module.

@@ -11,9 +11,9 @@ use tree_sitter::Node;
 
 use super::dataclass::{self, local_dataclass};
 use crate::python::argparse::{destructured as destructuring, script_pass};
-use crate::python::catalogue::{Entry, EntryKind};
 use crate::python::labels::EntryName;
 use crate::python::model::{Binding, ClassId, Module, ScopeId, positional_args};
+use crate::python::subclass::base_name_from;
 use crate::python::values::{Provenance, Resolved, Value};
 
 /// `HfArgumentParser` as it is imported.
@@ -153,7 +153,7 @@ fn imported_default(
     if hops > MAX_HOPS {
         return None;
     }
-    if let Some(entry) = settings_entry(m, qualified) {
+    if let Some(entry) = m.catalogue.settings_class(qualified) {
         let param = entry.signature.keyword(name)?;
         let (value, _) = entry.signature.default_of(param);
         return value.is_known().then(|| Resolved {
@@ -171,28 +171,8 @@ fn imported_default(
     let [base] = shape.bases.as_slice() else {
         return None;
     };
-    let base = match base.strip_prefix('#') {
-        // A class of the same file as the subclass.
-        Some(local) => format!(".{}.{local}", file.file_stem()?.to_string_lossy()),
-        None => base.clone(),
-    };
+    let base = base_name_from(&file, base)?;
     imported_default(m, &file, &base, name, hops + 1)
-}
-
-/// The catalogue entry of a settings class (`transformers.TrainingArguments`): a factory that
-/// an entry builds its loaders from the fields of.
-fn settings_entry<'c>(m: &Module<'c>, qualified: &str) -> Option<&'c Entry> {
-    let catalogue = m.catalogue;
-    catalogue.entries().find(|e| {
-        e.kind == EntryKind::Factory
-            && e.callees.iter().any(|c| c == qualified)
-            && catalogue.entries().any(|t| {
-                t.signature
-                    .settings
-                    .as_ref()
-                    .is_some_and(|s| s.entry == e.name)
-            })
-    })
 }
 
 /// `default`, with the other whole number every command of the project's shell scripts and
